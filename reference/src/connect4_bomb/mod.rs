@@ -1,0 +1,13 @@
+//! `connect4-bomb`: "Connect Four: CSE 101 Edition" (Python), any board
+//! size, one bomb per player. SPEC.md §2.
+//!
+//! [`rules`] holds the six functions students write, with the exact
+//! return values graders compare against; [`play`] is the given main block.
+
+mod protocol;
+pub mod rules;
+
+pub use protocol::{play, MAX_SIDE};
+pub use rules::{
+    board_full, diagonal_winner, drop_bomb, drop_piece, horizontal_winner, vertical_winner, Board,
+};

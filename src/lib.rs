@@ -1,0 +1,11 @@
+//! `referee` grades console-game programming assignments: it runs a
+//! student's program with scripted input, compares what it prints with the
+//! reference implementation's transcript, and explains every difference.
+//!
+//! The games themselves live in the `reference` crate; this crate is the
+//! grader and the command line.
+
+pub mod cli;
+pub mod commands;
+
+pub use reference::Game;
