@@ -1,9 +1,14 @@
 //! The command-line interface: what each command accepts. The work is in
 //! [`crate::commands`].
 
+use std::path::PathBuf;
+
 use clap::builder::PossibleValue;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use reference::Game;
+
+use crate::explain::ColorChoice;
+use crate::run::Feed;
 
 /// Grade console-game programming assignments against a reference
 /// implementation.
@@ -21,11 +26,88 @@ pub struct Cli {
 pub enum Command {
     /// Play the reference implementation of a game on stdin/stdout, exactly
     /// as a student's program is run: in a terminal, or fed by a pipe.
-    #[command(after_help = games_help())]
     Play {
         /// The game to play.
         game: GameArg,
     },
+    /// Check one submission against the public cases: a line per case,
+    /// then the first failure explained. Exits 0 when every case passes.
+    Check(CheckArgs),
+    /// Work with case folders: validate, list, re-pin transcripts.
+    Cases {
+        /// What to do with them.
+        #[command(subcommand)]
+        action: CasesAction,
+    },
+}
+
+/// `referee check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The program: a .c or .py file, an executable, or a folder holding
+    /// one.
+    pub submission: PathBuf,
+    /// The game it plays; guessed from the file when left out.
+    #[arg(long, short)]
+    pub game: Option<GameArg>,
+    /// The folder of cases [default: cases/<game>].
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// Run hidden cases too (for TAs).
+    #[arg(long)]
+    pub all: bool,
+    /// Where to keep the whole transcripts of failed cases.
+    #[arg(long, default_value = "referee-check")]
+    pub save: PathBuf,
+    /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// How input is typed: one line each time the program waits for it,
+    /// or all at once at the start.
+    #[arg(long, value_enum, default_value = "interactive")]
+    pub feed: FeedArg,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// `referee cases ...`.
+#[derive(Debug, Subcommand)]
+pub enum CasesAction {
+    /// Check case folders: every file loads, every pinned transcript is
+    /// what the reference prints. Exits 0 when all is well.
+    Validate {
+        /// Case folders, or a folder of them [default: cases/].
+        dirs: Vec<PathBuf>,
+    },
+    /// List the cases of folders with their points and visibility.
+    List {
+        /// Case folders, or a folder of them [default: cases/].
+        dirs: Vec<PathBuf>,
+    },
+    /// Re-pin each case's transcript to what the reference prints now.
+    Update {
+        /// Case folders, or a folder of them [default: cases/].
+        dirs: Vec<PathBuf>,
+    },
+}
+
+/// `--feed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FeedArg {
+    /// One line each time the program waits to read.
+    Interactive,
+    /// Every line at the start.
+    AllAtOnce,
+}
+
+impl From<FeedArg> for Feed {
+    fn from(f: FeedArg) -> Feed {
+        match f {
+            FeedArg::Interactive => Feed::Interactive,
+            FeedArg::AllAtOnce => Feed::AllAtOnce,
+        }
+    }
 }
 
 /// A game named on the command line; its help lists every game with one

@@ -5,7 +5,17 @@
 //! The games themselves live in the `reference` crate; this crate is the
 //! grader and the command line.
 
+pub mod case;
 pub mod cli;
 pub mod commands;
+pub mod compare;
+pub mod expected;
+pub mod explain;
+pub mod grading;
+pub mod notice;
+pub mod run;
+pub mod submission;
+pub mod transcript;
+pub mod verdict;
 
 pub use reference::Game;

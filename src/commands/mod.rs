@@ -1,19 +1,35 @@
 //! What each command does, and how the process ends.
+//!
+//! Exit codes: 0 when the command did its job and (for `check` and
+//! `cases validate`) everything passed; 1 when a check found failures; 2
+//! when referee itself could not do its job (bad arguments, a missing
+//! submission, an unusable case folder), with a message saying why.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{CasesAction, Cli, Command};
 
+mod cases;
+mod check;
 mod play;
 
+/// A command's failure to do its job, shown as `referee: <message>`.
+pub type Failure = String;
+
 /// Parses the command line, runs the command, and turns its outcome into
-/// the process's exit code. Errors are printed as `referee: <message>`.
+/// the process's exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play { game } => play::run(game.0),
+        Command::Check(args) => check::run(&args),
+        Command::Cases { action } => match action {
+            CasesAction::Validate { dirs } => cases::validate(&dirs),
+            CasesAction::List { dirs } => cases::list(&dirs),
+            CasesAction::Update { dirs } => cases::update(&dirs),
+        },
     };
     match result {
         Ok(code) => code,
@@ -21,5 +37,14 @@ pub fn main() -> ExitCode {
             eprintln!("referee: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Formats points without a needless `.0`.
+pub fn points(p: f64) -> String {
+    if p.fract() == 0.0 {
+        format!("{p:.0}")
+    } else {
+        format!("{p}")
     }
 }

@@ -1,0 +1,332 @@
+//! The YAML a case folder is written in, as read from disk. Every value is
+//! checked while it is read, so a mistake is reported with its file, line
+//! and column; [`super::load`] turns these into [`super::Case`]s.
+
+use std::fmt;
+use std::time::Duration;
+
+use regex::bytes::Regex;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::compare::Options;
+
+/// `suite.yaml`: what every case in the folder shares.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteFile {
+    /// The game the cases are for: `connect4`, `connect4-bomb`, `pentago`.
+    pub game: GameName,
+    /// A title for reports.
+    pub title: Option<String>,
+    /// Values for case fields a case leaves out.
+    #[serde(default)]
+    pub defaults: Settings,
+    /// Parts of the output that are never graded.
+    #[serde(default)]
+    pub ignore_regions: Vec<RegionFile>,
+    /// How C submissions are compiled.
+    #[serde(default)]
+    pub compile: CompileFile,
+}
+
+/// A case file: the input, and any settings that differ from the suite's
+/// defaults.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// What the case checks, in a sentence.
+    pub description: Option<String>,
+    /// The lines typed, one per line.
+    pub input: Input,
+    pub points: Option<Points>,
+    pub visibility: Option<Visibility>,
+    pub timeout: Option<Seconds>,
+    pub cpu: Option<Seconds>,
+    pub output_limit: Option<Bytes>,
+    pub memory: Option<Bytes>,
+    pub compare: Option<CompareFile>,
+}
+
+/// Settings a suite gives every case.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub points: Option<Points>,
+    pub visibility: Option<Visibility>,
+    pub timeout: Option<Seconds>,
+    pub cpu: Option<Seconds>,
+    pub output_limit: Option<Bytes>,
+    pub memory: Option<Bytes>,
+    pub compare: Option<CompareFile>,
+}
+
+/// A region of output not graded: from a line matching `from` (or the
+/// start) up to, not including, the first later line matching `until`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionFile {
+    pub name: String,
+    #[serde(default)]
+    pub from: Option<Pattern>,
+    pub until: Pattern,
+}
+
+/// `compile:` in `suite.yaml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompileFile {
+    /// Flags for the C compiler, replacing the default ones.
+    pub flags: Option<Vec<String>>,
+}
+
+/// Who sees a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Students run it with `referee check` and see everything about it.
+    Public,
+    /// Graded, but students only learn its name and verdict.
+    Hidden,
+}
+
+impl fmt::Display for Visibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Visibility::Public => "public",
+            Visibility::Hidden => "hidden",
+        })
+    }
+}
+
+macro_rules! checked_value {
+    ($(#[$doc:meta])* $name:ident($inner:ty), $expecting:literal, $parse:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $name(pub $inner);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl Visitor<'_> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
+                        let parse: fn(&str) -> Result<$inner, String> = $parse;
+                        parse(s).map($name).map_err(E::custom)
+                    }
+                    fn visit_u64<E: de::Error>(self, n: u64) -> Result<$name, E> {
+                        self.visit_str(&n.to_string())
+                    }
+                    fn visit_i64<E: de::Error>(self, n: i64) -> Result<$name, E> {
+                        self.visit_str(&n.to_string())
+                    }
+                    fn visit_f64<E: de::Error>(self, n: f64) -> Result<$name, E> {
+                        self.visit_str(&n.to_string())
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+    };
+}
+
+checked_value!(
+    /// A game id, checked against the games referee knows.
+    GameName(reference::Game),
+    "a game: connect4, connect4-bomb or pentago",
+    |s| s.parse::<reference::Game>().map_err(|e| e.to_string())
+);
+
+checked_value!(
+    /// Points: a number, zero or more.
+    Points(f64),
+    "a number of points, such as 2 or 0.5",
+    |s| match s.trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!("points must be a number, zero or more, not `{s}`")),
+    }
+);
+
+checked_value!(
+    /// A duration: `10s`, `500ms`, `2m`, or a number of seconds.
+    Seconds(Duration),
+    "a duration such as 10s, 500ms or 2m",
+    parse_duration
+);
+
+checked_value!(
+    /// A size: `64KiB`, `1MiB`, `1GB`, or a number of bytes.
+    Bytes(u64),
+    "a size such as 64KiB, 1MiB or 1000000",
+    parse_size
+);
+
+checked_value!(
+    /// A regular expression matched against one line of output.
+    Pattern(Regex),
+    "a regular expression",
+    |s| Regex::new(s).map_err(|e| format!("not a valid regular expression: {e}"))
+);
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (number, unit) = split_unit(t);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration; write it like 10s, 500ms or 2m"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" | "min" => value * 60.0,
+        _ => return Err(format!("`{s}`: unknown unit `{unit}`; use ms, s or m")),
+    };
+    if !(seconds > 0.0 && seconds <= 24.0 * 3600.0) {
+        return Err(format!(
+            "`{s}`: a duration must be above zero and at most a day"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (number, unit) = split_unit(t);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size; write it like 64KiB, 1MiB or 1000000"))?;
+    let factor: f64 = match unit {
+        "" | "B" => 1.0,
+        "KB" | "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        _ => {
+            return Err(format!(
+                "`{s}`: unknown unit `{unit}`; use B, KiB, MiB, GiB, KB, MB or GB"
+            ))
+        }
+    };
+    let bytes = value * factor;
+    if !(1.0..1e15).contains(&bytes) {
+        return Err(format!("`{s}`: a size must be at least one byte"));
+    }
+    Ok(bytes as u64)
+}
+
+fn split_unit(t: &str) -> (&str, &str) {
+    let at = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    (t[..at].trim(), t[at..].trim())
+}
+
+/// `compare:` either `exact` or the list of differences that do not count.
+#[derive(Clone, Debug)]
+pub struct CompareFile(pub Options);
+
+impl<'de> Deserialize<'de> for CompareFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CompareFile;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`exact`, or a list of: trailing-whitespace, whitespace-runs, blank-lines, case")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<CompareFile, E> {
+                match s {
+                    "exact" => Ok(CompareFile(Options::default())),
+                    other => Options::default()
+                        .relax(other)
+                        .map(CompareFile)
+                        .map_err(E::custom),
+                }
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CompareFile, A::Error> {
+                let mut options = Options::default();
+                while let Some(item) = seq.next_element::<String>()? {
+                    options = options.relax(&item).map_err(de::Error::custom)?;
+                }
+                Ok(CompareFile(options))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `input:` a block of lines, or a list with one string per line.
+#[derive(Clone, Debug)]
+pub struct Input(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for Input {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Input;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the input: a block of lines (`input: |`) or a list of strings")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Input, E> {
+                let text = s.strip_suffix('\n').unwrap_or(s);
+                if text.is_empty() {
+                    return Ok(Input(Vec::new()));
+                }
+                Ok(Input(text.split('\n').map(str::to_string).collect()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Input, A::Error> {
+                let mut lines = Vec::new();
+                while let Some(line) = seq.next_element::<InputLine>()? {
+                    lines.push(line.0);
+                }
+                Ok(Input(lines))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One line of a list-form input: a string. YAML would read `007` or `yes`
+/// as a number or a boolean and lose what was typed, so those are refused.
+struct InputLine(String);
+
+impl<'de> Deserialize<'de> for InputLine {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = InputLine;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a line of input as a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<InputLine, E> {
+                if s.contains('\n') {
+                    return Err(E::custom(
+                        "an input line cannot contain a newline; make it two lines",
+                    ));
+                }
+                Ok(InputLine(s.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<InputLine, E> {
+                Err(not_a_string(&n.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<InputLine, E> {
+                Err(not_a_string(&n.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<InputLine, E> {
+                Err(not_a_string(&n.to_string()))
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<InputLine, E> {
+                Err(not_a_string(&b.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn not_a_string<E: de::Error>(value: &str) -> E {
+    E::custom(format!(
+        "this input line is read as the YAML value {value}, not as text: quote it (\"{value}\") \
+         or write the input as a block (`input: |`)"
+    ))
+}

@@ -1,0 +1,276 @@
+//! Reading a case folder. A broken case file is reported and skipped; the
+//! rest of the folder still loads.
+
+use std::fs;
+use std::path::Path;
+
+use super::file::{CaseFile, Settings, SuiteFile, Visibility};
+use super::{Case, Problem, Suite};
+use crate::compare::{Options, Region};
+use crate::run::{pty, Limits};
+
+/// The file holding a folder's game and defaults.
+pub const SUITE_FILE: &str = "suite.yaml";
+
+/// Loads the suite in `dir`. Fails only when the folder or its
+/// `suite.yaml` cannot be used; a bad case file becomes a
+/// [`Suite::problems`] entry.
+pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
+    let suite_path = dir.join(SUITE_FILE);
+    if !dir.is_dir() {
+        return Err(Problem::new(dir, "no such folder of cases"));
+    }
+    let text = fs::read_to_string(&suite_path).map_err(|e| {
+        Problem::new(
+            &suite_path,
+            format!("cannot read it ({e}); a case folder needs a suite.yaml naming its game"),
+        )
+    })?;
+    let suite_file: SuiteFile = parse(&suite_path, &text)?;
+    let regions = suite_file
+        .ignore_regions
+        .into_iter()
+        .map(|r| Region {
+            name: r.name,
+            from: r.from.map(|p| p.0),
+            until: r.until.0,
+        })
+        .collect();
+    let mut suite = Suite {
+        game: suite_file.game.0,
+        dir: dir.to_path_buf(),
+        title: suite_file.title,
+        cases: Vec::new(),
+        regions,
+        compile_flags: suite_file.compile.flags,
+        problems: Vec::new(),
+    };
+    for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
+        match load_case(&path, &suite_file.defaults) {
+            Ok(case) => suite.cases.push(case),
+            Err(problem) => suite.problems.push(problem),
+        }
+    }
+    suite.cases.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(suite)
+}
+
+/// The case files of a folder, sorted: every `.yaml` but `suite.yaml`.
+fn case_files(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        let is_yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
+        if is_yaml && path.file_name().is_some_and(|n| n != SUITE_FILE) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn load_case(path: &Path, defaults: &Settings) -> Result<Case, Problem> {
+    let name = case_name(path)?;
+    let text =
+        fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
+    let file: CaseFile = parse(path, &text)?;
+    if let Some(long) = file.input.0.iter().position(|l| l.len() >= pty::MAX_LINE) {
+        return Err(Problem::new(
+            path,
+            format!(
+                "input line {} is {} bytes long; a terminal takes lines of at most {} bytes",
+                long + 1,
+                file.input.0[long].len(),
+                pty::MAX_LINE - 1
+            ),
+        ));
+    }
+    let mut limits = Limits::default();
+    if let Some(t) = file.timeout.as_ref().or(defaults.timeout.as_ref()) {
+        limits.wall = t.0;
+    }
+    if let Some(t) = file.cpu.as_ref().or(defaults.cpu.as_ref()) {
+        limits.cpu = t.0;
+    }
+    if let Some(b) = file
+        .output_limit
+        .as_ref()
+        .or(defaults.output_limit.as_ref())
+    {
+        limits.output = b.0;
+    }
+    if let Some(b) = file.memory.as_ref().or(defaults.memory.as_ref()) {
+        limits.memory = Some(b.0);
+    }
+    Ok(Case {
+        name,
+        file: path.to_path_buf(),
+        description: file.description,
+        points: file.points.or(defaults.points.clone()).map_or(1.0, |p| p.0),
+        visibility: file
+            .visibility
+            .or(defaults.visibility)
+            .unwrap_or(Visibility::Hidden),
+        input: file.input.0,
+        limits,
+        compare: file
+            .compare
+            .or(defaults.compare.clone())
+            .map_or(Options::default(), |c| c.0),
+    })
+}
+
+/// A case's name is its file name: letters, digits, `-`, `_` and `.`, so
+/// that it can name files and columns of reports.
+fn case_name(path: &Path) -> Result<String, Problem> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let ok = !stem.is_empty()
+        && stem
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(stem.to_string())
+    } else {
+        Err(Problem::new(
+            path,
+            "a case's file name is its name: use letters, digits, '-', '_' and '.' only",
+        ))
+    }
+}
+
+/// Parses YAML, turning an error into a problem at its line and column.
+fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, Problem> {
+    serde_yaml::from_str(text).map_err(|e| Problem {
+        file: path.to_path_buf(),
+        position: e.location().map(|l| (l.line(), l.column())),
+        message: yaml_message(&e),
+    })
+}
+
+/// serde_yaml's message without its own "at line N column M" suffix,
+/// since the position is shown in front.
+fn yaml_message(e: &serde_yaml::Error) -> String {
+    let text = e.to_string();
+    match text.find(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn defaults_apply_and_cases_override_them() {
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "game: connect4\ndefaults:\n  points: 2\n  visibility: public\n  timeout: 3s\n  compare: [trailing-whitespace]\n",
+            ),
+            ("a-win.yaml", "input: |\n  0\n  1\n"),
+            (
+                "b-hidden.yaml",
+                "input: ['0', '7']\npoints: 0.5\nvisibility: hidden\ncompare: exact\nmemory: 64MiB\ncpu: 500ms\n",
+            ),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        assert!(suite.problems.is_empty(), "{:?}", suite.problems);
+        let [a, b] = &suite.cases[..] else { panic!() };
+        assert_eq!(
+            (a.name.as_str(), a.points, a.visibility),
+            ("a-win", 2.0, Visibility::Public)
+        );
+        assert_eq!(a.input, ["0", "1"]);
+        assert_eq!(a.limits.wall, std::time::Duration::from_secs(3));
+        assert!(a.compare.trailing_whitespace);
+        assert_eq!((b.points, b.visibility), (0.5, Visibility::Hidden));
+        assert_eq!(b.compare, Options::default());
+        assert_eq!(b.limits.memory, Some(64 << 20));
+        assert_eq!(b.limits.cpu, std::time::Duration::from_millis(500));
+        assert_eq!(suite.max_points(), 2.5);
+    }
+
+    #[test]
+    fn a_bad_case_is_reported_with_its_line_and_the_rest_load() {
+        let dir = folder(&[
+            ("suite.yaml", "game: pentago\n"),
+            ("good.yaml", "input: |\n  x\n"),
+            ("typo.yaml", "input: |\n  x\ntimout: 3s\n"),
+            ("number.yaml", "input:\n  - c31r\n  - 7\n"),
+            ("points.yaml", "input: x\npoints: -1\n"),
+            ("duration.yaml", "input: x\ntimeout: 3 hours\n"),
+            ("syntax.yaml", "input: [x\n"),
+            ("bad name!.yaml", "input: x\n"),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let loaded: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(loaded, ["good"]);
+        let find = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.file_name().unwrap().to_str().unwrap() == name)
+                .unwrap_or_else(|| panic!("no problem reported for {name}: {:?}", suite.problems))
+        };
+        let typo = find("typo.yaml");
+        assert_eq!(typo.position.map(|p| p.0), Some(3));
+        assert!(typo.message.contains("timout"), "{}", typo.message);
+        let number = find("number.yaml");
+        assert_eq!(number.position.map(|p| p.0), Some(3));
+        assert!(number.message.contains("quote it"), "{}", number.message);
+        assert!(find("points.yaml").message.contains("zero or more"));
+        assert!(find("duration.yaml").message.contains("unknown unit"));
+        assert!(find("syntax.yaml").position.is_some());
+        assert!(find("bad name!.yaml").message.contains("letters, digits"));
+        let shown = typo.to_string();
+        assert!(shown.contains("typo.yaml:3:"), "{shown}");
+    }
+
+    #[test]
+    fn a_missing_or_broken_suite_file_stops_the_folder() {
+        let dir = folder(&[("a.yaml", "input: x\n")]);
+        assert!(load_suite(dir.path())
+            .unwrap_err()
+            .message
+            .contains("suite.yaml"));
+        let dir = folder(&[("suite.yaml", "game: chess\n")]);
+        let err = load_suite(dir.path()).unwrap_err();
+        assert!(err.message.contains("connect4"), "{err}");
+        assert!(load_suite(Path::new("/no/such/folder")).is_err());
+    }
+
+    #[test]
+    fn regions_and_overlong_lines() {
+        let long = "x".repeat(5000);
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "game: pentago\nignore_regions:\n  - name: header\n    until: '^Play'\n  - name: bad\n    until: '(unclosed'\n",
+            ),
+        ]);
+        let err = load_suite(dir.path()).unwrap_err();
+        assert_eq!(err.position.map(|p| p.0), Some(6), "{err}");
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "game: pentago\nignore_regions:\n  - name: header\n    until: '^Play'\n",
+            ),
+            ("long.yaml", &format!("input: [\"{long}\"]\n")),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        assert_eq!(suite.regions.len(), 1);
+        assert!(suite.problems[0].message.contains("at most"));
+    }
+}

@@ -1,0 +1,130 @@
+//! Cases: what to type into a program and how to judge what it prints.
+//!
+//! A case folder (`cases/<game>/`) holds `suite.yaml` with the game and
+//! defaults, one YAML file per case, and next to each case its pinned
+//! reference transcript (`<case>.transcript`). The format is documented in
+//! the README; [`file`] is its exact schema.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use reference::Game;
+
+use crate::compare::{Options, Region};
+use crate::run::Limits;
+
+pub mod file;
+mod load;
+pub mod pin;
+
+pub use file::Visibility;
+pub use load::{load_suite, SUITE_FILE};
+
+/// The folder of suites used when none is named: `cases/` in the current
+/// folder if there is one, else the one `referee` was built from.
+pub fn default_root() -> PathBuf {
+    let here = PathBuf::from("cases");
+    if here.is_dir() {
+        return here;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cases")
+}
+
+/// The default suite folder for `game`: `<root>/<game id>`.
+pub fn default_dir(game: Game) -> PathBuf {
+    default_root().join(game.id())
+}
+
+/// One case, with the suite's defaults applied.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Its name: the file name without `.yaml`.
+    pub name: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// What it checks, in a sentence.
+    pub description: Option<String>,
+    /// Points for passing it.
+    pub points: f64,
+    /// Who sees it.
+    pub visibility: Visibility,
+    /// The lines typed, without newlines.
+    pub input: Vec<String>,
+    /// Limits on each run.
+    pub limits: Limits,
+    /// Which differences do not count.
+    pub compare: Options,
+}
+
+impl Case {
+    /// Where its pinned reference transcript is kept.
+    pub fn pin_file(&self) -> PathBuf {
+        self.file.with_extension("transcript")
+    }
+}
+
+/// A folder of cases for one game.
+#[derive(Clone, Debug)]
+pub struct Suite {
+    /// The game every case is for.
+    pub game: Game,
+    /// The folder.
+    pub dir: PathBuf,
+    /// A title for reports.
+    pub title: Option<String>,
+    /// The cases that loaded, sorted by name.
+    pub cases: Vec<Case>,
+    /// Output never graded.
+    pub regions: Vec<Region>,
+    /// C compiler flags, if the suite sets them.
+    pub compile_flags: Option<Vec<String>>,
+    /// Case files that could not be loaded, each with why.
+    pub problems: Vec<Problem>,
+}
+
+impl Suite {
+    /// The cases students may see and run.
+    pub fn public_cases(&self) -> impl Iterator<Item = &Case> {
+        self.cases
+            .iter()
+            .filter(|c| c.visibility == Visibility::Public)
+    }
+
+    /// The points all cases are worth together.
+    pub fn max_points(&self) -> f64 {
+        self.cases.iter().map(|c| c.points).sum()
+    }
+}
+
+/// Something wrong with a file of a case folder: which file, where in it,
+/// and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The file.
+    pub file: PathBuf,
+    /// Line and column, from 1, where known.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem with a whole file.
+    pub fn new(file: &Path, message: impl Into<String>) -> Problem {
+        Problem {
+            file: file.to_path_buf(),
+            position: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some((line, column)) = self.position {
+            write!(f, ":{line}:{column}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}

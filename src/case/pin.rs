@@ -1,0 +1,63 @@
+//! Pinned reference transcripts: each case's expected transcript is kept
+//! in the repository next to the case (`<case>.transcript`), so that any
+//! change to the reference shows up as a reviewed diff; `referee cases
+//! update` re-pins after a deliberate change.
+//!
+//! The file holds the transcript in terminal form, exactly as the
+//! handouts' sample runs print it. When the reference is still waiting for
+//! input at the end of a case, the file ends with [`WAITING`] where the
+//! next input would have been typed.
+
+use std::fs;
+use std::io;
+
+use super::Case;
+use crate::expected::ReferenceRun;
+
+/// Marks, in a pinned transcript, where the reference was still waiting.
+pub const WAITING: &str = "⟨still waiting for input⟩\n";
+
+/// The pinned text for a reference run.
+pub fn render(run: &ReferenceRun) -> Vec<u8> {
+    let mut text = run.transcript.terminal();
+    if run.waited_at_end {
+        text.extend_from_slice(WAITING.as_bytes());
+    }
+    text
+}
+
+/// How a case's pin compares with the reference now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PinState {
+    /// The pin is what the reference prints.
+    Matches,
+    /// There is no pin yet.
+    Missing,
+    /// The reference now prints something else.
+    Differs {
+        /// What the file holds.
+        pinned: Vec<u8>,
+        /// What the reference prints now.
+        current: Vec<u8>,
+    },
+}
+
+/// Compares a case's pin with the reference's run.
+pub fn check(case: &Case, run: &ReferenceRun) -> io::Result<PinState> {
+    let current = render(run);
+    match fs::read(case.pin_file()) {
+        Ok(pinned) if pinned == current => Ok(PinState::Matches),
+        Ok(pinned) => Ok(PinState::Differs { pinned, current }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(PinState::Missing),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes a case's pin; true when the file changed.
+pub fn update(case: &Case, run: &ReferenceRun) -> io::Result<bool> {
+    if check(case, run)? == PinState::Matches {
+        return Ok(false);
+    }
+    fs::write(case.pin_file(), render(run))?;
+    Ok(true)
+}

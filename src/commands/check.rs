@@ -1,0 +1,211 @@
+//! `referee check <submission>`: a student's view of their program on the
+//! public cases.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use reference::Game;
+
+use super::{points, Failure};
+use crate::case::{self, Suite};
+use crate::cli::CheckArgs;
+use crate::explain::{self, terminal, Room, Style};
+use crate::grading::{self, CaseOutcome, Graded, Prepared, Settings, Status};
+use crate::run::Ending;
+use crate::submission::{self, Submission};
+use crate::verdict::Verdict;
+
+/// Checks one submission; exit 0 iff every case passes.
+pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    let style = Style::for_stdout(args.color);
+    let submission = submission::locate(&args.submission)?;
+    let suite = load_suite(args, &submission)?;
+    for problem in &suite.problems {
+        eprintln!("referee: warning: skipping a case: {problem}");
+    }
+    let cases: Vec<&case::Case> = if args.all {
+        suite.cases.iter().collect()
+    } else {
+        suite.public_cases().collect()
+    };
+    if cases.is_empty() {
+        return Err(format!(
+            "{} has no {}cases to run",
+            suite.dir.display(),
+            if args.all { "" } else { "public " }
+        ));
+    }
+    let prepared = grading::prepare(&suite, cases);
+    let settings = Settings {
+        cflags: args
+            .cflags
+            .as_ref()
+            .map(|f| f.split_whitespace().map(String::from).collect()),
+        feed: args.feed.into(),
+        ..Settings::default()
+    };
+    println!(
+        "{} {} ({}, {} case{})",
+        style.strong("referee check"),
+        args.submission.display(),
+        suite.game,
+        prepared.len(),
+        if prepared.len() == 1 { "" } else { "s" }
+    );
+    let graded = grading::grade(&submission, &suite, &prepared, &settings)?;
+    print_lines(&prepared, &graded, &style);
+    if let Status::CompileError(messages) = &graded.status {
+        println!(
+            "\n{}",
+            style.bad("Your program does not compile. The compiler said:")
+        );
+        for line in messages.lines() {
+            println!("  {}", explain::visible::safe(line.as_bytes()));
+        }
+        return Ok(ExitCode::from(1));
+    }
+    let failed = prepared
+        .iter()
+        .zip(&graded.outcomes)
+        .find(|(_, o)| o.judgement.verdict != Verdict::Pass);
+    match failed {
+        None => Ok(ExitCode::SUCCESS),
+        Some((prepared, outcome)) => {
+            explain_failure(prepared, outcome, &suite, &args.save, &style);
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// The suite named by `--cases`, or the default one for the game given
+/// with `--game` or guessed from the submission.
+fn load_suite(args: &CheckArgs, submission: &Submission) -> Result<Suite, Failure> {
+    let dir = match (&args.cases, args.game) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(game)) => case::default_dir(game.0),
+        (None, None) => case::default_dir(submission::infer_game(submission)?),
+    };
+    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
+    if let Some(game) = args.game.map(|g| g.0) {
+        if game != suite.game {
+            return Err(mismatch(game, &suite));
+        }
+    }
+    Ok(suite)
+}
+
+fn mismatch(game: Game, suite: &Suite) -> String {
+    format!(
+        "--game {game} was given, but the cases in {} are for {}",
+        suite.dir.display(),
+        suite.game
+    )
+}
+
+fn print_lines(prepared: &[Prepared<'_>], graded: &Graded, style: &Style) {
+    let width = prepared
+        .iter()
+        .map(|p| p.case.name.len())
+        .max()
+        .unwrap_or(0);
+    for (p, outcome) in prepared.iter().zip(&graded.outcomes) {
+        let verdict = outcome.judgement.verdict;
+        let mark = if verdict == Verdict::Pass {
+            style.good("✓")
+        } else {
+            style.bad("✗")
+        };
+        let score = format!("{}/{}", points(outcome.score), points(p.case.points));
+        println!(
+            "  {mark} {:<width$}  {:>7}  {}",
+            p.case.name,
+            score,
+            verdict.label()
+        );
+    }
+    let total: f64 = prepared.iter().map(|p| p.case.points).sum();
+    let failed = graded
+        .outcomes
+        .iter()
+        .filter(|o| o.judgement.verdict != Verdict::Pass)
+        .count();
+    let summary = format!(
+        "Score: {}/{} points. {}",
+        points(graded.score()),
+        points(total),
+        if failed == 0 {
+            "Every case passes.".to_string()
+        } else {
+            format!("{failed} of {} cases failed.", prepared.len())
+        }
+    );
+    println!("{}", style.strong(&summary));
+}
+
+fn explain_failure(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    suite: &Suite,
+    save: &Path,
+    style: &Style,
+) {
+    let case = prepared.case;
+    println!(
+        "\n{} {}: {}",
+        style.bad("✗"),
+        style.strong(&case.name),
+        outcome.judgement.verdict.label()
+    );
+    if let Some(description) = &case.description {
+        println!("  {}", style.dim(&format!("This case: {description}")));
+    }
+    let Some(run) = &outcome.run else { return };
+    let explanation = explain::explain(
+        &outcome.judgement,
+        &prepared.expected,
+        run,
+        &case.compare,
+        &suite.regions,
+        style,
+        Room::default(),
+    );
+    print!("{}", explanation.text);
+    match save_transcripts(save, &case.name, prepared, run) {
+        Ok(dir) if explanation.trimmed => println!(
+            "  {}",
+            style.dim(&format!(
+                "(trimmed: the whole transcripts are in {})",
+                dir.display()
+            ))
+        ),
+        Ok(dir) => println!(
+            "  {}",
+            style.dim(&format!("The whole transcripts are in {}", dir.display()))
+        ),
+        Err(e) => eprintln!("referee: warning: cannot save the transcripts: {e}"),
+    }
+}
+
+/// Writes the reference's and the program's terminal transcripts of a
+/// failed case to `<save>/<case>/`.
+fn save_transcripts(
+    save: &Path,
+    name: &str,
+    prepared: &Prepared<'_>,
+    run: &crate::run::RunResult,
+) -> std::io::Result<PathBuf> {
+    let dir = save.join(name);
+    fs::create_dir_all(&dir)?;
+    let expected = terminal::lines(
+        &prepared.expected.transcript,
+        prepared.expected.waited_at_end,
+    );
+    let actual = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
+    fs::write(
+        dir.join("expected.txt"),
+        explain::full_transcript(&expected),
+    )?;
+    fs::write(dir.join("yours.txt"), explain::full_transcript(&actual))?;
+    Ok(dir)
+}

@@ -1,0 +1,212 @@
+//! Deciding whether two outputs are the same, under a case's comparison
+//! options and its suite's ignored regions. The one place output is
+//! compared; [`crate::explain`] shows the differences this finds.
+
+mod lines;
+
+pub use lines::{comparable, split_lines, Line};
+
+use regex::bytes::Regex;
+
+/// Which differences do not count. The default is exact comparison.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Spaces, tabs and carriage returns at the end of a line, and a
+    /// missing newline at the end of the output.
+    pub trailing_whitespace: bool,
+    /// How much white space: every run of spaces and tabs counts as one
+    /// space, and white space at either end of a line does not count.
+    pub whitespace_runs: bool,
+    /// Lines holding nothing but white space.
+    pub blank_lines: bool,
+    /// Upper and lower case.
+    pub case: bool,
+}
+
+impl Options {
+    /// The names a case file uses, with what each relaxes.
+    pub const NAMES: [&'static str; 4] = [
+        "trailing-whitespace",
+        "whitespace-runs",
+        "blank-lines",
+        "case",
+    ];
+
+    /// These options with one more difference ignored, by its case-file
+    /// name.
+    pub fn relax(mut self, name: &str) -> Result<Options, String> {
+        match name {
+            "trailing-whitespace" => self.trailing_whitespace = true,
+            "whitespace-runs" => self.whitespace_runs = true,
+            "blank-lines" => self.blank_lines = true,
+            "case" => self.case = true,
+            "exact" => return Err("`exact` cannot be combined with other options".into()),
+            other => {
+                return Err(format!(
+                    "unknown comparison option `{other}`; the options are: exact, {}",
+                    Self::NAMES.join(", ")
+                ))
+            }
+        }
+        Ok(self)
+    }
+
+    /// The case-file names of the differences ignored; empty when exact.
+    pub fn names(&self) -> Vec<&'static str> {
+        let on = [
+            self.trailing_whitespace,
+            self.whitespace_runs,
+            self.blank_lines,
+            self.case,
+        ];
+        Self::NAMES
+            .iter()
+            .zip(on)
+            .filter_map(|(name, on)| on.then_some(*name))
+            .collect()
+    }
+
+    /// A short description for reports: `exact` or the list.
+    pub fn describe(&self) -> String {
+        let names = self.names();
+        if names.is_empty() {
+            "exact".into()
+        } else {
+            format!("ignoring {}", names.join(", "))
+        }
+    }
+}
+
+/// Output never graded, such as the student's identifying header: from
+/// the first line matching `from` (or the first line) up to, not
+/// including, the next line matching `until`. If `until` is not found in a
+/// student's output, the region covers as many lines as it did in the
+/// reference's.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// What the region is, for reports.
+    pub name: String,
+    /// Where it starts; `None` for the first line.
+    pub from: Option<Regex>,
+    /// The first line after it.
+    pub until: Regex,
+}
+
+/// Whether `actual` prints the same as `expected` under `options`, not
+/// counting `regions`.
+pub fn same_output(expected: &[u8], actual: &[u8], options: &Options, regions: &[Region]) -> bool {
+    let expected_lines = split_lines(expected);
+    let actual_lines = split_lines(actual);
+    let (expected_keys, spans) = comparable(&expected_lines, options, regions, None);
+    let (actual_keys, _) = comparable(&actual_lines, options, regions, Some(&spans));
+    expected_keys.len() == actual_keys.len()
+        && expected_keys
+            .iter()
+            .zip(&actual_keys)
+            .all(|(e, a)| e.key == a.key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(names: &[&str]) -> Options {
+        names
+            .iter()
+            .fold(Options::default(), |o, n| o.relax(n).unwrap())
+    }
+
+    #[test]
+    fn exact_sees_every_byte() {
+        let o = Options::default();
+        assert!(same_output(b"a\nb\n", b"a\nb\n", &o, &[]));
+        assert!(!same_output(b"a\nb\n", b"a \nb\n", &o, &[]));
+        assert!(
+            !same_output(b"a\nb\n", b"a\nb", &o, &[]),
+            "missing final newline"
+        );
+        assert!(!same_output(b"a\nb\n", b"a\r\nb\n", &o, &[]));
+        assert!(!same_output(b"a\nb\n", b"a\n\nb\n", &o, &[]));
+        assert!(!same_output(b"a\n", b"A\n", &o, &[]));
+    }
+
+    #[test]
+    fn each_relaxation_ignores_only_its_difference() {
+        let t = opts(&["trailing-whitespace"]);
+        assert!(same_output(b"a\nb\n", b"a \t\r\nb", &t, &[]));
+        assert!(!same_output(b"a b\n", b"a  b\n", &t, &[]));
+        assert!(!same_output(b"a\n", b" a\n", &t, &[]));
+        let w = opts(&["whitespace-runs"]);
+        assert!(same_output(b"A:  . .  :A\n", b"A: .\t. :A   \n", &w, &[]));
+        assert!(same_output(b"  ---\n", b"---\n", &w, &[]));
+        assert!(!same_output(b"ab\n", b"a b\n", &w, &[]));
+        let b = opts(&["blank-lines"]);
+        assert!(same_output(b"a\n\nb\n", b"a\nb\n\n\n", &b, &[]));
+        assert!(
+            same_output(b"a\nb\n", b"a\n \t\nb\n", &b, &[]),
+            "white space only is blank"
+        );
+        assert!(!same_output(b"a\nb\n", b"a\n.\nb\n", &b, &[]));
+        let c = opts(&["case"]);
+        assert!(same_output(b"X has won\n", b"x HAS won\n", &c, &[]));
+    }
+
+    #[test]
+    fn options_parse_by_name() {
+        assert!(Options::default().relax("nope").is_err());
+        assert_eq!(
+            opts(&["case", "blank-lines"]).names(),
+            ["blank-lines", "case"]
+        );
+        assert_eq!(Options::default().describe(), "exact");
+    }
+
+    fn header_region() -> Region {
+        Region {
+            name: "identifying header".into(),
+            from: None,
+            until: Regex::new("^Play the game").unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_region_of_any_length_is_skipped() {
+        let expected = b"Author: Dale\nTA: Karla\n\nPlay the game\nboard\n";
+        let actual = b"Name: Ann Lee\n\nPlay the game\nboard\n";
+        assert!(same_output(
+            expected,
+            actual,
+            &Options::default(),
+            &[header_region()]
+        ));
+        let wrong = b"Name: Ann Lee\n\nPlay the game\nbored\n";
+        assert!(!same_output(
+            expected,
+            wrong,
+            &Options::default(),
+            &[header_region()]
+        ));
+    }
+
+    #[test]
+    fn a_region_without_its_end_covers_as_many_lines_as_expected() {
+        let expected = b"Author: Dale\nTA: Karla\nPlay the game\nboard\n";
+        // The student changed the line after the header: two lines are
+        // skipped, the rest compared.
+        let actual = b"Me\nMy TA\nLet's play\nboard\n";
+        assert!(!same_output(
+            expected,
+            actual,
+            &Options::default(),
+            &[header_region()]
+        ));
+        let (keys, _) = {
+            let e = split_lines(expected);
+            let (_, spans) = comparable(&e, &Options::default(), &[header_region()], None);
+            let a = split_lines(actual);
+            let (k, s) = comparable(&a, &Options::default(), &[header_region()], Some(&spans));
+            (k.iter().map(|l| l.key.clone()).collect::<Vec<_>>(), s)
+        };
+        assert_eq!(keys, [b"Let's play".to_vec(), b"board".to_vec()]);
+    }
+}

@@ -1,0 +1,159 @@
+//! The expected side of every comparison: the reference game run
+//! in-process on a case's input, recorded as a [`Transcript`].
+//!
+//! The reference reads through [`ScriptedInput`], which hands out one line
+//! only when the game asks for more and the previous line is used up:
+//! exactly when a real program on a terminal would be blocked reading. So
+//! the reference's transcript interleaves input the way a student's does
+//! under the runner, and costs microseconds instead of a process.
+
+use std::cell::RefCell;
+use std::io::{self, BufRead, Read, Write};
+use std::rc::Rc;
+
+use reference::Game;
+
+use crate::transcript::Transcript;
+
+/// What the reference did with a case's input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReferenceRun {
+    /// What it printed, with the input where it read it.
+    pub transcript: Transcript,
+    /// Whether it asked for more input after the last line: the case ends
+    /// with the game still waiting (a short case about, say, one invalid
+    /// move), and a submission waiting there too is right.
+    pub waited_at_end: bool,
+}
+
+/// Plays `game` on `inputs` (lines without newlines) and records it.
+pub fn run_reference(game: Game, inputs: &[String]) -> ReferenceRun {
+    let state = Rc::new(RefCell::new(Recorder {
+        transcript: Transcript::new(),
+        waited_at_end: false,
+    }));
+    let mut input = ScriptedInput {
+        lines: inputs.iter(),
+        current: Vec::new(),
+        pos: 0,
+        state: Rc::clone(&state),
+    };
+    let mut output = RecordedOutput(Rc::clone(&state));
+    // In-memory reads and writes cannot fail, so neither can the game.
+    let played = game.play(&mut input, &mut output);
+    debug_assert!(played.is_ok(), "the reference failed in memory: {played:?}");
+    drop(input);
+    drop(output);
+    let recorder = Rc::try_unwrap(state)
+        .map(RefCell::into_inner)
+        .unwrap_or_else(|shared| shared.borrow().clone());
+    ReferenceRun {
+        transcript: recorder.transcript,
+        waited_at_end: recorder.waited_at_end,
+    }
+}
+
+#[derive(Clone)]
+struct Recorder {
+    transcript: Transcript,
+    waited_at_end: bool,
+}
+
+/// Input that yields the case's lines one at a time, each when the game
+/// has used up the previous one and wants more.
+struct ScriptedInput<'a> {
+    lines: std::slice::Iter<'a, String>,
+    current: Vec<u8>,
+    pos: usize,
+    state: Rc<RefCell<Recorder>>,
+}
+
+impl BufRead for ScriptedInput<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.current.len() {
+            match self.lines.next() {
+                Some(line) => {
+                    self.state.borrow_mut().transcript.push_input(line);
+                    self.current.clear();
+                    self.current.extend_from_slice(line.as_bytes());
+                    self.current.push(b'\n');
+                    self.pos = 0;
+                }
+                None => self.state.borrow_mut().waited_at_end = true,
+            }
+        }
+        Ok(&self.current[self.pos.min(self.current.len())..])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos += amt;
+    }
+}
+
+impl Read for ScriptedInput<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+struct RecordedOutput(Rc<RefCell<Recorder>>);
+
+impl Write for RecordedOutput {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().transcript.push_output(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Event;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn prompts_come_before_the_input_that_answers_them() {
+        let run = run_reference(Game::Connect4, &lines("0\n6\n1"));
+        let events = run.transcript.events();
+        let prompt = "Red, please enter a valid column number (0-5): ";
+        let Event::Output(first) = &events[0] else {
+            panic!("output first")
+        };
+        assert!(first.ends_with(prompt.as_bytes()));
+        assert_eq!(events[1], Event::Input("0".into()));
+        assert!(run.waited_at_end);
+        // Terminal form: the typed input follows its prompt.
+        let terminal = String::from_utf8(run.transcript.terminal()).unwrap();
+        assert!(terminal.contains("(0-5): 0\n------\n"));
+        assert!(terminal.contains("Yellow, please enter a valid column number (0-5): 6\nYellow"));
+    }
+
+    #[test]
+    fn a_game_that_ends_does_not_wait() {
+        let run = run_reference(Game::Pentago, &lines("x"));
+        assert!(!run.waited_at_end);
+        assert!(run.transcript.output().ends_with(b"Exiting program...\n"));
+    }
+
+    #[test]
+    fn two_tokens_on_one_line_are_read_without_waiting_between() {
+        let run = run_reference(Game::Connect4, &lines("0 1"));
+        assert_eq!(run.transcript.inputs().count(), 1);
+        let terminal = String::from_utf8(run.transcript.terminal()).unwrap();
+        // Yellow's prompt is answered from the same line: no input shown.
+        assert!(
+            terminal.contains("R-----\nYellow, please enter a valid column number (0-5): ------\n")
+        );
+    }
+}

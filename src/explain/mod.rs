@@ -1,0 +1,296 @@
+//! Explaining a failure to the student who has to fix it: which input it
+//! followed, the first line that differs, the transcripts side by side as
+//! a unified diff, and what the program printed before it was stopped.
+
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+use similar::{capture_diff_slices_deadline, group_diff_ops, Algorithm, DiffOp, DiffTag};
+
+use crate::compare::{comparable, Line, Options, Region};
+use crate::expected::ReferenceRun;
+use crate::run::{Ending, RunResult};
+use crate::verdict::{Judgement, Verdict};
+
+mod style;
+pub mod terminal;
+pub mod visible;
+
+pub use style::{ColorChoice, Style};
+use terminal::TermLine;
+
+/// Lines of context around each difference.
+const CONTEXT: usize = 3;
+/// Lines of the program's last output shown after a stop.
+const TAIL: usize = 12;
+/// Lines diffed at most on each side: floods are capped.
+const MOST_LINES: usize = 20_000;
+
+/// How much a rendered explanation may show.
+#[derive(Clone, Copy, Debug)]
+pub struct Room {
+    /// Diff lines shown before the rest is left out.
+    pub diff_lines: usize,
+}
+
+impl Default for Room {
+    fn default() -> Self {
+        Room { diff_lines: 40 }
+    }
+}
+
+/// An explanation, and whether anything was left out for length.
+pub struct Explanation {
+    /// The text, one line per line, each starting with two spaces.
+    pub text: String,
+    /// Whether the diff was trimmed.
+    pub trimmed: bool,
+}
+
+/// What went wrong on a case, for someone reading a terminal or a report.
+pub fn explain(
+    judgement: &Judgement,
+    expected: &ReferenceRun,
+    run: &RunResult,
+    options: &Options,
+    regions: &[Region],
+    style: &Style,
+    room: Room,
+) -> Explanation {
+    let mut text = String::new();
+    let mut trimmed = false;
+    let _ = writeln!(text, "  {}.", capitalized(&judgement.reason));
+    let waiting = run.ending == Ending::WaitingForInput;
+    let want = terminal::lines(&expected.transcript, expected.waited_at_end);
+    let got = terminal::lines(&run.transcript, waiting);
+    let mut diff_shown = false;
+    if !judgement.output_matches || judgement.verdict == Verdict::WaitingForInput {
+        let diff = TerminalDiff::new(&want, &got, options, regions);
+        if let Some(first) = diff.first_difference() {
+            let _ = writeln!(text, "  {}", first);
+            trimmed = diff.render(&mut text, style, room);
+            diff_shown = true;
+        }
+    }
+    // Where the program stopped matters after a crash or a limit; after a
+    // wait for input the diff already ends there.
+    let stopped = match judgement.verdict {
+        Verdict::Pass | Verdict::WrongOutput => false,
+        Verdict::WaitingForInput => !diff_shown,
+        _ => true,
+    };
+    if stopped && !got.is_empty() {
+        let _ = writeln!(
+            text,
+            "  {}",
+            style.dim("The last lines your program printed:")
+        );
+        for line in &got[got.len().saturating_sub(TAIL)..] {
+            let _ = writeln!(text, "    {}", show_line(line, style, false));
+        }
+    }
+    if stopped && got.is_empty() {
+        let _ = writeln!(text, "  {}", style.dim("Your program printed nothing."));
+    }
+    if run.unread_inputs > 0 && judgement.verdict != Verdict::Pass {
+        let _ = writeln!(
+            text,
+            "  {}",
+            style.dim(&format!(
+                "Your program ended before reading the last {} line{} of the case's input.",
+                run.unread_inputs,
+                if run.unread_inputs == 1 { "" } else { "s" }
+            ))
+        );
+    }
+    Explanation { text, trimmed }
+}
+
+/// The whole terminal transcript, for files: input shown where it was
+/// typed, nothing escaped but control characters.
+pub fn full_transcript(lines: &[TermLine]) -> String {
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&show_line(line, &Style::PLAIN, false));
+        if line.newline {
+            text.push('\n');
+        }
+    }
+    text
+}
+
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A terminal line for the screen: output made safe, input highlighted.
+fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
+    let escape = if mark { visible::marked } else { visible::safe };
+    let mut text = escape(&line.output);
+    if let Some(input) = &line.input {
+        text.push_str(&style.input(&escape(input.as_bytes())));
+    }
+    if line.waiting {
+        text.push_str(&style.dim(terminal::WAITING));
+    }
+    text
+}
+
+fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
+    texts
+        .iter()
+        .zip(terms)
+        .enumerate()
+        .map(|(index, (text, term))| Line {
+            index,
+            text,
+            newline: term.newline,
+        })
+        .collect()
+}
+
+/// The reference's and the program's terminals, compared line by line
+/// under the case's options.
+struct TerminalDiff<'a> {
+    want: &'a [TermLine],
+    got: &'a [TermLine],
+    /// Indices into `want`/`got` of the lines compared.
+    want_kept: Vec<usize>,
+    got_kept: Vec<usize>,
+    ops: Vec<DiffOp>,
+}
+
+impl<'a> TerminalDiff<'a> {
+    fn new(
+        want: &'a [TermLine],
+        got: &'a [TermLine],
+        options: &Options,
+        regions: &[Region],
+    ) -> Self {
+        let want_texts: Vec<Vec<u8>> = want.iter().take(MOST_LINES).map(TermLine::text).collect();
+        let got_texts: Vec<Vec<u8>> = got.iter().take(MOST_LINES).map(TermLine::text).collect();
+        let want_lines = as_lines(&want_texts, want);
+        let got_lines = as_lines(&got_texts, got);
+        let (want_keyed, spans) = comparable(&want_lines, options, regions, None);
+        let (got_keyed, _) = comparable(&got_lines, options, regions, Some(&spans));
+        let want_keys: Vec<&[u8]> = want_keyed.iter().map(|k| k.key.as_slice()).collect();
+        let got_keys: Vec<&[u8]> = got_keyed.iter().map(|k| k.key.as_slice()).collect();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let ops =
+            capture_diff_slices_deadline(Algorithm::Myers, &want_keys, &got_keys, Some(deadline));
+        TerminalDiff {
+            want,
+            got,
+            want_kept: want_keyed.iter().map(|k| k.line.index).collect(),
+            got_kept: got_keyed.iter().map(|k| k.line.index).collect(),
+            ops,
+        }
+    }
+
+    /// "After you typed `6` (input 7), the reference printed ...; your
+    /// program printed ...".
+    fn first_difference(&self) -> Option<String> {
+        let op = self.ops.iter().find(|op| op.tag() != DiffTag::Equal)?;
+        let (tag, old, new) = op.as_tag_tuple();
+        let want = old.clone().next().map(|i| &self.want[self.want_kept[i]]);
+        let got = new.clone().next().map(|i| &self.got[self.got_kept[i]]);
+        let typed_before = got.or(want).map_or(0, |line| line.inputs_before);
+        let inputs: Vec<&str> = self
+            .got
+            .iter()
+            .chain(self.want.iter())
+            .filter_map(|l| l.input.as_deref())
+            .collect();
+        let after = match typed_before {
+            0 => "Before any input".to_string(),
+            n => format!(
+                "After input {n} (`{}`)",
+                visible::safe(inputs.get(n - 1).copied().unwrap_or("").as_bytes())
+            ),
+        };
+        let quote = |line: &TermLine| format!("`{}`", show_line(line, &Style::PLAIN, true));
+        Some(match (tag, want, got) {
+            (DiffTag::Insert, _, Some(g)) => format!(
+                "{after}, your program printed {}, which the reference does not print.",
+                quote(g)
+            ),
+            (DiffTag::Delete, Some(w), _) if new.start >= self.got_kept.len() => format!(
+                "{after}, the reference printed {}; your program printed nothing more.",
+                quote(w)
+            ),
+            (DiffTag::Delete, Some(w), _) => format!(
+                "{after}, the reference printed {}, which your program does not print.",
+                quote(w)
+            ),
+            (_, Some(w), Some(g)) => format!(
+                "{after}, the reference printed {}; your program printed {}.",
+                quote(w),
+                quote(g)
+            ),
+            _ => return None,
+        })
+    }
+
+    /// Writes the unified diff; true when it was trimmed to fit `room`.
+    fn render(&self, out: &mut String, style: &Style, room: Room) -> bool {
+        let _ = writeln!(
+            out,
+            "  {}  {}",
+            style.expected("- the reference"),
+            style.actual("+ your program")
+        );
+        let mut shown = 0;
+        for group in group_diff_ops(self.ops.clone(), CONTEXT) {
+            let Some(first) = group.first() else { continue };
+            let (_, old, _) = first.as_tag_tuple();
+            let line_number = old
+                .clone()
+                .next()
+                .and_then(|i| self.want_kept.get(i))
+                .map_or(self.want.len(), |&i| i)
+                + 1;
+            if shown >= room.diff_lines {
+                return true;
+            }
+            let _ = writeln!(out, "  {}", style.dim(&format!("@@ line {line_number} @@")));
+            for op in &group {
+                let (tag, old, new) = op.as_tag_tuple();
+                for i in old.clone() {
+                    if tag == DiffTag::Equal {
+                        let line = &self.got[self.got_kept[new.start + (i - old.start)]];
+                        let _ = writeln!(out, "     {}", show_line(line, style, false));
+                    } else {
+                        let line = &self.want[self.want_kept[i]];
+                        let text = show_line(line, style, true);
+                        let _ =
+                            writeln!(out, "   {} {}", style.expected("-"), style.expected(&text));
+                        if !line.newline && !line.waiting {
+                            let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
+                        }
+                    }
+                    shown += 1;
+                }
+                if tag != DiffTag::Equal {
+                    for i in new {
+                        let line = &self.got[self.got_kept[i]];
+                        let text = show_line(line, style, true);
+                        let _ = writeln!(out, "   {} {}", style.actual("+"), style.actual(&text));
+                        if !line.newline && !line.waiting {
+                            let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
+                        }
+                        shown += 1;
+                    }
+                }
+                if shown > room.diff_lines {
+                    let _ = writeln!(out, "     {}", style.dim("…"));
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

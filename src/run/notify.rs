@@ -1,0 +1,314 @@
+//! Knowing, without polling, when a program is about to read its terminal.
+//!
+//! A seccomp filter installed in the child just before `exec` turns every
+//! `read` on file descriptor 0 into a notification to the runner and holds
+//! the caller until the runner answers. The runner looks at the terminal:
+//! if typed input is waiting, the read goes ahead at once; if not, the
+//! program is about to wait for input, so the runner types the next line
+//! first (or ends the run when the case has none left). Every process the
+//! program starts inherits the filter, so wrappers (`sh -c`, a Python
+//! script started by a shell script) are followed too.
+//!
+//! The filter only ever answers "carry on": it restricts nothing. Linux 5.5
+//! or later; where it cannot be installed the runner falls back to
+//! [`super::procfs`].
+
+use std::io;
+use std::mem::{size_of, zeroed, MaybeUninit};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+
+/// The audit architecture the filter matches, so a 32-bit syscall with the
+/// same number is not mistaken for `read`.
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH: u32 = 0xC000_003E;
+#[cfg(target_arch = "aarch64")]
+const AUDIT_ARCH: u32 = 0xC000_00B7;
+
+/// `SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP` (Linux 6.6): wake the waiting
+/// program on the runner's CPU, which halves the cost of each read.
+const SYNC_WAKE_UP: u64 = 1;
+
+/// What the child needs to install the filter, prepared before `fork` so
+/// that the child only makes system calls (nothing that allocates).
+pub struct Installer {
+    filter: Box<[libc::sock_filter]>,
+    child_end: OwnedFd,
+}
+
+/// The runner's end: one notification per `read(0)`.
+pub struct Notifier {
+    fd: OwnedFd,
+}
+
+/// A program about to read its terminal, held until answered.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadCall {
+    /// Identifies the call when answering.
+    pub id: u64,
+    /// The process (thread) making it.
+    pub pid: i32,
+}
+
+/// Whether this build can use notifications at all.
+pub const SUPPORTED: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
+impl Installer {
+    /// Prepares the filter and a socket pair to hand the listener back on.
+    pub fn new() -> io::Result<(Installer, ParentEnd)> {
+        let mut fds = [0 as RawFd; 2];
+        // SAFETY: socketpair fills two fds on success.
+        let rc = unsafe {
+            libc::socketpair(
+                libc::AF_UNIX,
+                libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+                0,
+                fds.as_mut_ptr(),
+            )
+        };
+        if rc < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: both fds were just created and are owned by nobody else.
+        let (parent, child) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        Ok((
+            Installer {
+                filter: read_zero_filter(),
+                child_end: child,
+            },
+            ParentEnd(parent),
+        ))
+    }
+
+    /// The plain values the child needs, to move into a `pre_exec`
+    /// closure. The installer must outlive the spawn.
+    pub fn child_side(&self) -> ChildSide {
+        ChildSide {
+            filter: self.filter.as_ptr() as usize,
+            len: self.filter.len() as u16,
+            socket: self.child_end.as_raw_fd(),
+        }
+    }
+}
+
+/// [`Installer`] as plain values, for the child between `fork` and `exec`.
+#[derive(Clone, Copy)]
+pub struct ChildSide {
+    filter: usize,
+    len: u16,
+    socket: RawFd,
+}
+
+impl ChildSide {
+    /// In the child, between `fork` and `exec`: installs the filter and
+    /// sends its listener to the runner. Async-signal-safe.
+    pub fn install(&self) -> io::Result<()> {
+        // SAFETY: plain system calls on memory prepared before fork.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let prog = libc::sock_fprog {
+                len: self.len,
+                filter: self.filter as *mut libc::sock_filter,
+            };
+            let listener = libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                &prog as *const libc::sock_fprog,
+            );
+            if listener < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let sent = send_fd(self.socket, listener as RawFd);
+            libc::close(listener as RawFd);
+            sent
+        }
+    }
+}
+
+/// The runner's end of the socket the child sends its listener on.
+pub struct ParentEnd(OwnedFd);
+
+impl ParentEnd {
+    /// Receives the listener once the child has been spawned.
+    pub fn receive(self) -> io::Result<Notifier> {
+        let fd = recv_fd(self.0.as_raw_fd())?;
+        // Best effort: older kernels lack the flag and work without it.
+        // SAFETY: the ioctl takes a u64 flag value.
+        unsafe {
+            libc::ioctl(
+                fd.as_raw_fd(),
+                libc::SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+                SYNC_WAKE_UP,
+            );
+        }
+        Ok(Notifier { fd })
+    }
+}
+
+impl Notifier {
+    /// The descriptor to poll: readable when a read call is held.
+    pub fn as_fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+
+    /// The held read call, if it is still there (the caller may have been
+    /// killed meanwhile).
+    pub fn receive(&self) -> io::Result<Option<ReadCall>> {
+        // SAFETY: the kernel requires a zeroed struct and fills it in.
+        let mut notif: libc::seccomp_notif = unsafe { zeroed() };
+        // SAFETY: RECV writes one seccomp_notif through the pointer.
+        let rc = unsafe {
+            libc::ioctl(
+                self.fd.as_raw_fd(),
+                libc::SECCOMP_IOCTL_NOTIF_RECV,
+                &mut notif,
+            )
+        };
+        if rc < 0 {
+            let err = io::Error::last_os_error();
+            return match err.raw_os_error() {
+                Some(libc::ENOENT) | Some(libc::EINTR) | Some(libc::EAGAIN) => Ok(None),
+                _ => Err(err),
+            };
+        }
+        Ok(Some(ReadCall {
+            id: notif.id,
+            pid: notif.pid as i32,
+        }))
+    }
+
+    /// Lets a held read go ahead.
+    pub fn proceed(&self, call: ReadCall) -> io::Result<()> {
+        let mut resp = libc::seccomp_notif_resp {
+            id: call.id,
+            val: 0,
+            error: 0,
+            flags: libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
+        };
+        // SAFETY: SEND reads one seccomp_notif_resp through the pointer.
+        let rc = unsafe {
+            libc::ioctl(
+                self.fd.as_raw_fd(),
+                libc::SECCOMP_IOCTL_NOTIF_SEND,
+                &mut resp,
+            )
+        };
+        if rc < 0 {
+            let err = io::Error::last_os_error();
+            // The caller died while held: nothing to answer.
+            if err.raw_os_error() == Some(libc::ENOENT) {
+                return Ok(());
+            }
+            return Err(err);
+        }
+        Ok(())
+    }
+}
+
+/// `read` with file descriptor 0 notifies; everything else is allowed.
+fn read_zero_filter() -> Box<[libc::sock_filter]> {
+    const ARCH: u32 = 4; // offsetof(struct seccomp_data, arch)
+    const NR: u32 = 0; // offsetof(struct seccomp_data, nr)
+    const ARG0_LOW: u32 = 16; // low 32 bits of args[0] (little-endian)
+    let load = |offset| stmt((libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16, offset);
+    let skip_to_allow_unless = |value, remaining: u8| {
+        jump(
+            (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+            value,
+            0,
+            remaining,
+        )
+    };
+    let ret = |value| stmt((libc::BPF_RET | libc::BPF_K) as u16, value);
+    vec![
+        load(ARCH),
+        skip_to_allow_unless(AUDIT_ARCH, 5),
+        load(NR),
+        skip_to_allow_unless(libc::SYS_read as u32, 3),
+        load(ARG0_LOW),
+        skip_to_allow_unless(0, 1),
+        ret(libc::SECCOMP_RET_USER_NOTIF),
+        ret(libc::SECCOMP_RET_ALLOW),
+    ]
+    .into_boxed_slice()
+}
+
+fn stmt(code: u16, k: u32) -> libc::sock_filter {
+    libc::sock_filter {
+        code,
+        jt: 0,
+        jf: 0,
+        k,
+    }
+}
+
+fn jump(code: u16, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
+    libc::sock_filter { code, jt, jf, k }
+}
+
+const CMSG_BUF: usize = 64;
+
+/// Sends one fd over a unix socket. Async-signal-safe: stack memory only.
+unsafe fn send_fd(socket: RawFd, fd: RawFd) -> io::Result<()> {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    let mut cmsg_buf = [0u64; CMSG_BUF / 8];
+    let mut msg: libc::msghdr = zeroed();
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cmsg_buf.as_mut_ptr().cast();
+    msg.msg_controllen = libc::CMSG_SPACE(size_of::<RawFd>() as u32) as usize;
+    let cmsg = libc::CMSG_FIRSTHDR(&msg);
+    (*cmsg).cmsg_level = libc::SOL_SOCKET;
+    (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+    (*cmsg).cmsg_len = libc::CMSG_LEN(size_of::<RawFd>() as u32) as usize;
+    std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<RawFd>(), fd);
+    if libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn recv_fd(socket: RawFd) -> io::Result<OwnedFd> {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    let mut cmsg_buf = [0u64; CMSG_BUF / 8];
+    // SAFETY: a zeroed msghdr is valid; the buffers outlive the call.
+    unsafe {
+        let mut msg: libc::msghdr = zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = cmsg_buf.as_mut_ptr().cast();
+        msg.msg_controllen = CMSG_BUF;
+        if libc::recvmsg(
+            socket,
+            &mut msg,
+            libc::MSG_CMSG_CLOEXEC | libc::MSG_DONTWAIT,
+        ) < 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        if cmsg.is_null() || (*cmsg).cmsg_type != libc::SCM_RIGHTS {
+            return Err(io::Error::other(
+                "the program did not send its read listener",
+            ));
+        }
+        let mut fd = MaybeUninit::<RawFd>::uninit();
+        std::ptr::copy_nonoverlapping(
+            libc::CMSG_DATA(cmsg).cast::<u8>(),
+            fd.as_mut_ptr().cast::<u8>(),
+            size_of::<RawFd>(),
+        );
+        Ok(OwnedFd::from_raw_fd(fd.assume_init()))
+    }
+}

@@ -1,0 +1,148 @@
+//! Building a submission: C is compiled once, Python and executables are
+//! staged as they are. Each submission gets a private folder of its own
+//! for what it runs from.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tempfile::TempDir;
+use wait_timeout::ChildExt;
+
+use super::{python, Language, Submission};
+use crate::run::Program;
+
+/// C compiler flags when neither the suite nor the command line sets
+/// them: the compiler's own defaults, as on a student's laptop, with
+/// warnings shown.
+pub const DEFAULT_CFLAGS: &[&str] = &["-Wall"];
+
+/// Libraries linked after the source: the maths library, which the
+/// handouts allow.
+const LIBS: &[&str] = &["-lm"];
+
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
+const COMPILER_OUTPUT_LIMIT: u64 = 64 * 1024;
+
+/// A submission ready to run.
+#[derive(Debug)]
+pub struct Built {
+    /// The command that runs it.
+    pub program: Program,
+    /// What the compiler said when it succeeded (warnings), if anything.
+    pub warnings: String,
+    /// The submission's private folder (compiled program, staged source);
+    /// removed when dropped.
+    pub stage: TempDir,
+}
+
+/// Why a submission could not be built.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The student's code does not compile: the compiler's messages.
+    Compile(String),
+    /// The grader could not do its part (no compiler, no Python, no disk):
+    /// not the student's fault.
+    Grader(String),
+}
+
+/// Builds `submission`; C is compiled with `cflags`.
+pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildError> {
+    let stage = tempfile::Builder::new()
+        .prefix("referee-build-")
+        .tempdir()
+        .map_err(|e| BuildError::Grader(format!("cannot make a build folder: {e}")))?;
+    let name = submission
+        .file
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| OsString::from("program"));
+    let staged = stage.path().join(&name);
+    if submission.language != Language::Executable {
+        fs::copy(&submission.file, &staged).map_err(|e| {
+            BuildError::Grader(format!("cannot read {}: {e}", submission.file.display()))
+        })?;
+    }
+    let (program, warnings) = match submission.language {
+        Language::C => compile(&staged, stage.path(), cflags)?,
+        Language::Python => {
+            let python = python::interpreter().map_err(BuildError::Grader)?;
+            let argv = vec![
+                python.executable.clone().into_os_string(),
+                "-B".into(),
+                "-s".into(),
+                staged.into_os_string(),
+            ];
+            (Program { argv }, String::new())
+        }
+        Language::Executable => (Program::new(submission.file.clone()), String::new()),
+    };
+    Ok(Built {
+        program,
+        warnings,
+        stage,
+    })
+}
+
+fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, String), BuildError> {
+    let compiler = c_compiler().ok_or_else(|| {
+        BuildError::Grader(
+            "no C compiler found (looked for gcc and cc on PATH): install gcc".into(),
+        )
+    })?;
+    let output = dir.join("program");
+    let file_name = source.file_name().unwrap_or_default();
+    let mut child = Command::new(&compiler)
+        .args(cflags)
+        .arg(file_name)
+        .arg("-o")
+        .arg(&output)
+        .args(LIBS)
+        .current_dir(dir)
+        .env("LC_ALL", "C")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| BuildError::Grader(format!("cannot start {}: {e}", compiler.display())))?;
+    let stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        if let Some(err) = stderr {
+            let _ = err.take(COMPILER_OUTPUT_LIMIT).read_to_end(&mut text);
+        }
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let status = match child.wait_timeout(COMPILE_TIMEOUT) {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(BuildError::Compile(format!(
+                "the compiler was still running after {} s and was stopped",
+                COMPILE_TIMEOUT.as_secs()
+            )));
+        }
+        Err(e) => return Err(BuildError::Grader(format!("waiting for the compiler: {e}"))),
+    };
+    let messages = reader.join().unwrap_or_default();
+    if !status.success() || !output.is_file() {
+        return Err(BuildError::Compile(messages));
+    }
+    Ok((Program::new(output), messages))
+}
+
+fn c_compiler() -> Option<std::path::PathBuf> {
+    ["gcc", "cc"].iter().find_map(|name| find_on_path(name))
+}
+
+/// The first executable called `name` on PATH.
+pub fn find_on_path(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}

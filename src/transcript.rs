@@ -1,0 +1,130 @@
+//! A transcript: what a person would see in a terminal while a program
+//! plays a case. The program's output, with each input line placed where
+//! the program read it.
+//!
+//! Comparison is on the output alone ([`Transcript::output`]); the input
+//! positions are how differences are explained ("after you typed `6`...").
+
+/// One thing that happened on the terminal, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Bytes the program printed (stdout and stderr share the terminal).
+    Output(Vec<u8>),
+    /// A line given to the program when it was waiting to read, without
+    /// its newline.
+    Input(String),
+}
+
+/// The events of one run, in order, with adjacent output merged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Transcript {
+    events: Vec<Event>,
+}
+
+impl Transcript {
+    /// An empty transcript.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends printed bytes.
+    pub fn push_output(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        match self.events.last_mut() {
+            Some(Event::Output(out)) => out.extend_from_slice(bytes),
+            _ => self.events.push(Event::Output(bytes.to_vec())),
+        }
+    }
+
+    /// Appends an input line, at the point the program read it.
+    pub fn push_input(&mut self, line: &str) {
+        self.events.push(Event::Input(line.to_string()));
+    }
+
+    /// The events, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Everything the program printed: what grading compares.
+    pub fn output(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.output_len());
+        for event in &self.events {
+            if let Event::Output(bytes) = event {
+                out.extend_from_slice(bytes);
+            }
+        }
+        out
+    }
+
+    /// The number of bytes printed.
+    pub fn output_len(&self) -> usize {
+        self.events
+            .iter()
+            .map(|e| match e {
+                Event::Output(b) => b.len(),
+                Event::Input(_) => 0,
+            })
+            .sum()
+    }
+
+    /// The input lines the program read, in order.
+    pub fn inputs(&self) -> impl Iterator<Item = &str> {
+        self.events.iter().filter_map(|e| match e {
+            Event::Input(line) => Some(line.as_str()),
+            Event::Output(_) => None,
+        })
+    }
+
+    /// For each input read, the number of output bytes printed before it:
+    /// maps a place in [`Transcript::output`] to the inputs read so far.
+    pub fn input_offsets(&self) -> Vec<usize> {
+        let mut offsets = Vec::new();
+        let mut printed = 0;
+        for event in &self.events {
+            match event {
+                Event::Output(bytes) => printed += bytes.len(),
+                Event::Input(_) => offsets.push(printed),
+            }
+        }
+        offsets
+    }
+
+    /// The terminal form: output with each input line and its newline
+    /// where the program read it, as the handouts' sample runs show.
+    pub fn terminal(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for event in &self.events {
+            match event {
+                Event::Output(bytes) => out.extend_from_slice(bytes),
+                Event::Input(line) => {
+                    out.extend_from_slice(line.as_bytes());
+                    out.push(b'\n');
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_form_places_input_where_it_was_read() {
+        let mut t = Transcript::new();
+        t.push_output(b"Col? ");
+        t.push_input("3");
+        t.push_output(b"ok\n");
+        t.push_output(b"Col? ");
+        t.push_input("4");
+        assert_eq!(t.terminal(), b"Col? 3\nok\nCol? 4\n");
+        assert_eq!(t.output(), b"Col? ok\nCol? ");
+        assert_eq!(t.input_offsets(), [5, 13]);
+        assert_eq!(t.inputs().collect::<Vec<_>>(), ["3", "4"]);
+        assert_eq!(t.events().len(), 4, "adjacent output is merged");
+    }
+}
