@@ -129,8 +129,14 @@ fn capitalized(s: &str) -> String {
 
 /// A terminal line for the screen: output made safe, input highlighted.
 fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
-    let escape = if mark { visible::marked } else { visible::safe };
+    let goes_on = line.input.is_some() || line.waiting;
+    let escape = match (mark, goes_on) {
+        (false, _) => visible::safe,
+        (true, false) => visible::marked,
+        (true, true) => visible::marked_inside,
+    };
     let mut text = escape(&line.output);
+    let escape = if mark { visible::marked } else { visible::safe };
     if let Some(input) = &line.input {
         text.push_str(&style.input(&escape(input.as_bytes())));
     }

@@ -7,18 +7,24 @@ use std::fmt::Write;
 /// `bytes` as text that is safe to print: control characters, escape
 /// sequences and invalid UTF-8 become `\x1b`-style escapes. Tabs stay.
 pub fn safe(bytes: &[u8]) -> String {
-    render(bytes, false)
+    render(bytes, false, false)
 }
 
 /// Like [`safe`], and also shows invisible characters: tabs as `␉`,
 /// carriage returns as `␍`, non-breaking spaces as `⍽`, and spaces at the
 /// end of the line as `·`.
 pub fn marked(bytes: &[u8]) -> String {
-    render(bytes, true)
+    render(bytes, true, true)
 }
 
-fn render(bytes: &[u8], mark: bool) -> String {
-    let trailing_from = if mark {
+/// Like [`marked`], for the start of a line that goes on (typed input
+/// follows): its spaces are not at the end of the line.
+pub fn marked_inside(bytes: &[u8]) -> String {
+    render(bytes, true, false)
+}
+
+fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
+    let trailing_from = if mark && at_line_end {
         bytes.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)
     } else {
         bytes.len()
@@ -87,5 +93,6 @@ mod tests {
         assert_eq!(marked(b"a\tb\r"), "a␉b␍");
         assert_eq!(marked(b"a b"), "a b");
         assert_eq!(marked("x\u{a0}".as_bytes()), "x⍽");
+        assert_eq!(marked_inside(b"(0-5): \t"), "(0-5): ␉");
     }
 }

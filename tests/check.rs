@@ -1,0 +1,355 @@
+//! `referee check`: a student's program against cases, each verdict with
+//! its explanation.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+fn check(args: &[&str]) -> std::process::Output {
+    let work = tempfile::tempdir().unwrap();
+    referee_in(work.path(), args)
+}
+
+#[test]
+fn a_correct_program_passes_every_public_case() {
+    let program = test_file("fixtures/connect4/correct.c");
+    let out = check(&["check", program.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    for case in ["seed-example-1", "seed-example-2", "seed-example-3"] {
+        assert!(
+            text.lines()
+                .any(|l| l.contains(case) && l.contains("1/1") && l.contains("pass")),
+            "{case} did not pass:\n{text}"
+        );
+    }
+    assert!(text.contains("Every case passes."), "{text}");
+}
+
+/// A program with one bug: the report names the verdict, the input just
+/// before the first difference, and both versions of the line.
+#[test]
+fn one_bug_fails_with_the_first_difference_and_the_input_before_it() {
+    let cases = [
+        (
+            "tie-with-exclamation.c",
+            "seed-example-3",
+            "wrong output",
+            "After input 36 (`5`), the reference printed `It's a tie`; your program printed `It's a tie!`.",
+        ),
+        (
+            "final-board-no-trailing-space.c",
+            "seed-example-1",
+            "wrong output",
+            // The invisible difference is made visible.
+            "the reference printed `Final board:·`; your program printed `Final board:`.",
+        ),
+        (
+            "prompt-says-0-6.c",
+            "seed-example-1",
+            "wrong output",
+            "Before any input, the reference printed `Red, please enter a valid column number (0-5): 0`; \
+             your program printed `Red, please enter a valid column number (0-6): 0`.",
+        ),
+        (
+            "missed-diagonal.c",
+            "seed-example-2",
+            "still waiting for input",
+            "After input 13 (`4`), the reference printed `Red wins!`, which your program does not print.",
+        ),
+    ];
+    for (file, case, verdict, sentence) in cases {
+        let program = test_file(&format!("fixtures/connect4/bugs/{file}"));
+        let out = check(&["check", program.to_str().unwrap()]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{file}:\n{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.contains(case) && l.contains("0/1") && l.contains(verdict)),
+            "{file}: {case} is not `{verdict}`:\n{text}"
+        );
+        assert!(
+            text.contains(&format!("✗ {case}: {verdict}")),
+            "{file}:\n{text}"
+        );
+        assert!(
+            text.contains(sentence),
+            "{file}: missing `{sentence}`:\n{text}"
+        );
+        assert!(text.contains("- the reference"), "{file}: no diff:\n{text}");
+    }
+}
+
+fn connect4_suite(case_extra: &str) -> tempfile::TempDir {
+    suite(
+        "connect4",
+        "",
+        &[(
+            "one-move",
+            &format!("visibility: public\ninput: |\n  0\n  1\n{case_extra}"),
+        )],
+    )
+}
+
+#[test]
+fn an_endless_loop_times_out_and_keeps_what_it_printed() {
+    let cases = connect4_suite("timeout: 1s\ncpu: 1s\n");
+    let program = test_file("programs/loops-after-first-move.c");
+    let out = check(&[
+        "check",
+        program.to_str().unwrap(),
+        "--cases",
+        cases.path().to_str().unwrap(),
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("one-move") && text.contains("timed out"),
+        "{text}"
+    );
+    assert!(text.contains("was stopped"), "{text}");
+    assert!(
+        text.contains("Thinking about column 0..."),
+        "output before the loop is lost:\n{text}"
+    );
+}
+
+#[test]
+fn a_segfault_is_a_crash_named_by_its_signal() {
+    let cases = connect4_suite("");
+    let program = test_file("programs/segfault-after-first-move.c");
+    let out = check(&[
+        "check",
+        program.to_str().unwrap(),
+        "--cases",
+        cases.path().to_str().unwrap(),
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("one-move") && text.contains("crashed"),
+        "{text}"
+    );
+    assert!(text.contains("SIGSEGV"), "{text}");
+    // Printed just before the crash, never flushed by the program: kept.
+    assert!(text.contains("Dropping into column 0"), "{text}");
+}
+
+#[test]
+fn a_flood_hits_the_output_limit() {
+    let cases = connect4_suite("output_limit: 64KiB\n");
+    let program = test_file("programs/flood.c");
+    let out = check(&[
+        "check",
+        program.to_str().unwrap(),
+        "--cases",
+        cases.path().to_str().unwrap(),
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("too much output"), "{text}");
+    assert!(text.contains("printed more than 64 KiB"), "{text}");
+}
+
+#[test]
+fn reading_past_the_input_is_its_own_verdict() {
+    let program = test_file("programs/asks-to-play-again.c");
+    let out = check(&["check", program.to_str().unwrap(), "--game", "connect4"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("still waiting for input"), "{text}");
+    assert!(
+        text.contains("Your program was still waiting for input when the case's input ran out."),
+        "{text}"
+    );
+    assert!(text.contains("Play again? (y/n)"), "{text}");
+}
+
+#[test]
+fn a_compile_error_shows_the_compilers_message() {
+    let program = test_file("programs/does-not-compile.c");
+    let out = check(&["check", program.to_str().unwrap(), "--game", "connect4"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("does not compile"), "{text}");
+    assert!(
+        text.contains("does-not-compile.c:"),
+        "the compiler names the file:\n{text}"
+    );
+    assert!(text.contains("expected ';'"), "{text}");
+}
+
+/// `referee play` run as a submission, through the same runner, passes
+/// every case of every suite, hidden ones included.
+#[test]
+fn the_reference_through_the_runner_passes_every_case() {
+    let work = tempfile::tempdir().unwrap();
+    for game in ["connect4", "connect4-bomb", "pentago"] {
+        let wrapper = work.path().join(format!("play-{game}"));
+        fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\nexec '{}' play {game}\n",
+                env!("CARGO_BIN_EXE_referee")
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+        let cases = root().join("cases").join(game);
+        let out = referee_in(
+            work.path(),
+            &[
+                "check",
+                wrapper.to_str().unwrap(),
+                "--all",
+                "--cases",
+                cases.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{game}:\n{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn failures_keep_the_whole_transcripts_in_files() {
+    let work = tempfile::tempdir().unwrap();
+    let program = test_file("fixtures/connect4/bugs/tie-with-exclamation.c");
+    let out = referee_in(work.path(), &["check", program.to_str().unwrap()]);
+    assert!(
+        stdout(&out).contains("referee-check/seed-example-3"),
+        "{}",
+        stdout(&out)
+    );
+    let dir = work.path().join("referee-check/seed-example-3");
+    let expected = fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let yours = fs::read_to_string(dir.join("yours.txt")).unwrap();
+    let pinned =
+        fs::read_to_string(root().join("cases/connect4/seed-example-3.transcript")).unwrap();
+    assert_eq!(expected, pinned);
+    assert!(yours.contains("It's a tie!\nFinal board: \n"));
+}
+
+#[test]
+fn colour_only_on_request_when_output_is_a_pipe() {
+    let program = test_file("fixtures/connect4/bugs/tie-with-exclamation.c");
+    let plain = check(&["check", program.to_str().unwrap()]);
+    assert!(!stdout(&plain).contains('\x1b'), "escape codes in a pipe");
+    let coloured = check(&["check", program.to_str().unwrap(), "--color", "always"]);
+    assert!(
+        stdout(&coloured).contains("\x1b[31m"),
+        "{}",
+        stdout(&coloured)
+    );
+}
+
+#[test]
+fn bad_arguments_are_explained() {
+    let out = check(&["check", "/no/such/lab6.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no such file"), "{}", stderr(&out));
+    let work = tempfile::tempdir().unwrap();
+    let unknown = work.path().join("main.c");
+    fs::write(&unknown, "int main(void) { return 0; }\n").unwrap();
+    let out = check(&["check", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--game"), "{}", stderr(&out));
+    let program = test_file("fixtures/connect4/correct.c");
+    let pentago = root().join("cases/pentago");
+    let out = check(&[
+        "check",
+        program.to_str().unwrap(),
+        "--game",
+        "connect4",
+        "--cases",
+        pentago.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("are for pentago"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_broken_case_file_is_reported_and_the_others_run() {
+    let cases = suite(
+        "connect4",
+        "",
+        &[
+            ("good", "visibility: public\ninput: |\n  0\n"),
+            ("broken", "visibility: public\ninput: |\n  0\ntimout: 2s\n"),
+        ],
+    );
+    let program = test_file("fixtures/connect4/correct.c");
+    let out = check(&[
+        "check",
+        program.to_str().unwrap(),
+        "--cases",
+        cases.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("broken.yaml:4:1") && err.contains("timout"),
+        "{err}"
+    );
+    assert!(stdout(&out).contains("good"));
+}
+
+/// Where waiting cannot be detected, input is typed all at once, the user
+/// is told once, and grading still works on output.
+#[test]
+fn without_wait_detection_input_is_typed_at_once_and_said_once() {
+    let work = tempfile::tempdir().unwrap();
+    let program = test_file("fixtures/connect4/correct.c");
+    let out = referee_with(
+        work.path(),
+        &["check", program.to_str().unwrap()],
+        &[("REFEREE_DETECT", "none")],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(
+        err.matches("cannot tell when a program waits for input")
+            .count(),
+        1,
+        "{err}"
+    );
+}
+
+/// The /proc fallback grades like the seccomp notifications do.
+#[test]
+fn the_proc_fallback_grades_the_same() {
+    let work = tempfile::tempdir().unwrap();
+    for (program, expect_pass) in [
+        ("fixtures/connect4/correct.c", true),
+        ("fixtures/connect4/bugs/missed-diagonal.c", false),
+        ("fixtures/connect4-bomb/correct.py", true),
+    ] {
+        let path = test_file(program);
+        let out = referee_with(
+            work.path(),
+            &["check", path.to_str().unwrap()],
+            &[("REFEREE_DETECT", "proc")],
+        );
+        assert_eq!(
+            out.status.success(),
+            expect_pass,
+            "{program}:\n{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        if !expect_pass {
+            assert!(
+                stdout(&out).contains("still waiting for input"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+}

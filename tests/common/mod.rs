@@ -1,0 +1,60 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A file under `tests/`.
+pub fn test_file(relative: &str) -> PathBuf {
+    root().join("tests").join(relative)
+}
+
+/// Runs the referee binary with `args` in `dir`, without colour.
+pub fn referee_in(dir: &Path, args: &[&str]) -> Output {
+    referee_with(dir, args, &[])
+}
+
+/// Runs the referee binary with extra environment variables.
+pub fn referee_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("referee starts")
+}
+
+/// stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A case folder for `game` in a fresh temporary folder, with `suite`
+/// extra lines in suite.yaml and the given case files.
+pub fn suite(game: &str, suite_extra: &str, cases: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    fs::write(
+        dir.path().join("suite.yaml"),
+        format!("game: {game}\n{suite_extra}"),
+    )
+    .unwrap();
+    for (name, text) in cases {
+        fs::write(dir.path().join(format!("{name}.yaml")), text).unwrap();
+    }
+    dir
+}

@@ -1,0 +1,173 @@
+//! The runner itself: deterministic transcripts under load, nothing left
+//! running after a case.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use referee::expected::run_reference;
+use referee::run::{self, Ending, Feed, Limits};
+use referee::submission::{self, build};
+use referee::Game;
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(String::from).collect()
+}
+
+/// Keeps every core busy until dropped.
+struct Load(Arc<AtomicBool>, Vec<std::thread::JoinHandle<()>>);
+
+impl Load {
+    fn start() -> Load {
+        let stop = Arc::new(AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let threads = (0..cores)
+            .map(|_| {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut x: u64 = 1;
+                    while !stop.load(Ordering::Relaxed) {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        std::hint::black_box(x);
+                    }
+                })
+            })
+            .collect();
+        Load(stop, threads)
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+        for t in self.1.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Runs `file` on `inputs` `times` times, `parallel` at once, under full
+/// load; returns every terminal transcript.
+fn transcripts(file: &str, inputs: &[String], times: usize, parallel: usize) -> Vec<Vec<u8>> {
+    let submission = submission::locate(&test_file(file)).unwrap();
+    let built = build(&submission, &["-O2".to_string()]).unwrap();
+    let _load = Load::start();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..parallel {
+            s.spawn(|| {
+                while next.fetch_add(1, Ordering::Relaxed) < times {
+                    let dir = tempfile::tempdir().unwrap();
+                    let env = run::clean_env(dir.path());
+                    let result = run::run(
+                        &built.program,
+                        inputs,
+                        &Limits::default(),
+                        dir.path(),
+                        &env,
+                        Feed::Interactive,
+                    )
+                    .unwrap();
+                    assert_eq!(result.ending, Ending::Exited(0));
+                    found.lock().unwrap().push(result.transcript.terminal());
+                }
+            });
+        }
+    });
+    found.into_inner().unwrap()
+}
+
+#[test]
+fn transcripts_are_identical_under_load_and_match_the_reference() {
+    let seed = std::fs::read_to_string(root().join("cases/connect4/seed-example-3.yaml")).unwrap();
+    let inputs: Vec<String> = seed
+        .lines()
+        .skip_while(|l| !l.starts_with("input:"))
+        .skip(1)
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert_eq!(inputs.len(), 36);
+    let expected = run_reference(Game::Connect4, &inputs).transcript.terminal();
+    let runs = transcripts("fixtures/connect4/correct.c", &inputs, 40, 4);
+    assert_eq!(runs.len(), 40);
+    for (i, t) in runs.iter().enumerate() {
+        assert_eq!(
+            String::from_utf8_lossy(t),
+            String::from_utf8_lossy(&expected),
+            "run {i} differs"
+        );
+    }
+}
+
+#[test]
+fn python_transcripts_are_identical_under_load() {
+    // 5 rows by 4: player 2 bombs an empty column, player 1 wins in column 4.
+    let inputs = lines("5\n4\n4\nn\n1\ny\n4\nn\n1\n4\nn\n2\n4\nn");
+    let expected = run_reference(Game::Connect4Bomb, &inputs)
+        .transcript
+        .terminal();
+    let runs = transcripts("fixtures/connect4-bomb/correct.py", &inputs, 15, 3);
+    for t in &runs {
+        assert_eq!(
+            String::from_utf8_lossy(t),
+            String::from_utf8_lossy(&expected)
+        );
+    }
+}
+
+#[test]
+fn prompts_come_before_their_answers_in_python_too() {
+    let inputs = lines("a\nb c\nquit");
+    let runs = transcripts("programs/echo-lines.py", &inputs, 1, 1);
+    assert_eq!(
+        String::from_utf8_lossy(&runs[0]),
+        "line 1? a\n1: a\nline 2? b c\n2: b c\nline 3? quit\nbye\n"
+    );
+}
+
+/// A child started by the program is gone when the case ends, even
+/// though the program exited normally and left it sleeping.
+#[test]
+fn nothing_the_program_started_outlives_its_case() {
+    let submission = submission::locate(&test_file("programs/leaves-a-child-behind.c")).unwrap();
+    let built = build(&submission, &[]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let env = run::clean_env(dir.path());
+    let result = run::run(
+        &built.program,
+        &[],
+        &Limits::default(),
+        dir.path(),
+        &env,
+        Feed::Interactive,
+    )
+    .unwrap();
+    assert_eq!(result.ending, Ending::Exited(0));
+    let pid: i32 = std::fs::read_to_string(dir.path().join("child.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        // A killed child may linger briefly as a zombie of init.
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let gone = state.is_empty()
+            || state
+                .rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'));
+        if gone {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "child {pid} is still running: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
