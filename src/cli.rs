@@ -90,6 +90,34 @@ pub enum CasesAction {
         /// Case folders, or a folder of them [default: cases/].
         dirs: Vec<PathBuf>,
     },
+    /// Play the reference in the terminal and save the moves as a new
+    /// case, with its pinned transcript.
+    Record(RecordArgs),
+}
+
+/// `referee cases record`.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The game to play.
+    pub game: GameArg,
+    /// The new case's name (its file name): letters, digits, '-', '_', '.'.
+    #[arg(long)]
+    pub name: String,
+    /// The case folder to save it in [default: cases/<game>].
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// What the case checks, in a sentence.
+    #[arg(long)]
+    pub description: Option<String>,
+    /// Points for passing it [default: the suite's].
+    #[arg(long)]
+    pub points: Option<f64>,
+    /// Make it a public case (students run it with `referee check`).
+    #[arg(long)]
+    pub public: bool,
+    /// Replace a case of the same name.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `--feed`.

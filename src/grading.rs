@@ -1,13 +1,15 @@
 //! Grading one submission: build it once, run it on each case against the
-//! reference's transcript, and judge every run. Used by `check` (one
-//! student) and `grade` (a class).
+//! reference, and judge every run. Used by `check` (one student) and
+//! `grade` (a class).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
+use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
-use crate::run::{self, Feed, RunResult};
+use crate::run::{self, Ending, Feed, Program, RunResult};
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::verdict::{judge, Judgement, Verdict};
 
@@ -32,13 +34,22 @@ impl Default for Settings {
     }
 }
 
-/// A case with the reference's run of it, computed once per suite.
+/// What the reference does on a case: computed once per suite.
+#[derive(Clone, Debug)]
+pub enum Expected {
+    /// A whole game: the reference's transcript.
+    Play(ReferenceRun),
+    /// One function: what the reference's function returns and leaves.
+    Call(call::Expected),
+}
+
+/// A case with the reference's run of it.
 #[derive(Clone, Debug)]
 pub struct Prepared<'s> {
     /// The case.
     pub case: &'s Case,
-    /// What the reference does with its input.
-    pub expected: ReferenceRun,
+    /// What the reference does.
+    pub expected: Expected,
 }
 
 /// Runs the reference on each case.
@@ -50,7 +61,10 @@ pub fn prepare<'s>(
         .into_iter()
         .map(|case| Prepared {
             case,
-            expected: run_reference(suite.game, &case.input),
+            expected: match &case.call {
+                Some(call) => Expected::Call(call.expected()),
+                None => Expected::Play(run_reference(suite.game, &case.input)),
+            },
         })
         .collect()
 }
@@ -64,9 +78,11 @@ pub struct CaseOutcome {
     pub score: f64,
     /// The run, if the program ran (not after a compile error).
     pub run: Option<RunResult>,
+    /// For a function call: what the function did, if it got that far.
+    pub call: Option<call::Outcome>,
 }
 
-/// Why a submission has no case results of its own.
+/// Whether a submission ran at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Every case ran.
@@ -132,6 +148,7 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
         },
         score: 0.0,
         run: None,
+        call: None,
     };
     Graded {
         status: Status::CompileError(messages),
@@ -149,25 +166,28 @@ fn run_all(
     settings: &Settings,
 ) -> Result<Vec<CaseOutcome>, String> {
     let next = AtomicUsize::new(0);
-    let mut results: Vec<Option<Result<CaseOutcome, String>>> = vec![None; cases.len()];
-    let slots: Vec<std::sync::Mutex<&mut Option<Result<CaseOutcome, String>>>> =
-        results.iter_mut().map(std::sync::Mutex::new).collect();
+    let results: Vec<Mutex<Option<Result<CaseOutcome, String>>>> =
+        cases.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs.clamp(1, cases.len().max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(prepared) = cases.get(i) else { break };
                 let outcome = run_case(built, suite, prepared, settings.feed);
-                if let Ok(mut slot) = slots[i].lock() {
-                    **slot = Some(outcome);
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = Some(outcome);
                 }
             });
         }
     });
-    drop(slots);
     results
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err("a case was not run".into())))
+        .map(|slot| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("a case was not run".into()))
+        })
         .collect()
 }
 
@@ -183,38 +203,124 @@ pub fn run_case(
         .prefix("referee-run-")
         .tempdir()
         .map_err(|e| format!("cannot make a working folder: {e}"))?;
-    let env = run::clean_env(workdir.path());
-    let result = run::run(
-        &built.program,
-        &case.input,
-        &case.limits,
-        workdir.path(),
-        &env,
-        feed,
-    )
-    .map_err(|e| format!("cannot run {}: {e}", program_name(built)))?;
-    let judgement = judge(
-        &prepared.expected,
-        &result,
-        &case.compare,
-        &suite.regions,
-        &case.limits,
-    );
+    match (&prepared.expected, &case.call) {
+        (Expected::Call(expected), Some(call)) => {
+            call_case(built, case, call, expected, workdir.path())
+        }
+        (Expected::Play(expected), _) => {
+            let result = execute(&built.program, case, workdir.path(), feed)?;
+            let judgement = judge(
+                expected,
+                &result,
+                &case.compare,
+                &suite.regions,
+                &case.limits,
+            );
+            Ok(outcome(case, judgement, Some(result), None))
+        }
+        (Expected::Call(_), None) => Err("a call case without a call".into()),
+    }
+}
+
+fn execute(
+    program: &Program,
+    case: &Case,
+    workdir: &Path,
+    feed: Feed,
+) -> Result<RunResult, String> {
+    let env = run::clean_env(workdir);
+    run::run(program, &case.input, &case.limits, workdir, &env, feed)
+        .map_err(|e| format!("cannot run {}: {e}", program_name(program)))
+}
+
+fn outcome(
+    case: &Case,
+    judgement: Judgement,
+    run: Option<RunResult>,
+    call: Option<call::Outcome>,
+) -> CaseOutcome {
     let score = if judgement.verdict == Verdict::Pass {
         case.points
     } else {
         0.0
     };
-    Ok(CaseOutcome {
+    CaseOutcome {
         judgement,
         score,
-        run: Some(result),
-    })
+        run,
+        call,
+    }
 }
 
-fn program_name(built: &Built) -> String {
-    built
-        .program
+/// Calls one of a Python submission's functions through the helper.
+fn call_case(
+    built: &Built,
+    case: &Case,
+    call: &Call,
+    expected: &call::Expected,
+    workdir: &Path,
+) -> Result<CaseOutcome, String> {
+    let Some(caller) = &built.caller else {
+        let judgement = Judgement {
+            verdict: Verdict::Crashed,
+            reason: format!(
+                "{} is a Python function; this submission is not a Python file",
+                call.function.name()
+            ),
+            output_matches: false,
+        };
+        return Ok(outcome(case, judgement, None, None));
+    };
+    let mut program = caller.clone();
+    program.argv.push(call.request().into());
+    let result = execute(&program, case, workdir, Feed::Interactive)?;
+    let reported = std::fs::read_to_string(workdir.join(call::RESULT_FILE)).ok();
+    let (verdict, reason, outcome_of_call) = match (&result.ending, reported) {
+        (Ending::Exited(_), Some(json)) => {
+            let reported = call::parse_outcome(&json)?;
+            let (verdict, reason) = call::judge(call, expected, &reported);
+            (verdict, reason, Some(reported))
+        }
+        (Ending::WaitingForInput, _) => (
+            Verdict::WaitingForInput,
+            format!(
+                "{} asked for input; the function should not read any",
+                call.describe()
+            ),
+            None,
+        ),
+        _ => {
+            // Timeouts, crashes and limits are judged like a whole game.
+            let silent = ReferenceRun {
+                transcript: crate::transcript::Transcript::new(),
+                waited_at_end: false,
+            };
+            let j = judge(&silent, &result, &case.compare, &[], &case.limits);
+            let reason = match j.verdict {
+                Verdict::Pass | Verdict::WrongOutput => format!(
+                    "{} ended the program before returning (sys.exit?)",
+                    call.describe()
+                ),
+                _ => j.reason,
+            };
+            let verdict = if matches!(j.verdict, Verdict::Pass | Verdict::WrongOutput) {
+                Verdict::Crashed
+            } else {
+                j.verdict
+            };
+            (verdict, reason, None)
+        }
+    };
+    let judgement = Judgement {
+        verdict,
+        reason,
+        output_matches: verdict == Verdict::Pass,
+    };
+    Ok(outcome(case, judgement, Some(result), outcome_of_call))
+}
+
+fn program_name(program: &Program) -> String {
+    program
         .argv
         .first()
         .map(|p| PathBuf::from(p).display().to_string())

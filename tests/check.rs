@@ -181,8 +181,25 @@ fn a_compile_error_shows_the_compilers_message() {
     assert!(text.contains("expected ';'"), "{text}");
 }
 
+/// A copy of a game's suite without its function-level cases, which call
+/// Python functions and so have no meaning for an executable.
+fn game_cases_only(game: &str, into: &std::path::Path) -> std::path::PathBuf {
+    let from = root().join("cases").join(game);
+    let to = into.join(format!("cases-{game}"));
+    fs::create_dir_all(&to).unwrap();
+    for entry in fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        let text = fs::read_to_string(&path).unwrap();
+        let is_call = path.extension().is_some_and(|e| e == "yaml") && text.contains("\ncall:");
+        if !is_call {
+            fs::write(to.join(path.file_name().unwrap()), text).unwrap();
+        }
+    }
+    to
+}
+
 /// `referee play` run as a submission, through the same runner, passes
-/// every case of every suite, hidden ones included.
+/// every whole-game case of every suite, hidden ones included.
 #[test]
 fn the_reference_through_the_runner_passes_every_case() {
     let work = tempfile::tempdir().unwrap();
@@ -198,7 +215,7 @@ fn the_reference_through_the_runner_passes_every_case() {
         .unwrap();
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
-        let cases = root().join("cases").join(game);
+        let cases = game_cases_only(game, work.path());
         let out = referee_in(
             work.path(),
             &[
@@ -352,4 +369,132 @@ fn the_proc_fallback_grades_the_same() {
             );
         }
     }
+}
+
+#[test]
+fn a_memory_bomb_runs_out_of_memory() {
+    for (program, game, memory) in [
+        ("programs/memory-bomb.c", "connect4", "64MiB"),
+        ("programs/memory-bomb.py", "connect4-bomb", "128MiB"),
+    ] {
+        let cases = suite(
+            game,
+            "",
+            &[(
+                "one",
+                &format!("visibility: public\ninput: |\n  0\nmemory: {memory}\n"),
+            )],
+        );
+        let program = test_file(program);
+        let out = check(&[
+            "check",
+            program.to_str().unwrap(),
+            "--cases",
+            cases.path().to_str().unwrap(),
+        ]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("out of memory"), "{program:?}:\n{text}");
+        assert!(text.contains("Allocating..."), "{text}");
+    }
+}
+
+/// A function-level case calls one function of a Python file without
+/// running its main block, with module-level statements stripped first.
+#[test]
+fn function_cases_judge_return_values_boards_and_stripped_globals() {
+    let cases = [
+        ("fixtures/connect4-bomb/correct.py", None),
+        (
+            "fixtures/connect4-bomb/bugs/drop-piece-zero-based-row.py",
+            Some("drop_piece(board, 4, 1) returned 2; the reference returns 3"),
+        ),
+        (
+            "fixtures/connect4-bomb/bugs/global-empty-constant.py",
+            Some("drop_piece(board, 4, 1) raised NameError: name 'EMPTY' is not defined"),
+        ),
+    ];
+    for (file, failure) in cases {
+        let program = test_file(file);
+        let out = check(&["check", program.to_str().unwrap()]);
+        let text = stdout(&out);
+        match failure {
+            None => assert!(out.status.success(), "{file}:\n{text}{}", stderr(&out)),
+            Some(sentence) => {
+                assert_eq!(out.status.code(), Some(1), "{file}:\n{text}");
+                assert!(
+                    text.contains(sentence),
+                    "{file}: missing `{sentence}`:\n{text}"
+                );
+                assert!(
+                    text.contains("reference after"),
+                    "{file}: no boards:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_recorded_case_keeps_the_lines_the_game_read() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("my-cases");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "cases",
+            "record",
+            "pentago",
+            "--name",
+            "two-moves",
+            "--public",
+            "--points",
+            "2",
+        ])
+        .args(["--cases", dir.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    // Lines after the exit are never read by the game, so not recorded.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"c31r\n  b 2 1 l\nx\nnever read\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let yaml = fs::read_to_string(dir.join("two-moves.yaml")).unwrap();
+    assert!(
+        yaml.contains("\"  b 2 1 l\"") && !yaml.contains("never read"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("points: 2") && yaml.contains("visibility: public"),
+        "{yaml}"
+    );
+    let pinned = fs::read_to_string(dir.join("two-moves.transcript")).unwrap();
+    assert!(
+        pinned.contains("2. Enter row, column, quadrant, direction for O:   b 2 1 l\n"),
+        "{pinned}"
+    );
+    let validate = referee_in(work.path(), &["cases", "validate", dir.to_str().unwrap()]);
+    assert!(validate.status.success(), "{}", stdout(&validate));
+    // Recording the same name again is refused without --force.
+    let again = referee_in(
+        work.path(),
+        &[
+            "cases",
+            "record",
+            "pentago",
+            "--name",
+            "two-moves",
+            "--cases",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("--force"));
 }

@@ -37,8 +37,10 @@ pub struct SuiteFile {
 pub struct CaseFile {
     /// What the case checks, in a sentence.
     pub description: Option<String>,
-    /// The lines typed, one per line.
-    pub input: Input,
+    /// The lines typed, one per line (a whole game).
+    pub input: Option<Input>,
+    /// One function called on a board (`connect4-bomb` only).
+    pub call: Option<CallFile>,
     pub points: Option<Points>,
     pub visibility: Option<Visibility>,
     pub timeout: Option<Seconds>,
@@ -78,6 +80,19 @@ pub struct RegionFile {
 pub struct CompileFile {
     /// Flags for the C compiler, replacing the default ones.
     pub flags: Option<Vec<String>>,
+}
+
+/// `call:` one of the student's functions, on a board, with arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallFile {
+    /// The function's Python name.
+    pub function: FunctionName,
+    /// The board as `display_board` prints it, top row first.
+    pub board: BoardText,
+    /// The arguments after the board.
+    #[serde(default)]
+    pub args: Vec<i64>,
 }
 
 /// Who sees a case.
@@ -138,6 +153,26 @@ checked_value!(
     GameName(reference::Game),
     "a game: connect4, connect4-bomb or pentago",
     |s| s.parse::<reference::Game>().map_err(|e| e.to_string())
+);
+
+checked_value!(
+    /// One of the six functions of the CSE 101 assignment.
+    FunctionName(crate::call::Function),
+    "a function: board_full, drop_piece, drop_bomb, horizontal_winner, vertical_winner or diagonal_winner",
+    crate::call::Function::from_name
+);
+
+checked_value!(
+    /// A board written as it is displayed: rows of `.`, `X`, `O`, top first.
+    BoardText(reference::connect4_bomb::Board),
+    "a board: rows of '.', 'X' and 'O', the top row first",
+    |s| {
+        let board = reference::connect4_bomb::Board::parse(s)?;
+        if board.num_rows() < 4 || board.num_cols() < 4 {
+            return Err("a board has at least 4 rows and 4 columns".into());
+        }
+        Ok(board)
+    }
 );
 
 checked_value!(

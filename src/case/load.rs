@@ -4,8 +4,11 @@
 use std::fs;
 use std::path::Path;
 
+use reference::Game;
+
 use super::file::{CaseFile, Settings, SuiteFile, Visibility};
 use super::{Case, Problem, Suite};
+use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
 
@@ -46,7 +49,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         problems: Vec::new(),
     };
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults) {
+        match load_case(&path, &suite_file.defaults, suite.game) {
             Ok(case) => suite.cases.push(case),
             Err(problem) => suite.problems.push(problem),
         }
@@ -69,22 +72,71 @@ fn case_files(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
     Ok(files)
 }
 
-fn load_case(path: &Path, defaults: &Settings) -> Result<Case, Problem> {
+/// What a case does: type lines into a whole game, or call one function.
+fn task(path: &Path, file: &CaseFile, game: Game) -> Result<(Vec<String>, Option<Call>), Problem> {
+    match (&file.input, &file.call) {
+        (Some(input), None) => {
+            if let Some(long) = input.0.iter().position(|l| l.len() >= pty::MAX_LINE) {
+                return Err(Problem::new(
+                    path,
+                    format!(
+                        "input line {} is {} bytes long; a terminal takes lines of at most {} bytes",
+                        long + 1,
+                        input.0[long].len(),
+                        pty::MAX_LINE - 1
+                    ),
+                ));
+            }
+            Ok((input.0.clone(), None))
+        }
+        (None, Some(call)) => {
+            if game != Game::Connect4Bomb {
+                return Err(Problem::new(
+                    path,
+                    format!("`call` cases are for connect4-bomb's Python functions, not {game}"),
+                ));
+            }
+            let function = call.function.0;
+            let wanted = function.parameters();
+            if call.args.len() != wanted.len() {
+                return Err(Problem::new(
+                    path,
+                    format!(
+                        "{} takes {} argument{} after the board ({}), not {}",
+                        function.name(),
+                        wanted.len(),
+                        if wanted.len() == 1 { "" } else { "s" },
+                        if wanted.is_empty() { "none".to_string() } else { wanted.join(", ") },
+                        call.args.len()
+                    ),
+                ));
+            }
+            Ok((
+                Vec::new(),
+                Some(Call {
+                    function,
+                    board: call.board.0.clone(),
+                    args: call.args.clone(),
+                }),
+            ))
+        }
+        (Some(_), Some(_)) => Err(Problem::new(
+            path,
+            "a case has either `input` (a whole game) or `call` (one function), not both",
+        )),
+        (None, None) => Err(Problem::new(
+            path,
+            "a case needs `input` (the lines typed into a whole game) or `call` (one function on a board)",
+        )),
+    }
+}
+
+fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Problem> {
     let name = case_name(path)?;
     let text =
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
     let file: CaseFile = parse(path, &text)?;
-    if let Some(long) = file.input.0.iter().position(|l| l.len() >= pty::MAX_LINE) {
-        return Err(Problem::new(
-            path,
-            format!(
-                "input line {} is {} bytes long; a terminal takes lines of at most {} bytes",
-                long + 1,
-                file.input.0[long].len(),
-                pty::MAX_LINE - 1
-            ),
-        ));
-    }
+    let (input, call) = task(path, &file, game)?;
     let mut limits = Limits::default();
     if let Some(t) = file.timeout.as_ref().or(defaults.timeout.as_ref()) {
         limits.wall = t.0;
@@ -111,7 +163,8 @@ fn load_case(path: &Path, defaults: &Settings) -> Result<Case, Problem> {
             .visibility
             .or(defaults.visibility)
             .unwrap_or(Visibility::Hidden),
-        input: file.input.0,
+        input,
+        call,
         limits,
         compare: file
             .compare

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use reference::Game;
 
+use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::Limits;
 
@@ -48,8 +49,10 @@ pub struct Case {
     pub points: f64,
     /// Who sees it.
     pub visibility: Visibility,
-    /// The lines typed, without newlines.
+    /// The lines typed, without newlines (empty for a call).
     pub input: Vec<String>,
+    /// The function called, for a function-level case.
+    pub call: Option<Call>,
     /// Limits on each run.
     pub limits: Limits,
     /// Which differences do not count.

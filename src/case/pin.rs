@@ -11,8 +11,10 @@
 use std::fs;
 use std::io;
 
+use reference::Game;
+
 use super::Case;
-use crate::expected::ReferenceRun;
+use crate::expected::{run_reference, ReferenceRun};
 
 /// Marks, in a pinned transcript, where the reference was still waiting.
 pub const WAITING: &str = "⟨still waiting for input⟩\n";
@@ -24,6 +26,15 @@ pub fn render(run: &ReferenceRun) -> Vec<u8> {
         text.extend_from_slice(WAITING.as_bytes());
     }
     text
+}
+
+/// The text pinned for a case: the reference's transcript, or for a
+/// function call, what the reference's function returns and leaves.
+pub fn expected_text(case: &Case, game: Game) -> Vec<u8> {
+    match &case.call {
+        Some(call) => call.pin().into_bytes(),
+        None => render(&run_reference(game, &case.input)),
+    }
 }
 
 /// How a case's pin compares with the reference now.
@@ -42,9 +53,9 @@ pub enum PinState {
     },
 }
 
-/// Compares a case's pin with the reference's run.
-pub fn check(case: &Case, run: &ReferenceRun) -> io::Result<PinState> {
-    let current = render(run);
+/// Compares a case's pin with what the reference does now.
+pub fn check(case: &Case, game: Game) -> io::Result<PinState> {
+    let current = expected_text(case, game);
     match fs::read(case.pin_file()) {
         Ok(pinned) if pinned == current => Ok(PinState::Matches),
         Ok(pinned) => Ok(PinState::Differs { pinned, current }),
@@ -54,10 +65,10 @@ pub fn check(case: &Case, run: &ReferenceRun) -> io::Result<PinState> {
 }
 
 /// Writes a case's pin; true when the file changed.
-pub fn update(case: &Case, run: &ReferenceRun) -> io::Result<bool> {
-    if check(case, run)? == PinState::Matches {
+pub fn update(case: &Case, game: Game) -> io::Result<bool> {
+    if check(case, game)? == PinState::Matches {
         return Ok(false);
     }
-    fs::write(case.pin_file(), render(run))?;
+    fs::write(case.pin_file(), expected_text(case, game))?;
     Ok(true)
 }

@@ -7,7 +7,6 @@ use similar::TextDiff;
 
 use super::{points, Failure};
 use crate::case::{self, pin, Problem, Suite};
-use crate::expected::run_reference;
 
 /// The suites named, or every suite under the default root. A named
 /// folder without a `suite.yaml` but with suites inside counts as a root.
@@ -75,12 +74,11 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
 }
 
 fn pin_problem(suite: &Suite, case: &case::Case) -> Option<Problem> {
-    let run = run_reference(suite.game, &case.input);
     let update = format!(
         "run `referee cases update {}` to pin it",
         suite.dir.display()
     );
-    match pin::check(case, &run) {
+    match pin::check(case, suite.game) {
         Ok(pin::PinState::Matches) => None,
         Ok(pin::PinState::Missing) => Some(Problem::new(
             &case.file,
@@ -148,13 +146,16 @@ fn print_suite(suite: &Suite) {
         .unwrap_or(4)
         .max(4);
     println!("  {:<width$}  points  visibility  inputs  compare", "case");
+    // A function-level case shows its call where a game shows its inputs.
     for case in &suite.cases {
         println!(
             "  {:<width$}  {:>6}  {:<10}  {:>6}  {}{}",
             case.name,
             points(case.points),
             case.visibility.to_string(),
-            case.input.len(),
+            case.call
+                .as_ref()
+                .map_or(case.input.len().to_string(), |c| c.describe()),
             case.compare.describe(),
             case.description
                 .as_ref()
@@ -185,8 +186,7 @@ pub fn update(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
             status = ExitCode::from(1);
         }
         for case in &suite.cases {
-            let run = run_reference(suite.game, &case.input);
-            match pin::update(case, &run) {
+            match pin::update(case, suite.game) {
                 Ok(true) => {
                     println!("pinned {}", display(&case.pin_file()));
                     changed += 1;

@@ -10,8 +10,9 @@ use reference::Game;
 use super::{points, Failure};
 use crate::case::{self, Suite};
 use crate::cli::CheckArgs;
+use crate::expected::ReferenceRun;
 use crate::explain::{self, terminal, Room, Style};
-use crate::grading::{self, CaseOutcome, Graded, Prepared, Settings, Status};
+use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status};
 use crate::run::Ending;
 use crate::submission::{self, Submission};
 use crate::verdict::Verdict;
@@ -160,18 +161,13 @@ fn explain_failure(
     if let Some(description) = &case.description {
         println!("  {}", style.dim(&format!("This case: {description}")));
     }
-    let Some(run) = &outcome.run else { return };
-    let explanation = explain::explain(
-        &outcome.judgement,
-        &prepared.expected,
-        run,
-        &case.compare,
-        &suite.regions,
-        style,
-        Room::default(),
-    );
+    let explanation =
+        explain::explain_outcome(prepared, outcome, &suite.regions, style, Room::default());
     print!("{}", explanation.text);
-    match save_transcripts(save, &case.name, prepared, run) {
+    let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
+        return;
+    };
+    match save_transcripts(save, &case.name, expected, run) {
         Ok(dir) if explanation.trimmed => println!(
             "  {}",
             style.dim(&format!(
@@ -192,15 +188,12 @@ fn explain_failure(
 fn save_transcripts(
     save: &Path,
     name: &str,
-    prepared: &Prepared<'_>,
+    expected: &ReferenceRun,
     run: &crate::run::RunResult,
 ) -> std::io::Result<PathBuf> {
     let dir = save.join(name);
     fs::create_dir_all(&dir)?;
-    let expected = terminal::lines(
-        &prepared.expected.transcript,
-        prepared.expected.waited_at_end,
-    );
+    let expected = terminal::lines(&expected.transcript, expected.waited_at_end);
     let actual = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
     fs::write(
         dir.join("expected.txt"),

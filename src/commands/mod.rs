@@ -14,6 +14,7 @@ use crate::cli::{CasesAction, Cli, Command};
 mod cases;
 mod check;
 mod play;
+mod record;
 
 /// A command's failure to do its job, shown as `referee: <message>`.
 pub type Failure = String;
@@ -29,6 +30,7 @@ pub fn main() -> ExitCode {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
             CasesAction::List { dirs } => cases::list(&dirs),
             CasesAction::Update { dirs } => cases::update(&dirs),
+            CasesAction::Record(args) => record::run(&args),
         },
     };
     match result {

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use similar::{capture_diff_slices_deadline, group_diff_ops, Algorithm, DiffOp, DiffTag};
 
+use crate::call;
 use crate::compare::{comparable, Line, Options, Region};
 use crate::expected::ReferenceRun;
+use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::run::{Ending, RunResult};
 use crate::verdict::{Judgement, Verdict};
 
@@ -47,7 +49,44 @@ pub struct Explanation {
     pub trimmed: bool,
 }
 
-/// What went wrong on a case, for someone reading a terminal or a report.
+/// What went wrong on a case, whatever kind of case it is.
+pub fn explain_outcome(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    regions: &[Region],
+    style: &Style,
+    room: Room,
+) -> Explanation {
+    let case = prepared.case;
+    match (&prepared.expected, &case.call, &outcome.run) {
+        (Expected::Play(expected), _, Some(run)) => explain(
+            &outcome.judgement,
+            expected,
+            run,
+            &case.compare,
+            regions,
+            style,
+            room,
+        ),
+        (Expected::Call(expected), Some(call), _) => {
+            let mut text = format!("  {}.\n", capitalized(&outcome.judgement.reason));
+            if let Some(done) = &outcome.call {
+                text.push_str(&call::boards_side_by_side(call, expected, done));
+            }
+            Explanation {
+                text,
+                trimmed: false,
+            }
+        }
+        _ => Explanation {
+            text: format!("  {}.\n", capitalized(&outcome.judgement.reason)),
+            trimmed: false,
+        },
+    }
+}
+
+/// What went wrong on a whole-game case, for someone reading a terminal
+/// or a report.
 pub fn explain(
     judgement: &Judgement,
     expected: &ReferenceRun,
@@ -119,7 +158,13 @@ pub fn full_transcript(lines: &[TermLine]) -> String {
     text
 }
 
+/// The sentence with a capital letter, unless it starts with code (a
+/// function's name).
 fn capitalized(s: &str) -> String {
+    let first_word = s.split(' ').next().unwrap_or_default();
+    if !first_word.chars().all(|c| c.is_alphabetic()) {
+        return s.to_string();
+    }
     let mut chars = s.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),

@@ -13,6 +13,7 @@ use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
 use super::{python, Language, Submission};
+use crate::call;
 use crate::run::Program;
 
 /// C compiler flags when neither the suite nor the command line sets
@@ -34,6 +35,8 @@ pub struct Built {
     pub program: Program,
     /// What the compiler said when it succeeded (warnings), if anything.
     pub warnings: String,
+    /// For Python: how to call one of its functions (see [`crate::call`]).
+    pub caller: Option<Program>,
     /// The submission's private folder (compiled program, staged source);
     /// removed when dropped.
     pub stage: TempDir,
@@ -66,23 +69,32 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
             BuildError::Grader(format!("cannot read {}: {e}", submission.file.display()))
         })?;
     }
+    let mut caller = None;
     let (program, warnings) = match submission.language {
         Language::C => compile(&staged, stage.path(), cflags)?,
         Language::Python => {
             let python = python::interpreter().map_err(BuildError::Grader)?;
-            let argv = vec![
-                python.executable.clone().into_os_string(),
-                "-B".into(),
-                "-s".into(),
-                staged.into_os_string(),
-            ];
-            (Program { argv }, String::new())
+            let run_python = |args: &[&Path]| {
+                let mut argv = vec![
+                    python.executable.clone().into_os_string(),
+                    "-B".into(),
+                    "-s".into(),
+                ];
+                argv.extend(args.iter().map(|a| a.as_os_str().to_os_string()));
+                Program { argv }
+            };
+            let helper = stage.path().join(call::HELPER_FILE);
+            fs::write(&helper, call::HELPER)
+                .map_err(|e| BuildError::Grader(format!("cannot write the call helper: {e}")))?;
+            caller = Some(run_python(&[&helper, &staged]));
+            (run_python(&[&staged]), String::new())
         }
         Language::Executable => (Program::new(submission.file.clone()), String::new()),
     };
     Ok(Built {
         program,
         warnings,
+        caller,
         stage,
     })
 }

@@ -1,0 +1,182 @@
+//! `referee cases record <game> --name NAME`: authoring a case by playing
+//! it. The TA plays the reference in the terminal; every line the game
+//! read becomes the case's input, and its transcript is pinned.
+
+use std::fs;
+use std::io::{self, BufRead, ErrorKind, Read};
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::Failure;
+use crate::case::{self, pin, SUITE_FILE};
+use crate::cli::RecordArgs;
+
+/// Plays, then saves the case.
+pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
+    let game = args.game.0;
+    let dir = args
+        .cases
+        .clone()
+        .unwrap_or_else(|| case::default_dir(game));
+    let file = dir.join(format!("{}.yaml", args.name));
+    check_name(&args.name)?;
+    if file.exists() && !args.force {
+        return Err(format!(
+            "{} already exists: choose another --name, or pass --force to replace it",
+            file.display()
+        ));
+    }
+    ensure_suite(&dir, game)?;
+    eprintln!("referee: recording a {game} case; play, and end with the game's end or Ctrl-D.");
+    let lines = play_and_record(game)?;
+    fs::write(&file, case_yaml(args, &lines))
+        .map_err(|e| format!("{}: cannot write it: {e}", file.display()))?;
+    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
+    let saved = suite
+        .cases
+        .iter()
+        .find(|c| c.name == args.name)
+        .ok_or_else(|| {
+            format!(
+                "{} was written but does not load: {}",
+                file.display(),
+                suite
+                    .problems
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        })?;
+    pin::update(saved, game)
+        .map_err(|e| format!("{}: cannot write it: {e}", saved.pin_file().display()))?;
+    eprintln!(
+        "referee: saved {} ({} line{} of input) and its pinned transcript {}",
+        file.display(),
+        lines.len(),
+        if lines.len() == 1 { "" } else { "s" },
+        saved.pin_file().display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check_name(name: &str) -> Result<(), Failure> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` cannot name a case: use letters, digits, '-', '_' and '.' only"
+        ))
+    }
+}
+
+/// Creates the folder and its `suite.yaml` when they do not exist yet.
+fn ensure_suite(dir: &Path, game: reference::Game) -> Result<(), Failure> {
+    let suite = dir.join(SUITE_FILE);
+    if suite.exists() {
+        return Ok(());
+    }
+    fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
+    fs::write(&suite, format!("game: {game}\n"))
+        .map_err(|e| format!("{}: cannot write it: {e}", suite.display()))
+}
+
+/// Plays the reference on the terminal, keeping each line it read.
+fn play_and_record(game: reference::Game) -> Result<Vec<String>, Failure> {
+    let stdin = io::stdin();
+    let mut input = Recording {
+        stdin: stdin.lock(),
+        lines: Vec::new(),
+        current: Vec::new(),
+        pos: 0,
+    };
+    let mut output = io::stdout().lock();
+    match game.play(&mut input, &mut output) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(format!("playing {game}: {e}")),
+    }
+    Ok(input.lines)
+}
+
+/// Input that reads the terminal one line at a time, only when the game
+/// asks, and remembers each line.
+struct Recording<R> {
+    stdin: R,
+    lines: Vec<String>,
+    current: Vec<u8>,
+    pos: usize,
+}
+
+impl<R: BufRead> BufRead for Recording<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.current.len() {
+            self.current.clear();
+            self.pos = 0;
+            if self.stdin.read_until(b'\n', &mut self.current)? > 0 {
+                let line = self.current.strip_suffix(b"\n").unwrap_or(&self.current);
+                self.lines.push(String::from_utf8_lossy(line).into_owned());
+                if !self.current.ends_with(b"\n") {
+                    self.current.push(b'\n');
+                }
+            }
+        }
+        Ok(&self.current[self.pos..])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos += amt;
+    }
+}
+
+impl<R: BufRead> Read for Recording<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+/// The case file: settings given on the command line, then the input as a
+/// block when every line is plain, else as a list of quoted strings.
+fn case_yaml(args: &RecordArgs, lines: &[String]) -> String {
+    let quote = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"));
+    let mut yaml = String::from("# Recorded with `referee cases record`.\n");
+    if let Some(description) = &args.description {
+        yaml.push_str(&format!("description: {}\n", quote(description)));
+    }
+    if let Some(points) = args.points {
+        yaml.push_str(&format!("points: {points}\n"));
+    }
+    if args.public {
+        yaml.push_str("visibility: public\n");
+    }
+    let plain = |l: &String| {
+        !l.is_empty()
+            && l.trim() == l
+            && l.chars().all(|c| !c.is_control())
+            && !l.starts_with([
+                '#', '-', '?', ':', '[', '{', '"', '\'', '|', '>', '!', '&', '*', '%', '@', '`',
+            ])
+    };
+    if lines.is_empty() {
+        yaml.push_str("input: []\n");
+    } else if lines.iter().all(plain) {
+        yaml.push_str("input: |\n");
+        for line in lines {
+            yaml.push_str(&format!("  {line}\n"));
+        }
+    } else {
+        yaml.push_str("input:\n");
+        for line in lines {
+            yaml.push_str(&format!("  - {}\n", quote(line)));
+        }
+    }
+    yaml
+}
