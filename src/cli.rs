@@ -84,6 +84,9 @@ pub enum CasesAction {
     List {
         /// Case folders, or a folder of them [default: cases/].
         dirs: Vec<PathBuf>,
+        /// Print Markdown tables (cases/README.md is made this way).
+        #[arg(long)]
+        markdown: bool,
     },
     /// Re-pin each case's transcript to what the reference prints now.
     Update {

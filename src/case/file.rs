@@ -37,6 +37,8 @@ pub struct SuiteFile {
 pub struct CaseFile {
     /// What the case checks, in a sentence.
     pub description: Option<String>,
+    /// The handout's rubric item the case's points come from.
+    pub rubric: Option<String>,
     /// The lines typed, one per line (a whole game).
     pub input: Option<Input>,
     /// One function called on a board (`connect4-bomb` only).

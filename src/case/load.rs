@@ -158,6 +158,7 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
         name,
         file: path.to_path_buf(),
         description: file.description,
+        rubric: file.rubric,
         points: file.points.or(defaults.points.clone()).map_or(1.0, |p| p.0),
         visibility: file
             .visibility

@@ -45,6 +45,8 @@ pub struct Case {
     pub file: PathBuf,
     /// What it checks, in a sentence.
     pub description: Option<String>,
+    /// The rubric item its points come from.
+    pub rubric: Option<String>,
     /// Points for passing it.
     pub points: f64,
     /// Who sees it.

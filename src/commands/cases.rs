@@ -111,7 +111,7 @@ fn pin_problem(suite: &Suite, case: &case::Case) -> Option<Problem> {
 }
 
 /// A table of cases per suite.
-pub fn list(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
+pub fn list(dirs: &[PathBuf], markdown: bool) -> Result<ExitCode, Failure> {
     let mut status = ExitCode::SUCCESS;
     for suite in suites(dirs)? {
         let suite = match suite {
@@ -122,9 +122,63 @@ pub fn list(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
                 continue;
             }
         };
-        print_suite(&suite);
+        if markdown {
+            print!("{}", markdown_table(&suite));
+        } else {
+            print_suite(&suite);
+        }
     }
     Ok(status)
+}
+
+/// A suite as a Markdown section: each case with its points, visibility,
+/// rubric item and description, and the points per rubric item.
+pub fn markdown_table(suite: &Suite) -> String {
+    let public: f64 = suite.public_cases().map(|c| c.points).sum();
+    let mut text = format!(
+        "## {} (`{}`)\n\n{} cases, {} points: {} public, {} hidden.\n\n",
+        suite.title.as_deref().unwrap_or(suite.game.id()),
+        suite.game,
+        suite.cases.len(),
+        points(suite.max_points()),
+        points(public),
+        points(suite.max_points() - public)
+    );
+    let mut rubric: Vec<(String, f64)> = Vec::new();
+    for case in &suite.cases {
+        let item = case.rubric.clone().unwrap_or_else(|| "(none)".into());
+        match rubric.iter_mut().find(|(name, _)| *name == item) {
+            Some((_, total)) => *total += case.points,
+            None => rubric.push((item, case.points)),
+        }
+    }
+    rubric.sort_by(|a, b| a.0.cmp(&b.0));
+    text.push_str("| rubric item | points |\n|---|---:|\n");
+    for (item, total) in &rubric {
+        text.push_str(&format!("| {} | {} |\n", escape_cell(item), points(*total)));
+    }
+    text.push_str("\n| case | points | visibility | compare | rubric item | what it checks |\n|---|---:|---|---|---|---|\n");
+    for case in &suite.cases {
+        text.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            case.name,
+            points(case.points),
+            case.visibility,
+            if case.call.is_some() {
+                "function call".to_string()
+            } else {
+                case.compare.describe()
+            },
+            escape_cell(case.rubric.as_deref().unwrap_or("")),
+            escape_cell(case.description.as_deref().unwrap_or(""))
+        ));
+    }
+    text.push('\n');
+    text
+}
+
+fn escape_cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
 }
 
 fn print_suite(suite: &Suite) {

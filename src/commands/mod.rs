@@ -28,7 +28,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
-            CasesAction::List { dirs } => cases::list(&dirs),
+            CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),
             CasesAction::Update { dirs } => cases::update(&dirs),
             CasesAction::Record(args) => record::run(&args),
         },

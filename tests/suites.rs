@@ -1,0 +1,156 @@
+//! The suites' self-test, in the spirit of Kattis' `submissions.yaml`:
+//! every correct submission scores full marks, and every known-bad one
+//! loses points on the cases its `bugs.yaml` entry names.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use referee::case::{load_suite, Suite};
+use referee::grading::{self, Settings};
+use referee::submission;
+use referee::verdict::Verdict;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Bug {
+    file: String,
+    bug: String,
+    #[serde(default)]
+    fails: Vec<String>,
+}
+
+fn suite(game: &str) -> Suite {
+    let suite = load_suite(&root().join("cases").join(game)).expect("the suite loads");
+    assert!(suite.problems.is_empty(), "{:?}", suite.problems);
+    suite
+}
+
+/// The verdict of every case for one submission, in case order.
+fn verdicts(suite: &Suite, file: &Path) -> Vec<(String, Verdict, String)> {
+    let prepared = grading::prepare(suite, &suite.cases);
+    let found = submission::locate(file).unwrap();
+    let settings = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    let graded = grading::grade(&found, suite, &prepared, &settings).unwrap();
+    prepared
+        .iter()
+        .zip(graded.outcomes)
+        .map(|(p, o)| (p.case.name.clone(), o.judgement.verdict, o.judgement.reason))
+        .collect()
+}
+
+fn self_test(game: &str, correct: &str) {
+    let suite = suite(game);
+    let fixtures = test_file(&format!("fixtures/{game}"));
+    let failed: Vec<_> = verdicts(&suite, &fixtures.join(correct))
+        .into_iter()
+        .filter(|(_, v, _)| *v != Verdict::Pass)
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{game}: the correct program fails: {failed:#?}"
+    );
+    let bugs: Vec<Bug> =
+        serde_yaml::from_str(&std::fs::read_to_string(fixtures.join("bugs.yaml")).unwrap())
+            .unwrap();
+    assert!(
+        bugs.len() >= 10,
+        "{game}: only {} known-bad programs",
+        bugs.len()
+    );
+    let names: Vec<&str> = suite.cases.iter().map(|c| c.name.as_str()).collect();
+    let problems: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = bugs
+            .iter()
+            .map(|bug| {
+                let (suite, fixtures, names) = (&suite, &fixtures, &names);
+                s.spawn(move || check_bug(suite, fixtures, names, bug))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(problems.is_empty(), "{game}:\n{}", problems.join("\n"));
+}
+
+/// What is wrong with how the suite treats one known-bad program, if
+/// anything.
+fn check_bug(suite: &Suite, fixtures: &Path, names: &[&str], bug: &Bug) -> Option<String> {
+    if bug.fails.is_empty() {
+        return Some(format!(
+            "{}: bugs.yaml names no case it must fail",
+            bug.file
+        ));
+    }
+    if let Some(unknown) = bug.fails.iter().find(|c| !names.contains(&c.as_str())) {
+        return Some(format!("{}: no case named {unknown}", bug.file));
+    }
+    let verdicts = verdicts(suite, &fixtures.join(&bug.file));
+    let passed: Vec<&String> = bug
+        .fails
+        .iter()
+        .filter(|name| {
+            verdicts
+                .iter()
+                .any(|(n, v, _)| n == *name && *v == Verdict::Pass)
+        })
+        .collect();
+    if passed.is_empty() {
+        None
+    } else {
+        Some(format!("{} ({}) passes {passed:?}", bug.file, bug.bug))
+    }
+}
+
+#[test]
+fn connect4_suite_catches_every_known_bug() {
+    self_test("connect4", "correct.c");
+}
+
+#[test]
+fn pentago_suite_catches_every_known_bug() {
+    self_test("pentago", "correct.c");
+}
+
+#[test]
+fn connect4_bomb_suite_catches_every_known_bug() {
+    self_test("connect4-bomb", "correct.py");
+}
+
+/// Every suite validates: files load, pins match the reference.
+#[test]
+fn the_shipped_suites_are_valid() {
+    let work = tempfile::tempdir().unwrap();
+    let out = referee_in(
+        work.path(),
+        &["cases", "validate", root().join("cases").to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+}
+
+/// cases/README.md holds each suite's table as `referee cases list
+/// --markdown` prints it.
+#[test]
+fn the_cases_readme_lists_every_case() {
+    let readme = std::fs::read_to_string(root().join("cases/README.md")).unwrap();
+    for game in ["connect4", "connect4-bomb", "pentago"] {
+        let work = tempfile::tempdir().unwrap();
+        let dir = root().join("cases").join(game);
+        let out = referee_in(
+            work.path(),
+            &["cases", "list", "--markdown", dir.to_str().unwrap()],
+        );
+        let table = stdout(&out);
+        assert!(
+            readme.contains(&table),
+            "cases/README.md is out of date for {game}: regenerate it with \
+             `referee cases list --markdown cases` (see the file's first lines)"
+        );
+    }
+}
