@@ -42,11 +42,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Formats points without a needless `.0`.
+/// Formats points to two decimals at most, without needless zeros
+/// (`57`, `1.25`, `0.2`): sums of fractional points are not exact.
 pub fn points(p: f64) -> String {
-    if p.fract() == 0.0 {
-        format!("{p:.0}")
-    } else {
-        format!("{p}")
-    }
+    let text = format!("{p:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
