@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::call::{self, Call};
-use crate::case::{Case, Suite};
+use crate::case::{Case, Mode, Suite};
 use crate::expected::{run_reference, ReferenceRun};
+use crate::game;
 use crate::run::{self, Ending, Feed, Program, RunResult};
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::verdict::{judge, Judgement, Verdict};
@@ -80,6 +81,8 @@ pub struct CaseOutcome {
     pub run: Option<RunResult>,
     /// For a function call: what the function did, if it got that far.
     pub call: Option<call::Outcome>,
+    /// In game mode: the first way the play differs from the reference's.
+    pub game: Option<game::Difference>,
 }
 
 /// Whether a submission ran at all.
@@ -149,6 +152,7 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
         score: 0.0,
         run: None,
         call: None,
+        game: None,
     };
     Graded {
         status: Status::CompileError(messages),
@@ -209,14 +213,20 @@ pub fn run_case(
         }
         (Expected::Play(expected), _) => {
             let result = execute(&built.program, case, workdir.path(), feed)?;
-            let judgement = judge(
+            let text = judge(
                 expected,
                 &result,
                 &case.compare,
                 &suite.regions,
                 &case.limits,
             );
-            Ok(outcome(case, judgement, Some(result), None))
+            let (judgement, difference) = match case.mode {
+                Mode::Text => (text, None),
+                Mode::Game => game::judge(suite.game, expected, &result, text, case),
+            };
+            let mut outcome = outcome(case, judgement, Some(result), None);
+            outcome.game = difference;
+            Ok(outcome)
         }
         (Expected::Call(_), None) => Err("a call case without a call".into()),
     }
@@ -239,16 +249,17 @@ fn outcome(
     run: Option<RunResult>,
     call: Option<call::Outcome>,
 ) -> CaseOutcome {
-    let score = if judgement.verdict == Verdict::Pass {
-        case.points
-    } else {
-        0.0
+    let score = match judgement.verdict {
+        Verdict::Pass => case.points,
+        Verdict::FormatDiffers => case.points - case.format_points,
+        _ => 0.0,
     };
     CaseOutcome {
         judgement,
         score,
         run,
         call,
+        game: None,
     }
 }
 

@@ -12,6 +12,7 @@ pub mod commands;
 pub mod compare;
 pub mod expected;
 pub mod explain;
+pub mod game;
 pub mod grading;
 pub mod notice;
 pub mod run;

@@ -16,6 +16,9 @@ use crate::run::{Clock, Ending, Limits, RunResult};
 pub enum Verdict {
     /// Printed what the reference prints, and ended as it does.
     Pass,
+    /// Played exactly as the reference does, but printed it differently:
+    /// a game-mode case's format points are lost, the rest earned.
+    FormatDiffers,
     /// Printed something else.
     WrongOutput,
     /// Was still waiting for input when the case's input ran out.
@@ -34,8 +37,9 @@ pub enum Verdict {
 
 impl Verdict {
     /// Every verdict, in the order reports list them.
-    pub const ALL: [Verdict; 8] = [
+    pub const ALL: [Verdict; 9] = [
         Verdict::Pass,
+        Verdict::FormatDiffers,
         Verdict::WrongOutput,
         Verdict::WaitingForInput,
         Verdict::Timeout,
@@ -49,6 +53,7 @@ impl Verdict {
     pub fn id(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
+            Verdict::FormatDiffers => "format-differs",
             Verdict::WrongOutput => "wrong-output",
             Verdict::WaitingForInput => "waiting-for-input",
             Verdict::Timeout => "timeout",
@@ -63,6 +68,7 @@ impl Verdict {
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
+            Verdict::FormatDiffers => "right play, different text",
             Verdict::WrongOutput => "wrong output",
             Verdict::WaitingForInput => "still waiting for input",
             Verdict::Timeout => "timed out",

@@ -50,6 +50,12 @@ pub struct CaseFile {
     pub output_limit: Option<Bytes>,
     pub memory: Option<Bytes>,
     pub compare: Option<CompareFile>,
+    /// `text` (default) or `game`: judge the moves, not just the text.
+    pub mode: Option<Mode>,
+    /// With `mode: game`, the points that also need the text to match.
+    pub format_points: Option<Points>,
+    /// With `mode: game`, whether prompts must show move numbers.
+    pub move_numbers: Option<MoveNumbers>,
 }
 
 /// Settings a suite gives every case.
@@ -63,6 +69,12 @@ pub struct Settings {
     pub output_limit: Option<Bytes>,
     pub memory: Option<Bytes>,
     pub compare: Option<CompareFile>,
+    /// `text` (default) or `game`: judge the moves, not just the text.
+    pub mode: Option<Mode>,
+    /// With `mode: game`, the points that also need the text to match.
+    pub format_points: Option<Points>,
+    /// With `mode: game`, whether prompts must show move numbers.
+    pub move_numbers: Option<MoveNumbers>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -95,6 +107,29 @@ pub struct CallFile {
     /// The arguments after the board.
     #[serde(default)]
     pub args: Vec<i64>,
+}
+
+/// How a case judges a program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The output's text, under `compare`.
+    #[default]
+    Text,
+    /// What the program did in the game (boards, wins, refusals,
+    /// prompts), read tolerantly; the text earns `format_points`.
+    Game,
+}
+
+/// Whether a game-mode case requires move numbers in prompts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MoveNumbers {
+    /// Compared when the program shows them.
+    #[default]
+    Optional,
+    /// A prompt without one is a difference.
+    Required,
 }
 
 /// Who sees a case.

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use reference::Game;
 
-use super::file::{CaseFile, Settings, SuiteFile, Visibility};
+use super::file::{CaseFile, Mode, Settings, SuiteFile, Visibility};
 use super::{Case, Problem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
@@ -137,6 +137,29 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
     let file: CaseFile = parse(path, &text)?;
     let (input, call) = task(path, &file, game)?;
+    let points = file
+        .points
+        .clone()
+        .or(defaults.points.clone())
+        .map_or(1.0, |p| p.0);
+    let mode = file.mode.or(defaults.mode).unwrap_or_default();
+    let format_points = file
+        .format_points
+        .clone()
+        .or(defaults.format_points.clone())
+        .map_or(0.0, |p| p.0);
+    if format_points > points {
+        return Err(Problem::new(
+            path,
+            format!("format_points ({format_points}) is more than the case's points ({points})"),
+        ));
+    }
+    if format_points > 0.0 && mode == Mode::Text {
+        return Err(Problem::new(
+            path,
+            "format_points only means something with `mode: game`",
+        ));
+    }
     let mut limits = Limits::default();
     if let Some(t) = file.timeout.as_ref().or(defaults.timeout.as_ref()) {
         limits.wall = t.0;
@@ -159,7 +182,7 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
         file: path.to_path_buf(),
         description: file.description,
         rubric: file.rubric,
-        points: file.points.or(defaults.points.clone()).map_or(1.0, |p| p.0),
+        points,
         visibility: file
             .visibility
             .or(defaults.visibility)
@@ -171,6 +194,12 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
             .compare
             .or(defaults.compare.clone())
             .map_or(Options::default(), |c| c.0),
+        mode,
+        format_points,
+        move_numbers: file
+            .move_numbers
+            .or(defaults.move_numbers)
+            .unwrap_or_default(),
     })
 }
 

@@ -18,7 +18,7 @@ pub mod file;
 mod load;
 pub mod pin;
 
-pub use file::Visibility;
+pub use file::{Mode, MoveNumbers, Visibility};
 pub use load::{load_suite, SUITE_FILE};
 
 /// The folder of suites used when none is named: `cases/` in the current
@@ -59,6 +59,12 @@ pub struct Case {
     pub limits: Limits,
     /// Which differences do not count.
     pub compare: Options,
+    /// Text or game judging.
+    pub mode: Mode,
+    /// In game mode, the points that need the text to match too.
+    pub format_points: f64,
+    /// In game mode, whether prompts must show move numbers.
+    pub move_numbers: MoveNumbers,
 }
 
 impl Case {

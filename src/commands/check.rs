@@ -66,10 +66,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         }
         return Ok(ExitCode::from(1));
     }
-    let failed = prepared
-        .iter()
-        .zip(&graded.outcomes)
-        .find(|(_, o)| o.judgement.verdict != Verdict::Pass);
+    // Explain the first real failure; a text-only difference only when
+    // there is nothing worse.
+    let outcomes = || prepared.iter().zip(&graded.outcomes);
+    let failed = outcomes()
+        .find(|(_, o)| !matches!(o.judgement.verdict, Verdict::Pass | Verdict::FormatDiffers))
+        .or_else(|| outcomes().find(|(_, o)| o.judgement.verdict == Verdict::FormatDiffers));
     match failed {
         None => Ok(ExitCode::SUCCESS),
         Some((prepared, outcome)) => {
@@ -112,10 +114,10 @@ fn print_lines(prepared: &[Prepared<'_>], graded: &Graded, style: &Style) {
         .unwrap_or(0);
     for (p, outcome) in prepared.iter().zip(&graded.outcomes) {
         let verdict = outcome.judgement.verdict;
-        let mark = if verdict == Verdict::Pass {
-            style.good("✓")
-        } else {
-            style.bad("✗")
+        let mark = match verdict {
+            Verdict::Pass => style.good("✓"),
+            Verdict::FormatDiffers => style.strong("~"),
+            _ => style.bad("✗"),
         };
         let score = format!("{}/{}", points(outcome.score), points(p.case.points));
         println!(
@@ -126,21 +128,29 @@ fn print_lines(prepared: &[Prepared<'_>], graded: &Graded, style: &Style) {
         );
     }
     let total: f64 = prepared.iter().map(|p| p.case.points).sum();
-    let failed = graded
-        .outcomes
-        .iter()
-        .filter(|o| o.judgement.verdict != Verdict::Pass)
-        .count();
-    let summary = format!(
-        "Score: {}/{} points. {}",
+    let count = |verdict: fn(Verdict) -> bool| {
+        graded
+            .outcomes
+            .iter()
+            .filter(|o| verdict(o.judgement.verdict))
+            .count()
+    };
+    let failed = count(|v| !matches!(v, Verdict::Pass | Verdict::FormatDiffers));
+    let format = count(|v| v == Verdict::FormatDiffers);
+    let mut summary = format!(
+        "Score: {}/{} points. ",
         points(graded.score()),
-        points(total),
-        if failed == 0 {
-            "Every case passes.".to_string()
-        } else {
-            format!("{failed} of {} cases failed.", prepared.len())
-        }
+        points(total)
     );
+    summary.push_str(&match (failed, format) {
+        (0, 0) => "Every case passes.".to_string(),
+        (0, f) => format!("Every case plays right; {f} lost points for their text."),
+        (n, 0) => format!("{n} of {} cases failed.", prepared.len()),
+        (n, f) => format!(
+            "{n} of {} cases failed; {f} more lost points for their text.",
+            prepared.len()
+        ),
+    });
     println!("{}", style.strong(&summary));
 }
 
@@ -161,8 +171,14 @@ fn explain_failure(
     if let Some(description) = &case.description {
         println!("  {}", style.dim(&format!("This case: {description}")));
     }
-    let explanation =
-        explain::explain_outcome(prepared, outcome, &suite.regions, style, Room::default());
+    let explanation = explain::explain_outcome(
+        prepared,
+        outcome,
+        suite.game,
+        &suite.regions,
+        style,
+        Room::default(),
+    );
     print!("{}", explanation.text);
     let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
         return;

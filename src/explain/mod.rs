@@ -10,6 +10,7 @@ use similar::{capture_diff_slices_deadline, group_diff_ops, Algorithm, DiffOp, D
 use crate::call;
 use crate::compare::{comparable, Line, Options, Region};
 use crate::expected::ReferenceRun;
+use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::run::{Ending, RunResult};
 use crate::verdict::{Judgement, Verdict};
@@ -49,25 +50,78 @@ pub struct Explanation {
     pub trimmed: bool,
 }
 
+/// Lines of the program's own output shown around a game difference.
+const TURN_LINES: usize = 24;
+
+/// A difference in play: the sentence, the boards side by side, and what
+/// the program printed in that turn. The text diff is left out: the
+/// program's wording differs everywhere, and is not what is judged.
+fn in_game_terms(
+    difference: &game::Difference,
+    game: reference::Game,
+    judgement: &Judgement,
+    run: &RunResult,
+    style: &Style,
+) -> Explanation {
+    let mut text = format!(
+        "  {}.\n  {}\n",
+        capitalized(&judgement.reason),
+        style.strong(&difference.sentence)
+    );
+    if let Some((want, got)) = &difference.boards {
+        text.push_str(&game::board::side_by_side(
+            want,
+            got,
+            game::rules(game).pieces(),
+        ));
+    }
+    let lines = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
+    let start = if difference.turn == 0 {
+        0
+    } else {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.input.is_some())
+            .nth(difference.turn - 1)
+            .map_or(lines.len(), |(i, _)| i)
+    };
+    let end = lines[(start + 1).min(lines.len())..]
+        .iter()
+        .position(|l| l.input.is_some())
+        .map_or(lines.len(), |at| start + 1 + at + 1);
+    let shown = &lines[start..end.min(lines.len())];
+    let trimmed = shown.len() > TURN_LINES;
+    let _ = writeln!(text, "  {}", style.dim("What your program printed there:"));
+    for line in &shown[shown.len().saturating_sub(TURN_LINES)..] {
+        let _ = writeln!(text, "    {}", show_line(line, style, false));
+    }
+    Explanation { text, trimmed }
+}
+
 /// What went wrong on a case, whatever kind of case it is.
 pub fn explain_outcome(
     prepared: &Prepared<'_>,
     outcome: &CaseOutcome,
+    game: reference::Game,
     regions: &[Region],
     style: &Style,
     room: Room,
 ) -> Explanation {
     let case = prepared.case;
     match (&prepared.expected, &case.call, &outcome.run) {
-        (Expected::Play(expected), _, Some(run)) => explain(
-            &outcome.judgement,
-            expected,
-            run,
-            &case.compare,
-            regions,
-            style,
-            room,
-        ),
+        (Expected::Play(expected), _, Some(run)) => match &outcome.game {
+            Some(difference) => in_game_terms(difference, game, &outcome.judgement, run, style),
+            None => explain(
+                &outcome.judgement,
+                expected,
+                run,
+                &case.compare,
+                regions,
+                style,
+                room,
+            ),
+        },
         (Expected::Call(expected), Some(call), _) => {
             let mut text = format!("  {}.\n", capitalized(&outcome.judgement.reason));
             if let Some(done) = &outcome.call {
