@@ -33,6 +33,18 @@ pub enum Command {
     /// Check one submission against the public cases: a line per case,
     /// then the first failure explained. Exits 0 when every case passes.
     Check(CheckArgs),
+    /// Grade a class: every submission on every case, in parallel, with a
+    /// gradebook, feedback and machine-readable results in --out.
+    Grade(GradeArgs),
+    /// Combine the --out folders of shards into one set of reports.
+    Merge {
+        /// Where to write the combined reports.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' --out folders.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
     /// Work with case folders: validate, list, re-pin transcripts.
     Cases {
         /// What to do with them.
@@ -69,6 +81,35 @@ pub struct CheckArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+}
+
+/// `referee grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// The game the class plays.
+    #[arg(long, short)]
+    pub game: GameArg,
+    /// The folder of cases [default: cases/<game>].
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// The folder for results, gradebook and feedback.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Submissions graded at once [default: every core].
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+    /// Grade only this shard of the class, K/N (e.g. 2/5).
+    #[arg(long)]
+    pub shard: Option<crate::class::Shard>,
+    /// Regrade submissions whose results are already in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// Submissions: files, folders, or folders of submissions (a class).
+    #[arg(required = true)]
+    pub submissions: Vec<PathBuf>,
 }
 
 /// `referee cases ...`.

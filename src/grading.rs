@@ -3,7 +3,7 @@
 //! `grade` (a class).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::call::{self, Call};
@@ -120,6 +120,20 @@ pub fn grade(
     cases: &[Prepared<'_>],
     settings: &Settings,
 ) -> Result<Graded, String> {
+    let never = AtomicBool::new(false);
+    grade_until(submission, suite, cases, settings, &never)
+        .map(|graded| graded.expect("grading is never stopped"))
+}
+
+/// Like [`grade`], but stops between cases once `stop` is set, and then
+/// returns `None`: a submission is graded whole or not at all.
+pub fn grade_until(
+    submission: &Submission,
+    suite: &Suite,
+    cases: &[Prepared<'_>],
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Result<Option<Graded>, String> {
     let default_flags: Vec<String> = submission::DEFAULT_CFLAGS
         .iter()
         .map(|s| s.to_string())
@@ -131,15 +145,17 @@ pub fn grade(
         .unwrap_or(&default_flags);
     let built = match submission::build(submission, cflags) {
         Ok(built) => built,
-        Err(BuildError::Compile(messages)) => return Ok(not_compiled(cases, messages)),
+        Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
         Err(BuildError::Grader(message)) => return Err(message),
     };
-    let outcomes = run_all(&built, suite, cases, settings)?;
-    Ok(Graded {
+    let Some(outcomes) = run_all(&built, suite, cases, settings, stop)? else {
+        return Ok(None);
+    };
+    Ok(Some(Graded {
         status: Status::Graded,
         warnings: built.warnings.clone(),
         outcomes,
-    })
+    }))
 }
 
 fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
@@ -162,19 +178,23 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
 }
 
 /// Runs the cases, `settings.jobs` at a time; results keep the cases'
-/// order whatever order they finish in.
+/// order whatever order they finish in. `None` when stopped.
 fn run_all(
     built: &Built,
     suite: &Suite,
     cases: &[Prepared<'_>],
     settings: &Settings,
-) -> Result<Vec<CaseOutcome>, String> {
+    stop: &AtomicBool,
+) -> Result<Option<Vec<CaseOutcome>>, String> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<CaseOutcome, String>>>> =
         cases.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs.clamp(1, cases.len().max(1)) {
             scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(prepared) = cases.get(i) else { break };
                 let outcome = run_case(built, suite, prepared, settings.feed);
@@ -184,15 +204,14 @@ fn run_all(
             });
         }
     });
-    results
-        .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err("a case was not run".into()))
-        })
-        .collect()
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for slot in results {
+        match slot.into_inner().ok().flatten() {
+            Some(outcome) => outcomes.push(outcome?),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(outcomes))
 }
 
 /// Runs one case in a fresh working folder and judges it.

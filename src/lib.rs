@@ -5,16 +5,20 @@
 //! The games themselves live in the `reference` crate; this crate is the
 //! grader and the command line.
 
+pub mod batch;
 pub mod call;
 pub mod case;
+pub mod class;
 pub mod cli;
 pub mod commands;
 pub mod compare;
 pub mod expected;
 pub mod explain;
+pub mod export;
 pub mod game;
 pub mod grading;
 pub mod notice;
+pub mod results;
 pub mod run;
 pub mod submission;
 pub mod transcript;

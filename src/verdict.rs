@@ -4,14 +4,14 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compare::{self, Region};
 use crate::expected::ReferenceRun;
 use crate::run::{Clock, Ending, Limits, RunResult};
 
 /// The outcome of one case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Printed what the reference prints, and ended as it does.

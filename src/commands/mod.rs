@@ -13,6 +13,8 @@ use crate::cli::{CasesAction, Cli, Command};
 
 mod cases;
 mod check;
+mod grade;
+mod merge;
 mod play;
 mod record;
 
@@ -23,9 +25,21 @@ pub type Failure = String;
 /// the process's exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Play { .. }) {
+        // Like other command-line tools, end quietly when the reader of
+        // our output goes away (`referee cases list | head`). Referee
+        // never writes to a pipe of its own children. (`play` handles a
+        // closed pipe itself and exits 0, as a finished game does.)
+        // SAFETY: setting a signal's disposition before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = match cli.command {
         Command::Play { game } => play::run(game.0),
         Command::Check(args) => check::run(&args),
+        Command::Grade(args) => grade::run(&args),
+        Command::Merge { out, shards } => merge::run(&out, &shards),
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
             CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),
@@ -42,9 +56,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Formats points to two decimals at most, without needless zeros
-/// (`57`, `1.25`, `0.2`): sums of fractional points are not exact.
+/// Formats points to four decimals at most, without needless zeros
+/// (`57`, `1.25`, `0.0625`): sums of fractional points are not exact.
 pub fn points(p: f64) -> String {
-    let text = format!("{p:.2}");
+    let text = format!("{p:.4}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }

@@ -1,0 +1,275 @@
+//! Grading a class: every submission built once and run on every case,
+//! on every core, with the reference's transcripts computed once per
+//! case; results kept per submission so a rerun skips what has not
+//! changed and an interruption keeps what was graded.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::case::Suite;
+use crate::class::{self, Entry};
+use crate::explain::{self, terminal, Room, Style};
+use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
+use crate::results::{
+    self, CaseInfo, CaseResult, ClassResults, Status, SubmissionResult, SuiteInfo,
+};
+use crate::run::Ending;
+use crate::submission;
+
+/// Where each submission's full results are kept in the output folder.
+pub const DETAILS: &str = "details";
+
+/// What a batch needs besides the class.
+pub struct Batch<'a> {
+    /// The suite.
+    pub suite: &'a Suite,
+    /// Every case, with the reference's run of it.
+    pub prepared: &'a [Prepared<'a>],
+    /// How to grade each submission (its `jobs` is per submission).
+    pub settings: Settings,
+    /// Submissions graded at once.
+    pub jobs: usize,
+    /// The output folder (for the per-submission cache).
+    pub out: &'a Path,
+    /// Regrade even what the cache holds.
+    pub force: bool,
+    /// Set to stop: no new submission starts, and one in progress stops
+    /// between cases.
+    pub stop: &'a AtomicBool,
+}
+
+/// What happens as submissions finish, for progress reports.
+pub trait Progress: Sync {
+    /// A submission is done (graded, taken from the cache, or not graded).
+    fn finished(&self, result: &SubmissionResult, cached: bool);
+}
+
+impl Batch<'_> {
+    /// Grades `entries`, `jobs` at a time; results in the entries' order.
+    pub fn run(&self, entries: &[Entry], progress: &dyn Progress) -> Vec<SubmissionResult> {
+        let suite_print = class::suite_fingerprint(&self.suite.dir);
+        let next = AtomicUsize::new(0);
+        let slots: Vec<Mutex<Option<SubmissionResult>>> =
+            entries.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.clamp(1, entries.len().max(1)) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(entry) = entries.get(i) else { break };
+                    let (result, cached) = self.one(entry, &suite_print);
+                    progress.finished(&result, cached);
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = Some(result);
+                    }
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .zip(entries)
+            .map(|(slot, entry)| {
+                slot.into_inner()
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| self.not_graded(entry, String::new()))
+            })
+            .collect()
+    }
+
+    /// One submission: from the cache when nothing changed, else graded
+    /// (and cached, unless grading was interrupted).
+    fn one(&self, entry: &Entry, suite_print: &str) -> (SubmissionResult, bool) {
+        let flags = self.settings.cflags.clone().unwrap_or_default();
+        let fingerprint = class::fingerprint(&entry.path, suite_print, &flags);
+        if !self.force {
+            if let Some(cached) = self.cached(entry, &fingerprint) {
+                return (cached, true);
+            }
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return (self.not_graded(entry, fingerprint), false);
+        }
+        let mut result = self.grade(entry);
+        result.fingerprint = fingerprint;
+        if result.status != Status::NotGraded {
+            self.store(&result);
+        }
+        (result, false)
+    }
+
+    fn grade(&self, entry: &Entry) -> SubmissionResult {
+        let found = match submission::locate(&entry.path) {
+            Ok(found) => found,
+            Err(message) => return self.ungradable(entry, Status::Error, message),
+        };
+        let graded =
+            grading::grade_until(&found, self.suite, self.prepared, &self.settings, self.stop);
+        match graded {
+            Err(message) => self.ungradable(entry, Status::Error, message),
+            Ok(None) => self.not_graded(entry, String::new()),
+            Ok(Some(graded)) => self.convert(entry, &graded),
+        }
+    }
+
+    /// A submission's results as reports see them.
+    fn convert(&self, entry: &Entry, graded: &Graded) -> SubmissionResult {
+        let (status, message) = match &graded.status {
+            Built::Graded => (Status::Graded, None),
+            Built::CompileError(messages) => (Status::CompileError, Some(messages.clone())),
+        };
+        let cases = self
+            .prepared
+            .iter()
+            .zip(&graded.outcomes)
+            .map(|(p, o)| case_result(self.suite, p, o))
+            .collect();
+        SubmissionResult {
+            id: entry.id.clone(),
+            path: entry.path.display().to_string(),
+            score: graded.score(),
+            max_score: self.suite.max_points(),
+            status,
+            message,
+            fingerprint: String::new(),
+            cases,
+        }
+    }
+
+    fn ungradable(&self, entry: &Entry, status: Status, message: String) -> SubmissionResult {
+        SubmissionResult {
+            id: entry.id.clone(),
+            path: entry.path.display().to_string(),
+            score: 0.0,
+            max_score: self.suite.max_points(),
+            status,
+            message: Some(message),
+            fingerprint: String::new(),
+            cases: Vec::new(),
+        }
+    }
+
+    fn not_graded(&self, entry: &Entry, fingerprint: String) -> SubmissionResult {
+        let mut result = self.ungradable(
+            entry,
+            Status::NotGraded,
+            "grading was interrupted before this submission".into(),
+        );
+        result.fingerprint = fingerprint;
+        result
+    }
+
+    fn detail_file(&self, id: &str) -> PathBuf {
+        self.out.join(DETAILS).join(format!("{id}.json"))
+    }
+
+    fn cached(&self, entry: &Entry, fingerprint: &str) -> Option<SubmissionResult> {
+        let text = fs::read_to_string(self.detail_file(&entry.id)).ok()?;
+        let result: SubmissionResult = serde_json::from_str(&text).ok()?;
+        (result.fingerprint == fingerprint && result.path == entry.path.display().to_string())
+            .then_some(result)
+    }
+
+    fn store(&self, result: &SubmissionResult) {
+        let file = self.detail_file(&result.id);
+        let written = fs::create_dir_all(self.out.join(DETAILS))
+            .and_then(|()| serde_json::to_vec_pretty(result).map_err(std::io::Error::other))
+            .and_then(|json| fs::write(&file, json));
+        if let Err(e) = written {
+            eprintln!("referee: warning: cannot keep {}: {e}", file.display());
+        }
+    }
+}
+
+/// One case's result, with the explanation and (on failure) both
+/// transcripts, in plain text.
+fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) -> CaseResult {
+    let case = prepared.case;
+    let verdict = outcome.judgement.verdict;
+    let passed = verdict == crate::verdict::Verdict::Pass;
+    let explanation = if passed {
+        String::new()
+    } else {
+        explain::explain_outcome(
+            prepared,
+            outcome,
+            suite.game,
+            &suite.regions,
+            &Style::PLAIN,
+            Room { diff_lines: 60 },
+        )
+        .text
+    };
+    let (expected, actual) = match (&prepared.expected, &outcome.run, passed) {
+        (Expected::Play(reference), Some(run), false) => {
+            let want = terminal::lines(&reference.transcript, reference.waited_at_end);
+            let got = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
+            (
+                Some(results::trimmed(&explain::full_transcript(&want))),
+                Some(results::trimmed(&explain::full_transcript(&got))),
+            )
+        }
+        _ => (None, None),
+    };
+    CaseResult {
+        name: case.name.clone(),
+        verdict,
+        score: outcome.score,
+        max_score: case.points,
+        wall_ms: outcome
+            .run
+            .as_ref()
+            .map_or(0, |r| r.wall.as_millis() as u64),
+        visibility: case.visibility,
+        reason: outcome.judgement.reason.clone(),
+        explanation,
+        expected,
+        actual,
+    }
+}
+
+/// The suite as reports show it.
+pub fn suite_info(suite: &Suite) -> SuiteInfo {
+    SuiteInfo {
+        title: suite
+            .title
+            .clone()
+            .unwrap_or_else(|| suite.game.to_string()),
+        max_score: suite.max_points(),
+        cases: suite
+            .cases
+            .iter()
+            .map(|c| CaseInfo {
+                name: c.name.clone(),
+                max_score: c.points,
+                visibility: c.visibility,
+                description: c.description.clone(),
+                rubric: c.rubric.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// A class's results, sorted by id.
+pub fn class_results(
+    suite: &Suite,
+    mut submissions: Vec<SubmissionResult>,
+    shard: Option<String>,
+) -> ClassResults {
+    submissions.sort_by(|a, b| a.id.cmp(&b.id));
+    ClassResults {
+        game: suite.game.to_string(),
+        schema_version: results::SCHEMA_VERSION,
+        referee_version: env!("CARGO_PKG_VERSION").to_string(),
+        suite: suite_info(suite),
+        shard,
+        submissions,
+    }
+}
+
+/// Time since `start`, for logs.
+pub fn seconds_since(start: Instant) -> String {
+    format!("{:.1} s", start.elapsed().as_secs_f64())
+}

@@ -1,0 +1,197 @@
+//! `referee grade`: a whole class in one command.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{points, Failure};
+use crate::batch::{self, Batch, Progress};
+use crate::case::{self, Suite};
+use crate::class;
+use crate::cli::GradeArgs;
+use crate::export;
+use crate::grading::{self, Settings};
+use crate::results::{Status, SubmissionResult};
+
+/// Set by Ctrl-C: no new submission starts.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Grades the class; exit 0 when grading completed (whatever the scores),
+/// 130 when interrupted (what was graded is kept and reported).
+pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
+    let game = args.game.0;
+    let dir = args
+        .cases
+        .clone()
+        .unwrap_or_else(|| case::default_dir(game));
+    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
+    if suite.game != game {
+        return Err(format!(
+            "--game {game} was given, but the cases in {} are for {}",
+            dir.display(),
+            suite.game
+        ));
+    }
+    for problem in &suite.problems {
+        eprintln!("referee: warning: skipping a case: {problem}");
+    }
+    if suite.cases.is_empty() {
+        return Err(format!("{} has no cases to grade", dir.display()));
+    }
+    let mut entries = class::discover(&args.submissions)?;
+    if let Some(shard) = args.shard {
+        entries.retain(|e| shard.includes(&e.id));
+    }
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("{}: cannot create it: {e}", args.out.display()))?;
+    install_interrupt();
+    let start = Instant::now();
+    let prepared = grading::prepare(&suite, &suite.cases);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let batch = Batch {
+        suite: &suite,
+        prepared: &prepared,
+        settings: Settings {
+            cflags: args
+                .cflags
+                .as_ref()
+                .map(|f| f.split_whitespace().map(String::from).collect()),
+            jobs: 1,
+            ..Settings::default()
+        },
+        jobs: args.jobs.unwrap_or(cores).max(1),
+        out: &args.out,
+        force: args.force,
+        stop: &STOP,
+    };
+    let progress = Reporter::new(entries.len());
+    let submissions = batch.run(&entries, &progress);
+    progress.done();
+    let results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
+    let written = export::write_all(&args.out, &results)
+        .map_err(|e| format!("{}: cannot write the reports: {e}", args.out.display()))?;
+    print_summary(
+        &suite,
+        &results.submissions,
+        progress.cached.load(Ordering::Relaxed),
+        start,
+        &args.out,
+        written.len(),
+    );
+    if STOP.load(Ordering::Relaxed) {
+        eprintln!("referee: interrupted: the submissions graded so far are in the reports; run again to grade the rest");
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C once: finish what is running, start nothing new. Twice: stop now.
+fn install_interrupt() {
+    let result = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\nreferee: stopping after the submissions in progress (Ctrl-C again to stop now)"
+        );
+    });
+    if let Err(e) = result {
+        eprintln!("referee: warning: Ctrl-C will not stop grading cleanly: {e}");
+    }
+}
+
+/// A progress bar on a terminal; a line per submission in a log or CI.
+struct Reporter {
+    bar: Option<ProgressBar>,
+    done: AtomicUsize,
+    cached: AtomicUsize,
+    total: usize,
+}
+
+impl Reporter {
+    fn new(total: usize) -> Reporter {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} graded  {per_sec}  {eta} left  {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Reporter {
+            bar,
+            done: AtomicUsize::new(0),
+            cached: AtomicUsize::new(0),
+            total,
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Reporter {
+    fn finished(&self, result: &SubmissionResult, cached: bool) {
+        if cached {
+            self.cached.fetch_add(1, Ordering::Relaxed);
+        }
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let line = format!(
+            "{} {}/{} {}{}",
+            result.id,
+            points(result.score),
+            points(result.max_score),
+            status_word(result.status),
+            if cached {
+                " (unchanged, not regraded)"
+            } else {
+                ""
+            }
+        );
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(line);
+                bar.inc(1);
+            }
+            None => eprintln!("[{n}/{}] {line}", self.total),
+        }
+    }
+}
+
+fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Graded => "graded",
+        Status::CompileError => "does not compile",
+        Status::Error => "could not be graded",
+        Status::NotGraded => "not graded (interrupted)",
+    }
+}
+
+fn print_summary(
+    suite: &Suite,
+    submissions: &[SubmissionResult],
+    cached: usize,
+    start: Instant,
+    out: &Path,
+    files: usize,
+) {
+    println!(
+        "Graded {} submission{} on {} cases in {} ({} unchanged since the last run).",
+        submissions.len(),
+        if submissions.len() == 1 { "" } else { "s" },
+        suite.cases.len(),
+        batch::seconds_since(start),
+        cached
+    );
+    print!("{}", export::summary::text(submissions, suite.max_points()));
+    println!("Reports: {} ({files} files).", out.display());
+}

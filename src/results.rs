@@ -1,0 +1,161 @@
+//! What grading a class produced, as data every report is made from.
+//!
+//! `results.json` is this, serialized: the keys of DESIGN.md (`game`;
+//! per submission `id`, `score`, `max_score`, `status`, `cases`; per case
+//! `name`, `verdict`, `score`, `max_score`, `wall_ms`) keep their meaning,
+//! and the other fields add what feedback needs. Shards' results merge by
+//! concatenating submissions, so every report can be remade from the
+//! merged file alone.
+
+use serde::{Deserialize, Serialize};
+
+use crate::case::Visibility;
+use crate::verdict::Verdict;
+
+/// The format's version, written in every `results.json`.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A graded class (or one shard of it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassResults {
+    /// The game id.
+    pub game: String,
+    /// This format's version ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// The referee version that graded.
+    pub referee_version: String,
+    /// The suite graded against.
+    pub suite: SuiteInfo,
+    /// When this set was a shard, which one (`K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Every submission, sorted by id.
+    pub submissions: Vec<SubmissionResult>,
+}
+
+/// The suite, as reports show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteInfo {
+    /// Its title.
+    pub title: String,
+    /// Points of all cases.
+    pub max_score: f64,
+    /// Its cases, in order.
+    pub cases: Vec<CaseInfo>,
+}
+
+/// One case of the suite.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseInfo {
+    /// Its name.
+    pub name: String,
+    /// Its points.
+    pub max_score: f64,
+    /// Who sees it.
+    pub visibility: Visibility,
+    /// What it checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its rubric item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rubric: Option<String>,
+}
+
+/// Whether a submission could be graded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Every case ran.
+    Graded,
+    /// It does not compile.
+    CompileError,
+    /// It could not be graded: no program found, or the grader failed on
+    /// it (see `message`).
+    Error,
+    /// Grading was interrupted before it.
+    NotGraded,
+}
+
+/// One student's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionResult {
+    /// The student's id, unique in the class.
+    pub id: String,
+    /// The submission's path as given.
+    pub path: String,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// Whether it could be graded.
+    pub status: Status,
+    /// Why not, or the compiler's messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The key its results are cached under: the submission, the cases
+    /// and the referee version.
+    #[serde(default)]
+    pub fingerprint: String,
+    /// One result per case, in the suite's order.
+    pub cases: Vec<CaseResult>,
+}
+
+/// One case's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Points earned.
+    pub score: f64,
+    /// Points possible.
+    pub max_score: f64,
+    /// Time on the clock, in milliseconds.
+    pub wall_ms: u64,
+    /// Who sees the case.
+    pub visibility: Visibility,
+    /// The verdict in a sentence.
+    pub reason: String,
+    /// The explanation of a failure, as plain text (empty on a pass).
+    #[serde(default)]
+    pub explanation: String,
+    /// The reference's terminal transcript, for failures (trimmed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The program's terminal transcript, for failures (trimmed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actual: Option<String>,
+}
+
+impl SubmissionResult {
+    /// The share of the points earned, 0 to 1.
+    pub fn fraction(&self) -> f64 {
+        if self.max_score > 0.0 {
+            self.score / self.max_score
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The longest transcript kept in results, in bytes; reports show the
+/// start of longer ones and say so.
+pub const TRANSCRIPT_LIMIT: usize = 64 * 1024;
+
+/// `text`, cut to [`TRANSCRIPT_LIMIT`] at a character boundary, with a
+/// note when cut.
+pub fn trimmed(text: &str) -> String {
+    if text.len() <= TRANSCRIPT_LIMIT {
+        return text.to_string();
+    }
+    let mut end = TRANSCRIPT_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\n[… {} more bytes not kept]\n",
+        &text[..end],
+        text.len() - end
+    )
+}
