@@ -129,8 +129,8 @@ impl Batch<'_> {
         SubmissionResult {
             id: entry.id.clone(),
             path: entry.path.display().to_string(),
-            score: graded.score(),
-            max_score: self.suite.max_points(),
+            score: results::round(graded.score()),
+            max_score: results::round(self.suite.max_points()),
             status,
             message,
             fingerprint: String::new(),
@@ -143,7 +143,7 @@ impl Batch<'_> {
             id: entry.id.clone(),
             path: entry.path.display().to_string(),
             score: 0.0,
-            max_score: self.suite.max_points(),
+            max_score: results::round(self.suite.max_points()),
             status,
             message: Some(message),
             fingerprint: String::new(),
@@ -216,7 +216,7 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
     CaseResult {
         name: case.name.clone(),
         verdict,
-        score: outcome.score,
+        score: results::round(outcome.score),
         max_score: case.points,
         wall_ms: outcome
             .run
@@ -237,7 +237,7 @@ pub fn suite_info(suite: &Suite) -> SuiteInfo {
             .title
             .clone()
             .unwrap_or_else(|| suite.game.to_string()),
-        max_score: suite.max_points(),
+        max_score: results::round(suite.max_points()),
         cases: suite
             .cases
             .iter()
