@@ -45,6 +45,9 @@ pub enum Command {
         #[arg(required = true)]
         shards: Vec<PathBuf>,
     },
+    /// Say which protections and ways of watching programs this machine
+    /// supports.
+    Doctor,
     /// Work with case folders: validate, list, re-pin transcripts.
     Cases {
         /// What to do with them.

@@ -2,7 +2,7 @@
 //! reference, and judge every run. Used by `check` (one student) and
 //! `grade` (a class).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -11,6 +11,7 @@ use crate::case::{Case, Mode, Suite};
 use crate::expected::{run_reference, ReferenceRun};
 use crate::game;
 use crate::run::{self, Ending, Feed, Program, RunResult};
+use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::verdict::{judge, Judgement, Verdict};
 
@@ -222,16 +223,11 @@ pub fn run_case(
     feed: Feed,
 ) -> Result<CaseOutcome, String> {
     let case = prepared.case;
-    let workdir = tempfile::Builder::new()
-        .prefix("referee-run-")
-        .tempdir()
-        .map_err(|e| format!("cannot make a working folder: {e}"))?;
     match (&prepared.expected, &case.call) {
-        (Expected::Call(expected), Some(call)) => {
-            call_case(built, case, call, expected, workdir.path())
-        }
+        (Expected::Call(expected), Some(call)) => call_case(built, case, call, expected),
         (Expected::Play(expected), _) => {
-            let result = execute(&built.program, case, workdir.path(), feed)?;
+            let jail = jail(&built.program, case)?;
+            let result = execute(&built.program, case, &jail, feed)?;
             let text = judge(
                 expected,
                 &result,
@@ -251,14 +247,20 @@ pub fn run_case(
     }
 }
 
+/// A fresh sandbox for one run of `program`.
+fn jail<'s>(program: &Program, case: &Case) -> Result<Jail<'s>, String> {
+    sandbox::get()
+        .jail(&program.reads, &case.limits)
+        .map_err(|e| format!("cannot make a sandbox for the run: {e}"))
+}
+
 fn execute(
     program: &Program,
     case: &Case,
-    workdir: &Path,
+    jail: &Jail<'_>,
     feed: Feed,
 ) -> Result<RunResult, String> {
-    let env = run::clean_env(workdir);
-    run::run(program, &case.input, &case.limits, workdir, &env, feed)
+    run::run(program, &case.input, &case.limits, jail, feed)
         .map_err(|e| format!("cannot run {}: {e}", program_name(program)))
 }
 
@@ -288,7 +290,6 @@ fn call_case(
     case: &Case,
     call: &Call,
     expected: &call::Expected,
-    workdir: &Path,
 ) -> Result<CaseOutcome, String> {
     let Some(caller) = &built.caller else {
         let judgement = Judgement {
@@ -303,8 +304,9 @@ fn call_case(
     };
     let mut program = caller.clone();
     program.argv.push(call.request().into());
-    let result = execute(&program, case, workdir, Feed::Interactive)?;
-    let reported = std::fs::read_to_string(workdir.join(call::RESULT_FILE)).ok();
+    let jail = jail(&program, case)?;
+    let result = execute(&program, case, &jail, Feed::Interactive)?;
+    let reported = std::fs::read_to_string(jail.workdir().join(call::RESULT_FILE)).ok();
     let (verdict, reason, outcome_of_call) = match (&result.ending, reported) {
         (Ending::Exited(_), Some(json)) => {
             let reported = call::parse_outcome(&json)?;

@@ -20,6 +20,7 @@ pub mod grading;
 pub mod notice;
 pub mod results;
 pub mod run;
+pub mod sandbox;
 pub mod submission;
 pub mod transcript;
 pub mod verdict;

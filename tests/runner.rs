@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use referee::expected::run_reference;
 use referee::run::{self, Ending, Feed, Limits};
+use referee::sandbox;
 use referee::submission::{self, build};
 use referee::Game;
 
@@ -61,17 +62,11 @@ fn transcripts(file: &str, inputs: &[String], times: usize, parallel: usize) -> 
         for _ in 0..parallel {
             s.spawn(|| {
                 while next.fetch_add(1, Ordering::Relaxed) < times {
-                    let dir = tempfile::tempdir().unwrap();
-                    let env = run::clean_env(dir.path());
-                    let result = run::run(
-                        &built.program,
-                        inputs,
-                        &Limits::default(),
-                        dir.path(),
-                        &env,
-                        Feed::Interactive,
-                    )
-                    .unwrap();
+                    let limits = Limits::default();
+                    let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
+                    let result =
+                        run::run(&built.program, inputs, &limits, &jail, Feed::Interactive)
+                            .unwrap();
                     assert_eq!(result.ending, Ending::Exited(0));
                     found.lock().unwrap().push(result.transcript.terminal());
                 }
@@ -135,19 +130,11 @@ fn prompts_come_before_their_answers_in_python_too() {
 fn nothing_the_program_started_outlives_its_case() {
     let submission = submission::locate(&test_file("programs/leaves-a-child-behind.c")).unwrap();
     let built = build(&submission, &[]).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let env = run::clean_env(dir.path());
-    let result = run::run(
-        &built.program,
-        &[],
-        &Limits::default(),
-        dir.path(),
-        &env,
-        Feed::Interactive,
-    )
-    .unwrap();
+    let limits = Limits::default();
+    let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
+    let result = run::run(&built.program, &[], &limits, &jail, Feed::Interactive).unwrap();
     assert_eq!(result.ending, Ending::Exited(0));
-    let pid: i32 = std::fs::read_to_string(dir.path().join("child.pid"))
+    let pid: i32 = std::fs::read_to_string(jail.workdir().join("child.pid"))
         .unwrap()
         .trim()
         .parse()

@@ -1,6 +1,6 @@
 //! Finding the submissions in the paths a TA named.
 //!
-//! A file is one submission. A folder holding exactly one program and no
+//! A file is one submission. A folder holding at most one program and no
 //! folders is one submission. Any other folder is a class: each program
 //! file in it, and each folder in it, is one student's submission (hidden
 //! files, and files that are not programs, such as a gradebook export,
@@ -58,7 +58,8 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, String> {
     let programs =
         programs_in(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
     let folders = subfolders(path)?;
-    if folders.is_empty() && programs.len() == 1 {
+    // One program (or none: a student's empty folder, graded as such).
+    if folders.is_empty() && programs.len() <= 1 {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut entries: Vec<PathBuf> = programs.into_iter().map(|(p, _)| p).collect();

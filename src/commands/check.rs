@@ -37,6 +37,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
             if args.all { "" } else { "public " }
         ));
     }
+    super::warn_about_missing_protections();
     let prepared = grading::prepare(&suite, cases);
     let settings = Settings {
         cflags: args

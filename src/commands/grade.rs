@@ -49,6 +49,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("{}: cannot create it: {e}", args.out.display()))?;
     install_interrupt();
+    super::warn_about_missing_protections();
     let start = Instant::now();
     let prepared = grading::prepare(&suite, &suite.cases);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

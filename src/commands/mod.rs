@@ -13,6 +13,7 @@ use crate::cli::{CasesAction, Cli, Command};
 
 mod cases;
 mod check;
+mod doctor;
 mod grade;
 mod merge;
 mod play;
@@ -25,6 +26,13 @@ pub type Failure = String;
 /// the process's exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Check(_) | Command::Grade(_) | Command::Doctor
+    ) {
+        // Before any thread starts: a private namespace for working folders.
+        crate::sandbox::isolate_process();
+    }
     if !matches!(cli.command, Command::Play { .. }) {
         // Like other command-line tools, end quietly when the reader of
         // our output goes away (`referee cases list | head`). Referee
@@ -40,6 +48,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Grade(args) => grade::run(&args),
         Command::Merge { out, shards } => merge::run(&out, &shards),
+        Command::Doctor => doctor::run(),
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
             CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),
@@ -47,6 +56,7 @@ pub fn main() -> ExitCode {
             CasesAction::Record(args) => record::run(&args),
         },
     };
+    crate::sandbox::shutdown();
     match result {
         Ok(code) => code,
         Err(message) => {
@@ -61,4 +71,11 @@ pub fn main() -> ExitCode {
 pub fn points(p: f64) -> String {
     let text = format!("{p:.4}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Says once, on stderr, which protections are off on this machine.
+pub fn warn_about_missing_protections() {
+    if let Some(missing) = crate::sandbox::get().missing() {
+        crate::notice::once("protections", &missing);
+    }
 }

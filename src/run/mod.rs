@@ -9,11 +9,12 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::notice;
+use crate::sandbox::{Confinement, Jail};
 use crate::transcript::Transcript;
 
 mod notify;
@@ -23,19 +24,29 @@ mod session;
 mod spawn;
 
 use session::{Detector, Session};
+pub use spawn::limit_resources;
 
 /// A command to run: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     /// `argv`, starting with the program's path.
     pub argv: Vec<OsString>,
+    /// Folders it needs to read besides the system's (its build folder,
+    /// its interpreter's library): the sandbox allows these.
+    pub reads: Vec<PathBuf>,
 }
 
 impl Program {
-    /// A program run without arguments.
-    pub fn new(path: impl Into<OsString>) -> Program {
+    /// A program run without arguments, reading only its own folder.
+    pub fn new(path: impl Into<PathBuf>) -> Program {
+        let path: PathBuf = path.into();
+        let reads = path
+            .parent()
+            .map(|p| vec![p.to_path_buf()])
+            .unwrap_or_default();
         Program {
-            argv: vec![path.into()],
+            argv: vec![path.into_os_string()],
+            reads,
         }
     }
 }
@@ -153,22 +164,77 @@ fn forced_detection() -> Option<&'static str> {
         .as_deref()
 }
 
+/// How this machine tells that a program waits for input, in words.
+pub fn detection_method() -> &'static str {
+    let forced = forced_detection();
+    if forced == Some("none") {
+        return "not detected (REFEREE_DETECT=none): input is typed all at once";
+    }
+    let seccomp = unsafe_seccomp_available();
+    if notify::SUPPORTED && seccomp && matches!(forced, None | Some("notify")) {
+        "seccomp notification on each read of stdin (no polling)"
+    } else if procfs::Watcher::available() {
+        "watching /proc for a program asleep reading stdin"
+    } else {
+        "not detected: input is typed all at once"
+    }
+}
+
+fn unsafe_seccomp_available() -> bool {
+    // SAFETY: asking for the calling thread's seccomp mode.
+    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+}
+
 /// What this process has learnt about detecting waits.
 static DETECTION: AtomicU8 = AtomicU8::new(UNTRIED);
 const UNTRIED: u8 = 0;
 const NOTIFY_WORKS: u8 = 1;
 const NOTIFY_FAILS: u8 = 2;
 
-/// Runs `program` in `workdir` with `env`, giving it `inputs` (lines
-/// without newlines). Errors are the runner's own (no terminal, no such
-/// program); everything the program does is in the [`RunResult`].
+/// Runs `program` in `jail`'s working folder, under its rules, giving it
+/// `inputs` (lines without newlines). Errors are the runner's own (no
+/// terminal, no such program); everything the program does is in the
+/// [`RunResult`].
 pub fn run(
     program: &Program,
     inputs: &[String],
     limits: &Limits,
-    workdir: &Path,
-    env: &[(OsString, OsString)],
+    jail: &Jail<'_>,
     feed: Feed,
+) -> io::Result<RunResult> {
+    let place = Place {
+        workdir: jail.workdir(),
+        env: jail.env(),
+        confinement: jail.confinement(),
+    };
+    let mut result = run_in(program, inputs, limits, &place, feed, jail)?;
+    // A program that failed after its group ran into the memory limit ran
+    // out of memory; one that finished despite it (the kernel dropped
+    // caches) did not.
+    let failed = matches!(result.ending, Ending::Signaled(_))
+        || matches!(result.ending, Ending::Exited(c) if c != 0);
+    if failed && jail.hit_memory_limit() == Some(true) {
+        result.ending = Ending::MemoryLimit;
+    }
+    Ok(result)
+}
+
+/// Where and how a program runs.
+pub(crate) struct Place<'a> {
+    pub workdir: &'a Path,
+    pub env: Vec<(OsString, OsString)>,
+    pub confinement: Confinement,
+}
+
+/// Runs with the best way of detecting waits this machine has, falling
+/// back (and saying so once) when one fails.
+fn run_in(
+    program: &Program,
+    inputs: &[String],
+    limits: &Limits,
+    place: &Place<'_>,
+    feed: Feed,
+    jail: &Jail<'_>,
 ) -> io::Result<RunResult> {
     let forced = forced_detection();
     if feed == Feed::Interactive
@@ -176,7 +242,7 @@ pub fn run(
         && matches!(forced, None | Some("notify"))
         && DETECTION.load(Ordering::Relaxed) != NOTIFY_FAILS
     {
-        match run_notified(program, inputs, limits, workdir, env) {
+        match run_with(program, inputs, limits, place, jail, How::Notify) {
             Ok(result) => {
                 DETECTION.store(NOTIFY_WORKS, Ordering::Relaxed);
                 return Ok(result);
@@ -187,31 +253,8 @@ pub fn run(
             Err(_) => DETECTION.store(NOTIFY_FAILS, Ordering::Relaxed),
         }
     }
-    let start = |pty: &pty::Pty| spawn::start(program, workdir, env, limits, pty, None);
     if feed == Feed::Interactive && forced != Some("none") && procfs::Watcher::available() {
-        let pty = pty::Pty::open()?;
-        let started_at = Instant::now();
-        let started = start(&pty)?;
-        if let Ok(watcher) = procfs::Watcher::new(started.pid) {
-            return session(
-                pty,
-                started,
-                Detector::Watch(watcher),
-                inputs,
-                limits,
-                started_at,
-            )
-            .run();
-        }
-        return session(
-            pty,
-            started,
-            Detector::AllAtOnce,
-            inputs,
-            limits,
-            started_at,
-        )
-        .run();
+        return run_with(program, inputs, limits, place, jail, How::Watch);
     }
     if feed == Feed::Interactive {
         notice::once(
@@ -220,52 +263,44 @@ pub fn run(
              input is typed all at once at the start; transcripts show every input first",
         );
     }
-    let pty = pty::Pty::open()?;
-    let started_at = Instant::now();
-    let started = start(&pty)?;
-    session(
-        pty,
-        started,
-        Detector::AllAtOnce,
-        inputs,
-        limits,
-        started_at,
-    )
-    .run()
+    run_with(program, inputs, limits, place, jail, How::AllAtOnce)
 }
 
-fn run_notified(
+/// How a run learns the program waits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum How {
+    Notify,
+    Watch,
+    AllAtOnce,
+}
+
+fn run_with(
     program: &Program,
     inputs: &[String],
     limits: &Limits,
-    workdir: &Path,
-    env: &[(OsString, OsString)],
+    place: &Place<'_>,
+    jail: &Jail<'_>,
+    how: How,
 ) -> io::Result<RunResult> {
     let pty = pty::Pty::open()?;
-    let (installer, parent_end) = notify::Installer::new()?;
+    let notify = match how {
+        How::Notify => Some(notify::Installer::new()?),
+        _ => None,
+    };
     let started_at = Instant::now();
-    let started = spawn::start(program, workdir, env, limits, &pty, Some(&installer))?;
-    drop(installer);
-    let notifier = parent_end.receive()?;
-    session(
-        pty,
-        started,
-        Detector::Notify(notifier),
-        inputs,
-        limits,
-        started_at,
-    )
-    .run()
-}
-
-fn session<'a>(
-    pty: pty::Pty,
-    started: spawn::Started,
-    detector: Detector,
-    inputs: &'a [String],
-    limits: &'a Limits,
-    started_at: Instant,
-) -> Session<'a> {
+    let installer = notify.as_ref().map(|(installer, _)| installer);
+    let started = spawn::start(program, place, limits, &pty, installer)?;
+    let detector = match (how, notify) {
+        (How::Notify, Some((installer, parent_end))) => {
+            drop(installer);
+            Detector::Notify(parent_end.receive()?)
+        }
+        (How::Watch, _) => match procfs::Watcher::new(started.pid) {
+            Ok(watcher) => Detector::Watch(watcher),
+            Err(_) => Detector::AllAtOnce,
+        },
+        _ => Detector::AllAtOnce,
+    };
     Session {
         pty,
         pid: started.pid,
@@ -277,5 +312,7 @@ fn session<'a>(
         next: 0,
         transcript: Transcript::new(),
         buf: vec![0; 64 * 1024],
+        jail,
     }
+    .run()
 }

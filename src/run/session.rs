@@ -13,6 +13,7 @@ use super::notify::Notifier;
 use super::procfs::Watcher;
 use super::pty::Pty;
 use super::{Clock, Ending, Limits, RunResult};
+use crate::sandbox::Jail;
 use crate::transcript::Transcript;
 
 /// How the session learns that the program waits for input.
@@ -53,6 +54,7 @@ pub struct Session<'a> {
     pub next: usize,
     pub transcript: Transcript,
     pub buf: Vec<u8>,
+    pub jail: &'a Jail<'a>,
 }
 
 impl Session<'_> {
@@ -240,13 +242,15 @@ impl Session<'_> {
         }
     }
 
-    /// Kills the program's whole process group. Done before reaping, so
-    /// the group id cannot have been reused by then.
+    /// Kills the program's whole process group, and whatever else the
+    /// sandbox knows is the run's. Done before reaping, so the group id
+    /// cannot have been reused by then.
     fn kill_all(&self) {
         // SAFETY: signalling our own child's process group.
         unsafe {
             libc::kill(-self.pid, libc::SIGKILL);
         }
+        self.jail.kill_all();
     }
 
     /// Waits for the program to be gone; its status and resource use.

@@ -1,16 +1,14 @@
 //! Starting a program on the terminal, in a session of its own, under
 //! resource limits.
 
-use std::ffi::OsString;
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::notify::Installer;
 use super::pty::Pty;
-use super::{Limits, Program};
+use super::{Limits, Place, Program};
 
 /// A started program.
 pub struct Started {
@@ -18,6 +16,12 @@ pub struct Started {
     pub pid: i32,
     /// Readable once it has exited, so the runner never polls for that.
     pub pidfd: Option<OwnedFd>,
+}
+
+/// Applies `limits` to the calling process (a child before `exec`).
+/// Async-signal-safe.
+pub fn limit_resources(limits: &Limits) -> io::Result<()> {
+    Rlimits::from(limits).apply()
 }
 
 /// The resource limits applied in the child, computed before `fork`.
@@ -60,8 +64,7 @@ impl Rlimits {
 /// are reported to the runner (see [`super::notify`]).
 pub fn start(
     program: &Program,
-    workdir: &Path,
-    env: &[(OsString, OsString)],
+    place: &Place<'_>,
     limits: &Limits,
     pty: &Pty,
     installer: Option<&Installer>,
@@ -74,13 +77,14 @@ pub fn start(
     command
         .args(rest)
         .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .current_dir(workdir)
+        .envs(place.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(place.workdir)
         .stdin(Stdio::from(pty.slave_for_child()?))
         .stdout(Stdio::from(pty.slave_for_child()?))
         .stderr(Stdio::from(pty.slave_for_child()?));
     let rlimits = Rlimits::from(limits);
     let installer = installer.map(Installer::child_side);
+    let confinement = place.confinement;
     // SAFETY: the closure runs between fork and exec and only makes
     // async-signal-safe system calls on memory prepared before the fork.
     unsafe {
@@ -92,6 +96,7 @@ pub fn start(
                 return Err(io::Error::last_os_error());
             }
             rlimits.apply()?;
+            confinement.apply()?;
             if let Some(installer) = installer {
                 installer.install()?;
             }

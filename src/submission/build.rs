@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -14,7 +15,8 @@ use wait_timeout::ChildExt;
 
 use super::{python, Language, Submission};
 use crate::call;
-use crate::run::Program;
+use crate::run::{Limits, Program};
+use crate::sandbox;
 
 /// C compiler flags when neither the suite nor the command line sets
 /// them: the compiler's own defaults, as on a student's laptop, with
@@ -26,6 +28,15 @@ pub const DEFAULT_CFLAGS: &[&str] = &["-Wall"];
 const LIBS: &[&str] = &["-lm"];
 
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What the compiler may use: far more than any handout's program needs.
+const COMPILE_LIMITS: Limits = Limits {
+    wall: COMPILE_TIMEOUT,
+    cpu: COMPILE_TIMEOUT,
+    output: 1 << 20,
+    memory: Some(2 << 30),
+    file_size: 256 << 20,
+};
 const COMPILER_OUTPUT_LIMIT: u64 = 64 * 1024;
 
 /// A submission ready to run.
@@ -81,7 +92,10 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
                     "-s".into(),
                 ];
                 argv.extend(args.iter().map(|a| a.as_os_str().to_os_string()));
-                Program { argv }
+                let mut reads = python.prefixes.clone();
+                reads.extend(python.executable.parent().map(Path::to_path_buf));
+                reads.push(stage.path().to_path_buf());
+                Program { argv, reads }
             };
             let helper = stage.path().join(call::HELPER_FILE);
             fs::write(&helper, call::HELPER)
@@ -107,17 +121,35 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
     })?;
     let output = dir.join("program");
     let file_name = source.file_name().unwrap_or_default();
-    let mut child = Command::new(&compiler)
+    // The compiler runs in the sandbox too: `#include "../cases/..."`
+    // must not print the hidden cases into its error messages.
+    let jail = sandbox::get()
+        .jail_writing(&[], &[dir], &COMPILE_LIMITS)
+        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
+    let confinement = jail.confinement();
+    let mut command = Command::new(&compiler);
+    command
         .args(cflags)
         .arg(file_name)
         .arg("-o")
         .arg(&output)
         .args(LIBS)
         .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
         .env("LC_ALL", "C")
+        .env("TMPDIR", dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: the closure only makes system calls (see Confinement::apply).
+    unsafe {
+        command.pre_exec(move || {
+            crate::run::limit_resources(&COMPILE_LIMITS)?;
+            confinement.apply()
+        });
+    }
+    let mut child = command
         .spawn()
         .map_err(|e| BuildError::Grader(format!("cannot start {}: {e}", compiler.display())))?;
     let stderr = child.stderr.take();

@@ -1,0 +1,28 @@
+//! `referee doctor`: what this machine supports, in words.
+
+use std::process::ExitCode;
+
+use super::Failure;
+use crate::run;
+use crate::sandbox;
+
+/// Prints how programs will be watched and contained here.
+pub fn run() -> Result<ExitCode, Failure> {
+    let sandbox = sandbox::get();
+    println!("referee {} on this machine:", env!("CARGO_PKG_VERSION"));
+    println!();
+    println!("  waiting for input   {}", run::detection_method());
+    for protection in sandbox.protections() {
+        match (&protection.on, &protection.off) {
+            (Some(how), _) => println!("  {:<19} on: {how}", protection.what),
+            (None, Some(why)) => println!("  {:<19} OFF: {why}", protection.what),
+            (None, None) => {}
+        }
+    }
+    println!();
+    match sandbox.missing() {
+        None => println!("Every protection is on."),
+        Some(_) => println!("Grading works; the protections marked OFF are not available here."),
+    }
+    Ok(ExitCode::SUCCESS)
+}

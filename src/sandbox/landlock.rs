@@ -1,0 +1,107 @@
+//! Files and signals: a Landlock ruleset per run, built by the runner and
+//! enforced in the child just before `exec`.
+//!
+//! The program may read and execute the system's folders (`/usr`, `/lib`,
+//! `/bin`, `/etc`, ...) and its own (the build folder, Python's library),
+//! read and write its working folder and a few devices, and nothing else:
+//! not the cases, not other submissions, not the grader's output, not the
+//! user's home. It may not connect or bind TCP ports, and (Landlock ABI
+//! 6) may not signal processes or reach abstract Unix sockets outside its
+//! sandbox.
+
+use std::io;
+use std::os::fd::{OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+
+use landlock::{
+    Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+};
+
+/// The newest ABI this build asks for; older kernels get what they have.
+const ABI_WANTED: ABI = ABI::V6;
+
+/// Folders and files every program may read and execute: the system's
+/// programs and libraries, and the few files of `/etc` that loaders,
+/// compilers and interpreters read (not all of `/etc`, which holds the
+/// machine's secrets).
+pub const SYSTEM: &[&str] = &[
+    "/usr",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/bin",
+    "/sbin",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/alternatives",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+];
+
+/// Devices every program may read and write.
+const DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/tty",
+];
+
+/// The Landlock ABI of the running kernel (0 without Landlock).
+pub fn kernel_abi() -> i32 {
+    const VERSION: u32 = 1; // LANDLOCK_CREATE_RULESET_VERSION
+                            // SAFETY: asking for the version reads no memory.
+    let abi = unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, 0usize, 0usize, VERSION) };
+    i32::try_from(abi).unwrap_or(0).max(0)
+}
+
+/// A ruleset for one run: `read` and the system folders readable and
+/// executable, `write` readable and writable.
+pub fn ruleset(read: &[PathBuf], write: &[&Path]) -> io::Result<Option<OwnedFd>> {
+    let abi = ABI_WANTED;
+    let fs_read = AccessFs::from_read(abi);
+    let fs_all = AccessFs::from_all(abi);
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(fs_all)
+        .map_err(io::Error::other)?
+        .handle_access(AccessNet::from_all(abi))
+        .map_err(io::Error::other)?
+        .scope(Scope::from_all(abi))
+        .map_err(io::Error::other)?
+        .create()
+        .map_err(io::Error::other)?;
+    let readable = SYSTEM.iter().map(PathBuf::from).chain(read.iter().cloned());
+    for path in readable {
+        if let Ok(fd) = PathFd::new(&path) {
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(fd, fs_read))
+                .map_err(io::Error::other)?;
+        }
+    }
+    let writable = DEVICES.iter().map(Path::new).chain(write.iter().copied());
+    for path in writable {
+        if let Ok(fd) = PathFd::new(path) {
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(fd, fs_all))
+                .map_err(io::Error::other)?;
+        }
+    }
+    Ok(ruleset.into())
+}
+
+/// Enforces a ruleset on the calling thread. Async-signal-safe; needs
+/// `PR_SET_NO_NEW_PRIVS` set first.
+pub fn restrict(ruleset: RawFd) -> io::Result<()> {
+    // SAFETY: a system call on an fd the caller keeps open.
+    let rc = unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0u32) };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}

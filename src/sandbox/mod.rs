@@ -1,0 +1,564 @@
+//! The sandbox around every run of a student's program (and around its
+//! compilation): whether referee runs as root or as an ordinary user, a
+//! program cannot hang the grader, fill the disk, exhaust memory or
+//! processes, reach the network, read the cases or other students' files,
+//! or outlive its run.
+//!
+//! The layers, each used where the machine has it ([`Sandbox::protections`]
+//! says which, and `referee doctor` prints them):
+//!
+//! - a session and process group of its own, killed whole at the end of
+//!   the run; [`seccomp`] refuses `setsid`/`setpgid`, so nothing leaves it;
+//! - [`seccomp`] also refuses the network (sockets other than local Unix
+//!   ones), other processes, namespaces, mounts and kernel interfaces;
+//! - [`landlock`] limits files to the system's folders and the program's
+//!   own, and writes to its working folder; signals stay inside;
+//! - resource limits on processor time, address space, file size, open
+//!   files; and on processes: a control group per slot as root
+//!   ([`cgroup`], which also tells a memory overrun exactly and finds
+//!   every process to kill), `RLIMIT_NPROC` counted in referee's user
+//!   namespace otherwise;
+//! - working folders on a size-limited tmpfs per slot, in referee's own
+//!   mount namespace ([`space`]);
+//! - as root, every capability dropped before `exec`;
+//! - a clean environment (see [`crate::run::clean_env`]).
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+pub mod cgroup;
+pub mod landlock;
+pub mod seccomp;
+pub mod space;
+
+pub use space::Isolation;
+
+use crate::run::Limits;
+
+/// Processes a run may have at once, counting the program itself.
+pub const PROCESSES: u32 = 64;
+
+/// What a slot's working folders may hold in all, where they are on a
+/// tmpfs.
+pub const DISK: u64 = 64 << 20;
+
+static ISOLATION: OnceLock<Isolation> = OnceLock::new();
+static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
+
+/// Puts referee in its own mount (and, for an ordinary user, user)
+/// namespace. Call first thing in `main`, while there is one thread;
+/// without it, working folders are plain folders.
+pub fn isolate_process() {
+    // SAFETY: reading the effective uid.
+    let root = unsafe { libc::geteuid() } == 0;
+    let _ = ROOT_AT_START.set(root);
+    let _ = ISOLATION.set(space::isolate(root));
+}
+
+static ROOT_AT_START: OnceLock<bool> = OnceLock::new();
+
+/// The process's sandbox, probed on first use.
+pub fn get() -> &'static Sandbox {
+    SANDBOX.get_or_init(Sandbox::probe)
+}
+
+/// One protection and whether it is on here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protection {
+    /// What it protects.
+    pub what: &'static str,
+    /// How, when on.
+    pub on: Option<String>,
+    /// Why not, when off.
+    pub off: Option<String>,
+}
+
+/// What this machine offers, and the slots runs take turns in.
+pub struct Sandbox {
+    root: bool,
+    isolation: Isolation,
+    landlock_abi: i32,
+    seccomp: bool,
+    cgroups: bool,
+    nproc: Option<u64>,
+    filter: Box<[libc::sock_filter]>,
+    dir: tempfile::TempDir,
+    free: Mutex<Vec<Slot>>,
+    made: Mutex<usize>,
+}
+
+/// A place for one run at a time: a folder (a tmpfs where possible) and,
+/// as root, control groups.
+struct Slot {
+    dir: PathBuf,
+    group: Option<cgroup::Group>,
+}
+
+impl Sandbox {
+    fn probe() -> Sandbox {
+        // SAFETY: reading the effective uid.
+        let root = *ROOT_AT_START
+            .get()
+            .unwrap_or(&(unsafe { libc::geteuid() } == 0));
+        let isolation = *ISOLATION.get().unwrap_or(&Isolation::None);
+        let dir = tempfile::Builder::new()
+            .prefix("referee-")
+            .tempdir()
+            .or_else(|_| tempfile::tempdir())
+            .expect("a temporary folder for working folders");
+        let cgroups =
+            root && cgroup::Group::create(&format!("referee-{}/probe", std::process::id())).is_ok();
+        if cgroups {
+            cgroup::remove_stale();
+        }
+        // Library users (tests) do not call shutdown(); clean up at exit.
+        // SAFETY: registering a plain function to run at exit.
+        unsafe {
+            libc::atexit(shutdown_at_exit);
+        }
+        Sandbox {
+            root,
+            isolation,
+            landlock_abi: landlock::kernel_abi(),
+            seccomp: seccomp::SUPPORTED && seccomp_available(),
+            cgroups,
+            nproc: process_limit(root, isolation),
+            filter: seccomp::filter(),
+            dir,
+            free: Mutex::new(Vec::new()),
+            made: Mutex::new(0),
+        }
+    }
+
+    /// Every protection, on or off, in words.
+    pub fn protections(&self) -> Vec<Protection> {
+        let on = |what, how: String| Protection {
+            what,
+            on: Some(how),
+            off: None,
+        };
+        let off = |what, why: &str| Protection {
+            what,
+            on: None,
+            off: Some(why.to_string()),
+        };
+        let mut list = Vec::new();
+        list.push(if self.seccomp {
+            on("child processes", "kept in the program's process group (setsid refused) and killed at the end of each case".into())
+        } else {
+            off("child processes", "seccomp is not available: a child that starts its own session may outlive its case")
+        });
+        list.push(match (self.cgroups, self.nproc) {
+            (true, _) => on("fork bombs", format!("at most {PROCESSES} processes per run (cgroup pids controller)")),
+            (false, Some(_)) => on(
+                "fork bombs",
+                match self.isolation {
+                    Isolation::UserAndMounts => "limited to a few hundred processes (RLIMIT_NPROC, counted in referee's own user namespace)".into(),
+                    _ => "limited to a few hundred more processes than you run now (RLIMIT_NPROC)".into(),
+                },
+            ),
+            (false, None) => off("fork bombs", "running as root without the cgroup pids controller: the number of processes is not limited"),
+        });
+        list.push(if self.cgroups {
+            on(
+                "memory",
+                "address-space limit, and overruns told exactly (cgroup memory controller)".into(),
+            )
+        } else {
+            on(
+                "memory",
+                "address-space limit (a run that fails near its limit is judged out of memory)"
+                    .into(),
+            )
+        });
+        list.push(if self.landlock_abi >= 1 {
+            on("files", format!("Landlock ABI {}: reads only system folders and the program's own; writes only its working folder", self.landlock_abi))
+        } else {
+            off("files", "Landlock is not available: the program can read and write whatever your user can")
+        });
+        list.push(if self.isolation != Isolation::None {
+            on("disk", format!("working folders on a private {} MiB tmpfs; each file capped in size", DISK >> 20))
+        } else {
+            on("disk", "each file capped in size (RLIMIT_FSIZE); the total is not capped (no private mount namespace)".into())
+        });
+        list.push(if self.seccomp {
+            on("network", "no sockets but local Unix ones (seccomp)".into())
+        } else if self.landlock_abi >= 4 {
+            on("network", "no TCP connections (Landlock)".into())
+        } else {
+            off(
+                "network",
+                "neither seccomp nor Landlock 4: the program can reach the network",
+            )
+        });
+        list.push(if self.landlock_abi >= 6 {
+            on("signals", "cannot signal processes outside its sandbox (Landlock)".into())
+        } else if self.seccomp {
+            on("signals", "cannot signal other process groups (seccomp); single processes of the same user can still be signalled".into())
+        } else {
+            off("signals", "can signal any process of the same user")
+        });
+        if self.root {
+            list.push(on(
+                "privileges",
+                "every capability dropped before the program starts".into(),
+            ));
+        }
+        list.push(on(
+            "environment",
+            "clean: nothing of the grader's, fixed locale, HOME and TMPDIR in the working folder"
+                .into(),
+        ));
+        list
+    }
+
+    /// The protections that are off, in one sentence, or `None`.
+    pub fn missing(&self) -> Option<String> {
+        let off: Vec<String> = self
+            .protections()
+            .into_iter()
+            .filter_map(|p| p.off.map(|why| format!("{} ({why})", p.what)))
+            .collect();
+        (!off.is_empty()).then(|| {
+            format!(
+                "these protections are off on this machine: {}",
+                off.join("; ")
+            )
+        })
+    }
+
+    /// A jail for one run: a fresh working folder in a free slot, and the
+    /// rules the program will be held to. `reads` are the folders the
+    /// program needs besides the system's.
+    pub fn jail(&self, reads: &[PathBuf], limits: &Limits) -> io::Result<Jail<'_>> {
+        self.jail_writing(reads, &[], limits)
+    }
+
+    /// Like [`Sandbox::jail`], with more folders the program may write
+    /// (a compiler's build folder).
+    pub fn jail_writing(
+        &self,
+        reads: &[PathBuf],
+        writes: &[&Path],
+        limits: &Limits,
+    ) -> io::Result<Jail<'_>> {
+        let slot = self.take_slot()?;
+        let workdir = slot.dir.join("work");
+        if workdir.exists() {
+            fs::remove_dir_all(&workdir)?;
+        }
+        fs::create_dir(&workdir)?;
+        if let Some(group) = &slot.group {
+            group.prepare(PROCESSES, limits.memory)?;
+        }
+        let mut read: Vec<PathBuf> = reads.to_vec();
+        read.extend(extra_reads());
+        let landlock = if self.landlock_abi >= 1 {
+            let mut write: Vec<&Path> = writes.to_vec();
+            write.push(&workdir);
+            landlock::ruleset(&read, &write)?
+        } else {
+            None
+        };
+        Ok(Jail {
+            sandbox: self,
+            slot: Some(slot),
+            workdir,
+            landlock,
+        })
+    }
+
+    fn take_slot(&self) -> io::Result<Slot> {
+        if let Some(slot) = self
+            .free
+            .lock()
+            .map_err(|_| io::Error::other("slots lost"))?
+            .pop()
+        {
+            return Ok(slot);
+        }
+        let index = {
+            let mut made = self
+                .made
+                .lock()
+                .map_err(|_| io::Error::other("slots lost"))?;
+            *made += 1;
+            *made
+        };
+        let dir = self.dir.path().join(format!("slot{index}"));
+        fs::create_dir(&dir)?;
+        if self.isolation != Isolation::None {
+            space::mount_tmpfs(&dir, DISK)?;
+        }
+        let group = if self.cgroups {
+            Some(cgroup::Group::create(&format!(
+                "referee-{}/slot{index}",
+                std::process::id()
+            ))?)
+        } else {
+            None
+        };
+        Ok(Slot { dir, group })
+    }
+
+    fn give_back(&self, slot: Slot) {
+        if let Ok(mut free) = self.free.lock() {
+            free.push(slot);
+        }
+    }
+}
+
+/// Whether seccomp filters can be installed here.
+fn seccomp_available() -> bool {
+    // SAFETY: asking for the calling thread's seccomp mode.
+    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+}
+
+/// The `RLIMIT_NPROC` for runs: it counts every process of the user in
+/// the user namespace, so the limit leaves room for referee and the
+/// user's own processes. As root (which the limit does not bind), none.
+fn process_limit(root: bool, isolation: Isolation) -> Option<u64> {
+    if root {
+        return None;
+    }
+    let mine = if isolation == Isolation::UserAndMounts {
+        64
+    } else {
+        user_tasks()
+    };
+    Some(mine + 4 * u64::from(PROCESSES))
+}
+
+/// How many tasks (threads included) this user runs now.
+fn user_tasks() -> u64 {
+    // SAFETY: reading the real uid.
+    let uid = unsafe { libc::getuid() };
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return 1024;
+    };
+    let mut count = 0;
+    for entry in entries.flatten() {
+        let status = fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let owned = status
+            .lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .is_some_and(|u| u == uid.to_string());
+        if owned {
+            count += status
+                .lines()
+                .find(|l| l.starts_with("Threads:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(1);
+        }
+    }
+    count
+}
+
+/// Folders named in `REFEREE_ALLOW_READ` (separated by `:`): read-only
+/// access for programs that need more than their own folder, such as an
+/// executable that runs another program.
+fn extra_reads() -> Vec<PathBuf> {
+    std::env::var_os("REFEREE_ALLOW_READ")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default()
+}
+
+/// One run's confinement: its working folder and the rules.
+pub struct Jail<'s> {
+    sandbox: &'s Sandbox,
+    slot: Option<Slot>,
+    workdir: PathBuf,
+    landlock: Option<OwnedFd>,
+}
+
+impl Jail<'_> {
+    /// The run's working folder, fresh and empty.
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// The clean environment the program runs in.
+    pub fn env(&self) -> Vec<(OsString, OsString)> {
+        crate::run::clean_env(&self.workdir)
+    }
+
+    /// The rules as plain values for the child between `fork` and `exec`.
+    pub fn confinement(&self) -> Confinement {
+        let sandbox = self.sandbox;
+        let join = self
+            .slot
+            .as_ref()
+            .and_then(|s| s.group.as_ref())
+            .map(|g| [g.join[0].as_ptr() as usize, g.join[1].as_ptr() as usize]);
+        Confinement {
+            landlock: self.landlock.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
+            filter: sandbox.seccomp.then_some((
+                sandbox.filter.as_ptr() as usize,
+                sandbox.filter.len() as u16,
+            )),
+            join,
+            drop_capabilities: sandbox.root,
+            nproc: sandbox.nproc,
+        }
+    }
+
+    /// Kills every process still in the run's control group (as root;
+    /// elsewhere the runner's process-group kill does it).
+    pub fn kill_all(&self) {
+        if let Some(group) = self.slot.as_ref().and_then(|s| s.group.as_ref()) {
+            group.kill_all();
+        }
+    }
+
+    /// Whether the run hit its memory limit, where the machine can tell.
+    pub fn hit_memory_limit(&self) -> Option<bool> {
+        self.slot
+            .as_ref()
+            .and_then(|s| s.group.as_ref())
+            .map(cgroup::Group::hit_memory_limit)
+    }
+}
+
+impl Drop for Jail<'_> {
+    fn drop(&mut self) {
+        self.kill_all();
+        let _ = fs::remove_dir_all(&self.workdir);
+        if let Some(slot) = self.slot.take() {
+            self.sandbox.give_back(slot);
+        }
+    }
+}
+
+/// A jail's rules as plain values (pointers into memory the jail and the
+/// sandbox own), for a `pre_exec` closure. Valid while the jail lives.
+#[derive(Clone, Copy, Debug)]
+pub struct Confinement {
+    landlock: RawFd,
+    filter: Option<(usize, u16)>,
+    join: Option<[usize; 2]>,
+    drop_capabilities: bool,
+    nproc: Option<u64>,
+}
+
+impl Confinement {
+    /// No confinement beyond resource limits (for tests of the runner).
+    pub const NONE: Confinement = Confinement {
+        landlock: -1,
+        filter: None,
+        join: None,
+        drop_capabilities: false,
+        nproc: None,
+    };
+
+    /// Applies the rules to the calling process: in the child, between
+    /// `fork` and `exec`. Async-signal-safe: system calls only.
+    pub fn apply(&self) -> io::Result<()> {
+        if let Some([pids, memory]) = self.join {
+            cgroup::join(&[pids as *const libc::c_char, memory as *const libc::c_char])?;
+        }
+        if let Some(n) = self.nproc {
+            set_limit(libc::RLIMIT_NPROC, n)?;
+        }
+        // SAFETY: prctl with constant arguments.
+        if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if self.drop_capabilities {
+            drop_capabilities();
+        }
+        if self.landlock >= 0 {
+            landlock::restrict(self.landlock)?;
+        }
+        if let Some((filter, len)) = self.filter {
+            // SAFETY: the filter lives in the sandbox, which outlives the
+            // process.
+            unsafe { seccomp::install(filter as *const libc::sock_filter, len)? };
+        }
+        Ok(())
+    }
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
+    // SAFETY: setrlimit reads one rlimit.
+    if unsafe { libc::setrlimit(resource, &limit) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Empties the bounding set, so that the program (root or not) starts with
+/// no capabilities at all.
+fn drop_capabilities() {
+    for cap in 0..64 {
+        // SAFETY: prctl with integer arguments; unknown capabilities fail
+        // harmlessly.
+        unsafe {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+    }
+}
+
+extern "C" fn shutdown_at_exit() {
+    shutdown();
+}
+
+/// Removes what referee left in shared places (its control groups, its
+/// working folders); called at exit.
+pub fn shutdown() {
+    if let Some(sandbox) = SANDBOX.get() {
+        if let Ok(mut free) = sandbox.free.lock() {
+            for slot in free.drain(..) {
+                if sandbox.isolation != Isolation::None {
+                    space::unmount(&slot.dir);
+                }
+            }
+        }
+        let _ = fs::remove_dir_all(sandbox.dir.path());
+        if sandbox.cgroups {
+            for controller in ["pids", "memory"] {
+                remove_own_groups(controller);
+            }
+        }
+    }
+}
+
+fn remove_own_groups(controller: &str) {
+    let name = format!("referee-{}", std::process::id());
+    let text = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let relative: HashSet<String> = text
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, ':');
+            let _ = parts.next();
+            let names = parts.next()?;
+            let path = parts.next()?;
+            names
+                .split(',')
+                .any(|n| n == controller)
+                .then(|| path.trim_start_matches('/').to_string())
+        })
+        .collect();
+    for rel in relative {
+        let base = Path::new("/sys/fs/cgroup")
+            .join(controller)
+            .join(rel)
+            .join(&name);
+        if let Ok(entries) = fs::read_dir(&base) {
+            for entry in entries.flatten() {
+                let _ = fs::remove_dir(entry.path());
+            }
+        }
+        let _ = fs::remove_dir(&base);
+    }
+}

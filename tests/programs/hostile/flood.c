@@ -1,0 +1,5 @@
+#include "common.h"
+int main(void) {
+  start();
+  for (;;) printf("------\n");
+}
