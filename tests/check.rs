@@ -4,7 +4,6 @@
 mod common;
 
 use std::fs;
-use std::path::Path;
 
 use common::*;
 
@@ -219,10 +218,18 @@ fn the_reference_through_the_runner_passes_every_case() {
         let cases = game_cases_only(game, work.path());
         // The sandbox lets a program read only its own folder: allow the
         // referee binary the wrapper starts.
-        let binary_dir = std::path::Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+        let binary_dir = std::path::Path::new(env!("CARGO_BIN_EXE_referee"))
+            .parent()
+            .unwrap();
         let out = referee_with(
             work.path(),
-            &["check", wrapper.to_str().unwrap(), "--all", "--cases", cases.to_str().unwrap()],
+            &[
+                "check",
+                wrapper.to_str().unwrap(),
+                "--all",
+                "--cases",
+                cases.to_str().unwrap(),
+            ],
             &[("REFEREE_ALLOW_READ", binary_dir.to_str().unwrap())],
         );
         assert!(
