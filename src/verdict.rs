@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::{self, Region};
 use crate::expected::ReferenceRun;
-use crate::run::{Clock, Ending, Limits, RunResult};
+use crate::run::{Ending, Limits, RunResult};
 
 /// The outcome of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -128,18 +128,15 @@ pub fn judge(
                     size(limits.memory.unwrap_or(0))
                 ),
             ),
-            Ending::TimedOut(Clock::Wall) => (
+            // Which clock runs out first depends on how busy the machine is,
+            // so the sentence names both: the same program gets the same words.
+            Ending::TimedOut(_) => (
                 Verdict::Timeout,
                 format!(
-                    "your program was still running after {} and was stopped",
-                    seconds(limits.wall)
-                ),
-            ),
-            Ending::TimedOut(Clock::Cpu) => (
-                Verdict::Timeout,
-                format!(
-                    "your program used more than {} of processor time and was stopped \
-                 (an endless loop?)",
+                    "your program was still running when its time ran out ({} on the clock, {} of \
+                 processor time) and was stopped: an endless loop, or waiting for something that \
+                 never comes?",
+                    seconds(limits.wall),
                     seconds(limits.cpu)
                 ),
             ),

@@ -1,0 +1,443 @@
+//! `referee grade` on whole classes: every kind of submission, the
+//! documented schema, shards, reruns, and workers.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::*;
+use serde_json::Value;
+
+/// A few cases of a game's suite, with quick limits: a class test needs
+/// every kind of case, not every case.
+fn small_suite(game: &str, dir: &Path, cases: &[&str]) -> PathBuf {
+    let from = root().join("cases").join(game);
+    let to = dir.join(format!("cases-{game}"));
+    fs::create_dir_all(&to).unwrap();
+    let suite = fs::read_to_string(from.join("suite.yaml"))
+        .unwrap()
+        .replace("timeout: 5s", "timeout: 2s")
+        .replace("cpu: 2s", "cpu: 1s");
+    fs::write(to.join("suite.yaml"), suite).unwrap();
+    for case in cases {
+        fs::copy(
+            from.join(format!("{case}.yaml")),
+            to.join(format!("{case}.yaml")),
+        )
+        .unwrap();
+    }
+    to
+}
+
+/// Cases for each game's class.
+fn cases_of(game: &str) -> &'static [&'static str] {
+    match game {
+        "connect4" => &[
+            "seed-example-1",
+            "seed-example-2",
+            "win-diagonal-to-top-right-corner",
+            "invalid-column-full",
+        ],
+        "pentago" => &[
+            "seed-sample-run",
+            "seed-test-input-2-tie",
+            "rotate-quadrant-2-left",
+            "occupied-square-refused",
+            "display-empty-board-exact",
+        ],
+        _ => &[
+            "square-4x4-vertical-win",
+            "drop-piece-handout-example",
+            "drop-piece-column-0-returns-minus-1",
+            "horizontal-player-2-returns-2",
+            "game-4x4-horizontal-win-player-2",
+        ],
+    }
+}
+
+/// A class of at least 30 submissions in the layouts TAs get: plain files
+/// named by student, a folder per student, LMS export names; correct
+/// programs, every known-bad fixture, two that do not compile, an endless
+/// loop, a crash, and an empty folder.
+fn write_class(game: &str, dir: &Path) -> usize {
+    let fixtures = test_file(&format!("fixtures/{game}"));
+    let ext = if game == "connect4-bomb" { "py" } else { "c" };
+    let correct = fixtures.join(format!("correct.{ext}"));
+    let mut copies: Vec<(String, PathBuf)> = vec![
+        (format!("alice.{ext}"), correct.clone()),
+        (format!("bob/main.{ext}"), correct.clone()),
+        (format!("smithjohn_12345_67890_lab.{ext}"), correct.clone()),
+        (
+            format!("Lab_jdoe7_attempt_2025-03-08-23-59-59_lab.{ext}"),
+            correct.clone(),
+        ),
+    ];
+    for entry in fs::read_dir(fixtures.join("bugs")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        copies.push((format!("bug-{name}.{ext}"), path));
+    }
+    let mut i = 0;
+    while copies.len() < 28 {
+        i += 1;
+        copies.push((format!("student{i:02}/lab.{ext}"), correct.clone()));
+    }
+    for (name, source) in &copies {
+        let target = dir.join(name);
+        fs::create_dir_all(target.parent().unwrap()).unwrap();
+        fs::copy(source, target).unwrap();
+    }
+    let count = copies.len();
+    let broken = dir.join(format!("broken.{ext}"));
+    fs::write(
+        &broken,
+        if ext == "c" {
+            "int main(void) { return 0 }\n"
+        } else {
+            "def broken(:\n"
+        },
+    )
+    .unwrap();
+    // In Python every function loops (or raises) too, for function cases.
+    let functions = [
+        "board_full",
+        "drop_piece",
+        "drop_bomb",
+        "horizontal_winner",
+        "vertical_winner",
+        "diagonal_winner",
+    ];
+    let python = |body: &str| {
+        let mut text: String = functions
+            .iter()
+            .map(|f| format!("def {f}(*args):\n    {body}\n"))
+            .collect();
+        text.push_str(&format!("if __name__ == '__main__':\n    {body}\n"));
+        text
+    };
+    let looping = dir.join(format!("loops.{ext}"));
+    let source = if ext == "c" {
+        "int main(void) { for (;;) {} }\n".to_string()
+    } else {
+        python("while True: pass")
+    };
+    fs::write(&looping, source).unwrap();
+    let crashing = dir.join(format!("crashes.{ext}"));
+    let source = if ext == "c" {
+        "int main(void) { int *p = 0; return *p; }\n".to_string()
+    } else {
+        python("raise RuntimeError('boom')")
+    };
+    fs::write(&crashing, source).unwrap();
+    fs::create_dir_all(dir.join("empty-folder")).unwrap();
+    count + 4
+}
+
+fn grade(args: &[&str]) -> Output {
+    let work = tempfile::tempdir().unwrap();
+    referee_in(work.path(), args)
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The results without what changes from run to run (times).
+fn without_times(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            map.remove("wall_ms");
+            for v in map.values_mut() {
+                *v = without_times(v.take());
+            }
+        }
+        Value::Array(items) => {
+            for v in items.iter_mut() {
+                *v = without_times(v.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+/// The first place two JSON values differ, as a path.
+fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for key in x.keys().chain(y.keys()) {
+                let (va, vb) = (
+                    x.get(key).unwrap_or(&Value::Null),
+                    y.get(key).unwrap_or(&Value::Null),
+                );
+                if let Some(found) = first_difference(va, vb, &format!("{path}.{key}")) {
+                    return Some(found);
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (va, vb))| first_difference(va, vb, &format!("{path}[{i}]"))),
+        _ if a == b => None,
+        _ => Some(format!("{path}: {a} vs {b}")),
+    }
+}
+
+fn assert_same(a: Value, b: Value) {
+    let (a, b) = (without_times(a), without_times(b));
+    if let Some(difference) = first_difference(&a, &b, "") {
+        panic!("the results differ at {difference}");
+    }
+}
+
+fn validate(results: &Value) {
+    let schema = read_json(&root().join("docs/results.schema.json"));
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(results)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "results.json does not follow its schema:\n{}",
+        errors.join("\n")
+    );
+}
+
+fn run_class(game: &str, work: &Path, jobs: &str) -> (PathBuf, usize, Value) {
+    let class = work.join(format!("class-{game}"));
+    fs::create_dir_all(&class).unwrap();
+    let count = write_class(game, &class);
+    let cases = small_suite(game, work, cases_of(game));
+    let out = work.join(format!("out-{game}-{jobs}"));
+    let output = grade(&[
+        "grade",
+        "--game",
+        game,
+        "--cases",
+        cases.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        jobs,
+        class.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{game}: {}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    (out.clone(), count, read_json(&out.join("results.json")))
+}
+
+#[test]
+fn a_class_of_every_kind_is_graded_for_each_game() {
+    let work = tempfile::tempdir().unwrap();
+    for game in ["connect4", "pentago", "connect4-bomb"] {
+        let (out, count, results) = run_class(game, work.path(), "2");
+        assert!(count >= 30, "{game}: only {count} submissions");
+        validate(&results);
+        let submissions = results["submissions"].as_array().unwrap();
+        assert_eq!(submissions.len(), count, "{game}");
+        let by_id = |id: &str| {
+            submissions
+                .iter()
+                .find(|s| s["id"] == id)
+                .unwrap_or_else(|| panic!("{game}: no submission {id}"))
+        };
+        for id in ["alice", "bob", "smithjohn", "jdoe7", "student01"] {
+            assert_eq!(by_id(id)["score"], by_id(id)["max_score"], "{game}: {id}");
+        }
+        let broken = by_id("broken");
+        if game == "connect4-bomb" {
+            // A syntax error shows when the file runs, as a crash.
+            assert_eq!(broken["status"], "graded", "{game}");
+            assert_eq!(broken["score"], 0.0);
+        } else {
+            assert_eq!(broken["status"], "compile-error", "{game}");
+        }
+        assert_eq!(by_id("empty-folder")["status"], "error", "{game}");
+        let verdicts = |id: &str| -> Vec<String> {
+            by_id(id)["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["verdict"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert!(
+            verdicts("loops").iter().all(|v| v == "timeout"),
+            "{game}: {:?}",
+            verdicts("loops")
+        );
+        assert!(
+            verdicts("crashes").iter().all(|v| v == "crashed"),
+            "{game}: {:?}",
+            verdicts("crashes")
+        );
+        let bugs: Vec<&Value> = submissions
+            .iter()
+            .filter(|s| s["id"].as_str().unwrap().starts_with("bug-"))
+            .collect();
+        assert!(
+            bugs.iter()
+                .any(|s| s["score"].as_f64() < s["max_score"].as_f64()),
+            "{game}"
+        );
+        assert!(out.join("details").is_dir());
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_workers() {
+    let work = tempfile::tempdir().unwrap();
+    let (_, _, one) = run_class("connect4", work.path(), "1");
+    let (_, _, eight) = run_class("connect4", work.path(), "8");
+    assert_same(one, eight);
+}
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let work = tempfile::tempdir().unwrap();
+    let (_, _, whole) = run_class("pentago", work.path(), "2");
+    let class = work.path().join("class-pentago");
+    let cases = work.path().join("cases-pentago");
+    let mut shard_dirs = Vec::new();
+    let mut seen = 0;
+    for k in 1..=3 {
+        let out = work.path().join(format!("shard{k}"));
+        let output = grade(&[
+            "grade",
+            "--game",
+            "pentago",
+            "--cases",
+            cases.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--shard",
+            &format!("{k}/3"),
+            class.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let part = read_json(&out.join("results.json"));
+        validate(&part);
+        assert_eq!(part["shard"], format!("{k}/3"));
+        seen += part["submissions"].as_array().unwrap().len();
+        shard_dirs.push(out);
+    }
+    assert_eq!(
+        seen,
+        whole["submissions"].as_array().unwrap().len(),
+        "each submission in exactly one shard"
+    );
+    let merged_dir = work.path().join("merged");
+    let mut args = vec![
+        "merge".to_string(),
+        "--out".into(),
+        merged_dir.to_str().unwrap().into(),
+    ];
+    args.extend(shard_dirs.iter().map(|d| d.to_str().unwrap().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = grade(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let merged = read_json(&merged_dir.join("results.json"));
+    validate(&merged);
+    assert_same(merged, whole);
+    // The same shard twice is refused.
+    let twice = grade(&[
+        "merge",
+        "--out",
+        work.path().join("bad").to_str().unwrap(),
+        shard_dirs[0].to_str().unwrap(),
+        shard_dirs[0].to_str().unwrap(),
+    ]);
+    assert!(!twice.status.success());
+    assert!(stderr(&twice).contains("two shards"), "{}", stderr(&twice));
+}
+
+#[test]
+fn a_rerun_regrades_only_what_changed() {
+    let work = tempfile::tempdir().unwrap();
+    let (out, count, first) = run_class("connect4", work.path(), "2");
+    let class = work.path().join("class-connect4");
+    let cases = work.path().join("cases-connect4");
+    let again = |extra: &[&str]| {
+        let mut args = vec![
+            "grade",
+            "--game",
+            "connect4",
+            "--cases",
+            cases.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        args.push(class.to_str().unwrap());
+        let output = grade(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let text = again(&[]);
+    assert!(
+        text.contains(&format!("({count} unchanged since the last run)")),
+        "{text}"
+    );
+    assert_same(read_json(&out.join("results.json")), first);
+    // One student resubmits: only that one is graded again.
+    fs::copy(
+        test_file("fixtures/connect4/bugs/missed-diagonal.c"),
+        class.join("alice.c"),
+    )
+    .unwrap();
+    let text = again(&[]);
+    assert!(
+        text.contains(&format!("({} unchanged since the last run)", count - 1)),
+        "{text}"
+    );
+    let text = again(&["--force"]);
+    assert!(text.contains("(0 unchanged since the last run)"), "{text}");
+}
+
+#[test]
+fn the_grader_fails_loudly_only_for_its_own_problems() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let missing = grade(&[
+        "grade",
+        "--game",
+        "pentago",
+        "--out",
+        out.to_str().unwrap(),
+        "/no/such/class",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("/no/such/class"),
+        "{}",
+        stderr(&missing)
+    );
+    let bad_cases = work.path().join("bad-cases");
+    fs::create_dir(&bad_cases).unwrap();
+    let output = grade(&[
+        "grade",
+        "--game",
+        "pentago",
+        "--cases",
+        bad_cases.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        test_file("fixtures/pentago/correct.c").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("suite.yaml"),
+        "{}",
+        stderr(&output)
+    );
+}
