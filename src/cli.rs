@@ -36,6 +36,9 @@ pub enum Command {
     /// Grade a class: every submission on every case, in parallel, with a
     /// gradebook, feedback and machine-readable results in --out.
     Grade(GradeArgs),
+    /// Grade one submission inside Gradescope's autograder (every case,
+    /// hidden ones too) and write Gradescope's results.json.
+    Gradescope(GradescopeArgs),
     /// Combine the --out folders of shards into one set of reports.
     Merge {
         /// Where to write the combined reports.
@@ -113,6 +116,23 @@ pub struct GradeArgs {
     /// Submissions: files, folders, or folders of submissions (a class).
     #[arg(required = true)]
     pub submissions: Vec<PathBuf>,
+}
+
+/// `referee gradescope`.
+#[derive(Debug, Args)]
+pub struct GradescopeArgs {
+    /// The game; guessed from the submitted file when left out.
+    #[arg(long, short)]
+    pub game: Option<GameArg>,
+    /// The folder of cases [default: cases/<game>].
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// The student's submission: a program, or a folder holding one.
+    #[arg(long, default_value = "/autograder/submission")]
+    pub submission: PathBuf,
+    /// Where to write Gradescope's results.
+    #[arg(long, default_value = "/autograder/results/results.json")]
+    pub results: PathBuf,
 }
 
 /// `referee cases ...`.

@@ -15,6 +15,7 @@ mod cases;
 mod check;
 mod doctor;
 mod grade;
+mod gradescope;
 mod merge;
 mod play;
 mod record;
@@ -28,7 +29,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if matches!(
         cli.command,
-        Command::Check(_) | Command::Grade(_) | Command::Doctor
+        Command::Check(_) | Command::Grade(_) | Command::Gradescope(_) | Command::Doctor
     ) {
         // Before any thread starts: a private namespace for working folders.
         crate::sandbox::isolate_process();
@@ -47,6 +48,7 @@ pub fn main() -> ExitCode {
         Command::Play { game } => play::run(game.0),
         Command::Check(args) => check::run(&args),
         Command::Grade(args) => grade::run(&args),
+        Command::Gradescope(args) => gradescope::run(&args),
         Command::Merge { out, shards } => merge::run(&out, &shards),
         Command::Doctor => doctor::run(),
         Command::Cases { action } => match action {

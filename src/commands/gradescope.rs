@@ -1,0 +1,185 @@
+//! `referee gradescope`: grade the one submission inside Gradescope's
+//! autograder container and write Gradescope's `results.json`.
+//!
+//! The submission is graded as `grade` grades a class's (every case,
+//! hidden ones too), and the results are written in Gradescope's format
+//! by [`crate::export::gradescope`]. A `results.json` is written whatever
+//! happens, because it is all Gradescope shows the student: when the
+//! submission cannot be graded (no program, several programs, it does not
+//! compile) its `output` says why and the command exits 0; when referee
+//! itself cannot work (no such case folder, no game) it says so too, and
+//! the command then exits 2.
+
+use std::fs;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use reference::Game;
+
+use super::{points, Failure};
+use crate::batch::{self, Batch, Progress};
+use crate::case::{self, Suite};
+use crate::class::Entry;
+use crate::cli::GradescopeArgs;
+use crate::export::gradescope::Gradescope;
+use crate::export::Exporter;
+use crate::grading::{self, Settings};
+use crate::results::{self, ClassResults, Status, SubmissionResult, SuiteInfo};
+use crate::submission;
+
+/// The id the one submission gets.
+const ID: &str = "submission";
+
+/// What went wrong before any grading: the student's doing (exit 0) or
+/// referee's (exit 2).
+enum Ungraded {
+    /// The submission has no program to grade, or several.
+    Submission(String),
+    /// Referee could not do its job.
+    Grader(String),
+}
+
+/// Grades the submission and writes Gradescope's results.
+pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
+    let start = Instant::now();
+    let (results, failure) = match grade(args) {
+        Ok(results) => (results, None),
+        Err(Ungraded::Submission(message)) => (ungraded(args, message), None),
+        Err(Ungraded::Grader(message)) => {
+            let student =
+                format!("the autograder could not run ({message}). Please tell your instructor.");
+            (ungraded(args, student), Some(message))
+        }
+    };
+    write(&args.results, &results, start.elapsed().as_secs())?;
+    if let Some(s) = results.submissions.first() {
+        println!(
+            "{}: {}/{} points ({}). Gradescope's results: {}",
+            args.submission.display(),
+            points(s.score),
+            points(s.max_score),
+            crate::export::view::status_id(s.status),
+            args.results.display()
+        );
+    }
+    match failure {
+        Some(message) => Err(message),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Finds the game and the cases, and grades the submission on all of them.
+fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
+    let suite = load_suite(args)?;
+    for problem in &suite.problems {
+        eprintln!("referee: warning: skipping a case: {problem}");
+    }
+    if suite.cases.is_empty() {
+        let dir = suite.dir.display();
+        return Err(Ungraded::Grader(format!("{dir} has no cases to grade")));
+    }
+    let out = tempfile::Builder::new()
+        .prefix("referee-gradescope-")
+        .tempdir()
+        .map_err(|e| Ungraded::Grader(format!("cannot make a working folder: {e}")))?;
+    super::warn_about_missing_protections();
+    let prepared = grading::prepare(&suite, &suite.cases);
+    let stop = AtomicBool::new(false);
+    let batch = Batch {
+        suite: &suite,
+        prepared: &prepared,
+        settings: Settings::default(),
+        jobs: 1,
+        out: out.path(),
+        force: true,
+        stop: &stop,
+    };
+    let entry = Entry {
+        id: ID.into(),
+        path: args.submission.clone(),
+    };
+    let graded = batch.run(std::slice::from_ref(&entry), &Quiet);
+    Ok(batch::class_results(&suite, graded, None))
+}
+
+/// The suite of `--cases`, else of `--game`, else of the game the
+/// submitted program plays.
+fn load_suite(args: &GradescopeArgs) -> Result<Suite, Ungraded> {
+    let (dir, game) = match (&args.cases, args.game) {
+        (Some(dir), game) => (dir.clone(), game.map(|g| g.0)),
+        (None, Some(game)) => (case::default_dir(game.0), Some(game.0)),
+        (None, None) => {
+            let game = infer_game(&args.submission)?;
+            (case::default_dir(game), Some(game))
+        }
+    };
+    let suite = case::load_suite(&dir).map_err(|p| Ungraded::Grader(p.to_string()))?;
+    match game {
+        Some(game) if game != suite.game => Err(Ungraded::Grader(format!(
+            "--game {game} was given, but the cases in {} are for {}",
+            dir.display(),
+            suite.game
+        ))),
+        _ => Ok(suite),
+    }
+}
+
+/// The game the submitted program plays: a submission with no program
+/// is the student's to fix; a program referee cannot place is a setup
+/// problem (run_autograder should name the game).
+fn infer_game(path: &Path) -> Result<Game, Ungraded> {
+    let found = submission::locate(path).map_err(Ungraded::Submission)?;
+    submission::infer_game(&found).map_err(Ungraded::Grader)
+}
+
+/// Results for a submission that could not be graded at all: no cases
+/// ran, and `message` says why.
+fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
+    let game = args
+        .game
+        .map_or_else(|| "unknown".to_string(), |g| g.0.to_string());
+    ClassResults {
+        game: game.clone(),
+        schema_version: results::SCHEMA_VERSION,
+        referee_version: env!("CARGO_PKG_VERSION").to_string(),
+        suite: SuiteInfo {
+            title: game,
+            max_score: 0.0,
+            cases: Vec::new(),
+        },
+        shard: None,
+        submissions: vec![SubmissionResult {
+            id: ID.into(),
+            path: args.submission.display().to_string(),
+            score: 0.0,
+            max_score: 0.0,
+            status: Status::Error,
+            message: Some(message),
+            fingerprint: String::new(),
+            cases: Vec::new(),
+        }],
+    }
+}
+
+/// Writes Gradescope's file at `path`, making its folder.
+fn write(path: &Path, results: &ClassResults, seconds: u64) -> Result<(), Failure> {
+    let exporter = Gradescope {
+        execution_time: seconds,
+    };
+    let files = exporter.files(results).map_err(|e| e.to_string())?;
+    let bytes = files.into_iter().next().map(|(_, b)| b).unwrap_or_default();
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)
+            .map_err(|e| format!("{}: cannot create it: {e}", parent.display()))?;
+    }
+    fs::write(path, bytes).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
+}
+
+/// No progress to show for one submission.
+struct Quiet;
+
+impl Progress for Quiet {
+    fn finished(&self, _: &SubmissionResult, _: bool) {}
+}

@@ -1,0 +1,512 @@
+//! `feedback/<id>.html`: the student's feedback as a self-contained web
+//! page, and `feedback/index.html`, the class at a glance for TAs.
+//!
+//! A student's page holds what their Markdown feedback holds (see
+//! [`super::markdown`]: hidden cases show only their name, verdict and
+//! points), and, for each public whole-game case that did not pass, the
+//! reference's and the program's terminal transcripts side by side, the
+//! lines that differ highlighted (an exact line diff computed with
+//! `similar`; the explanation above it says which difference counted).
+//!
+//! Pages are self-contained: an inline stylesheet, no scripts, fonts,
+//! images or links outside the folder, and a Content-Security-Policy that
+//! forbids loading anything, so a page opened from a mail attachment or
+//! a learning system shows the same. Everything a program printed is
+//! HTML-escaped.
+
+use std::fmt::Write;
+use std::io;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use similar::{capture_diff_slices_deadline, Algorithm, DiffTag};
+
+use super::markdown::{summary, DIR};
+use super::view::{self, rows, Row};
+use super::Exporter;
+use crate::case::Visibility;
+use crate::commands::points;
+use crate::results::{ClassResults, Status, SubmissionResult};
+use crate::verdict::Verdict;
+
+/// The TAs' page.
+pub const INDEX: &str = "index.html";
+
+/// `feedback/<id>.html` and `feedback/index.html`.
+pub struct Html;
+
+impl Exporter for Html {
+    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
+        let names = view::file_names(results);
+        let mut files: Vec<(PathBuf, Vec<u8>)> = results
+            .submissions
+            .iter()
+            .zip(&names)
+            .map(|(s, name)| {
+                let path = PathBuf::from(DIR).join(format!("{name}.html"));
+                (path, feedback(results, s).into_bytes())
+            })
+            .collect();
+        let index = index(results, &names).into_bytes();
+        files.push((PathBuf::from(DIR).join(INDEX), index));
+        Ok(files)
+    }
+}
+
+/// The stylesheet every page carries.
+const STYLE: &str = "
+:root { --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9;
+  --part: #9a6700; --part-bg: #fff8c5; --line: #d0d7de; --muted: #57606a; }
+* { box-sizing: border-box; }
+body { margin: 0; background: #f6f8fa; color: #1f2328;
+  font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif; }
+main { max-width: 1180px; margin: 0 auto; padding: 24px; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 0 0 8px; }
+.sub { color: var(--muted); margin: 0 0 16px; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 20px; margin: 0 0 20px; }
+.score { font-size: 22px; font-weight: 600; }
+.bar { height: 10px; background: var(--fail-bg); border-radius: 5px; overflow: hidden; margin: 8px 0; }
+.bar span { display: block; height: 100%; background: var(--pass); }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: 13px; color: var(--muted); font-weight: 600; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+.mark { width: 1.5em; font-weight: 700; }
+tr.pass .mark { color: var(--pass); }
+tr.fail .mark { color: var(--fail); }
+tr.part .mark { color: var(--part); }
+.verdict { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 13px; white-space: nowrap; }
+.verdict.pass { background: var(--pass-bg); color: var(--pass); }
+.verdict.fail { background: var(--fail-bg); color: var(--fail); }
+.verdict.part { background: var(--part-bg); color: var(--part); }
+.tag { font-size: 12px; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; margin-left: 6px; }
+a { color: #0969da; text-decoration: none; }
+a:hover { text-decoration: underline; }
+pre, .diff td.t { font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', 'Liberation Mono', monospace; }
+pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; margin: 8px 0; }
+.problem { border-left: 4px solid var(--fail); }
+.reason { font-weight: 600; }
+.legend { color: var(--muted); font-size: 13px; margin: 12px 0 6px; }
+.legend .ref, .legend .you { padding: 0 6px; border-radius: 3px; }
+.legend .ref, .diff td.ref { background: var(--pass-bg); }
+.legend .you, .diff td.you { background: var(--fail-bg); }
+.diff { table-layout: fixed; background: #111; color: #e6edf3; border-radius: 6px; overflow: hidden; }
+.diff th { background: #24292f; color: #e6edf3; font-size: 13px; }
+.diff td { border: 0; padding: 0 6px; }
+.diff td.n { width: 2.8em; color: #8b949e; text-align: right; user-select: none; font-size: 11px; padding-top: 2px; }
+.diff td.t { white-space: pre-wrap; overflow-wrap: anywhere; }
+.diff td.t.ref, .diff td.t.you { color: #1f2328; }
+.diff td.gap { background: #2d333b; }
+.ws { color: var(--fail); }
+footer { color: var(--muted); font-size: 12px; text-align: center; margin: 24px 0; }
+";
+
+/// One student's page.
+pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String {
+    let rows = rows(&results.suite, submission);
+    let title = format!("Feedback for {}", submission.id);
+    let mut body = header(&title, &results.suite.title, submission, &summary(&rows));
+    if let Some((heading, message)) = view::problem(submission) {
+        let _ = writeln!(
+            body,
+            "<section class=\"card problem\"><h2>{}</h2><pre>{}</pre></section>",
+            esc(heading),
+            esc(&message)
+        );
+    }
+    if !rows.is_empty() {
+        body.push_str(&case_table(&rows));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        body.push_str(&failure(i, row));
+    }
+    page(&title, &body, &results.referee_version)
+}
+
+fn header(title: &str, suite: &str, submission: &SubmissionResult, summary: &str) -> String {
+    format!(
+        "<h1>{}</h1>\n<p class=\"sub\">{}</p>\n<section class=\"card\">\
+         <div class=\"score\">{} / {} points</div>{}<div>{}</div></section>\n",
+        esc(title),
+        esc(suite),
+        points(submission.score),
+        points(submission.max_score),
+        bar(submission.fraction()),
+        esc(summary)
+    )
+}
+
+fn bar(fraction: f64) -> String {
+    let percent = (fraction * 100.0).clamp(0.0, 100.0);
+    format!("<div class=\"bar\"><span style=\"width: {percent:.1}%\"></span></div>")
+}
+
+/// `pass`, `part` (some points) or `fail`: the colour of a result.
+fn tone(row: &Row<'_>) -> &'static str {
+    match row.result.map(|r| r.verdict) {
+        Some(Verdict::Pass) => "pass",
+        Some(Verdict::FormatDiffers) => "part",
+        _ => "fail",
+    }
+}
+
+fn case_table(rows: &[Row<'_>]) -> String {
+    let mut out = String::from(
+        "<section class=\"card\"><h2>Cases</h2><table class=\"cases\">\
+         <thead><tr><th></th><th>Case</th><th class=\"num\">Points</th><th>Verdict</th></tr></thead><tbody>\n",
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let tone = tone(row);
+        let mark = if tone == "pass" { "✓" } else { "✗" };
+        let name = match row.details() {
+            Some(_) => format!("<a href=\"#case-{i}\">{}</a>", esc(row.name)),
+            None => esc(row.name),
+        };
+        let hidden = match row.visibility {
+            Visibility::Hidden => "<span class=\"tag\">hidden</span>",
+            Visibility::Public => "",
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{tone}\"><td class=\"mark\">{mark}</td><td>{name}{hidden}</td>\
+             <td class=\"num\">{} / {}</td><td><span class=\"verdict {tone}\">{}</span></td></tr>",
+            points(row.score()),
+            points(row.max_score),
+            esc(row.verdict_label())
+        );
+    }
+    out.push_str("</tbody></table>");
+    if rows.iter().any(|r| r.visibility == Visibility::Hidden) {
+        out.push_str(
+            "<p class=\"sub\">Hidden cases show only their verdict: they test what the \
+             handout asks with input you have not seen.</p>",
+        );
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// A public failure's section: description, reason, explanation, and
+/// the transcripts side by side when the case was a whole game. Empty for
+/// anything a student may not see in detail.
+fn failure(index: usize, row: &Row<'_>) -> String {
+    let Some(result) = row.details() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "<section class=\"card\" id=\"case-{index}\"><h2>✗ {} <span class=\"verdict {}\">{}</span></h2>\n",
+        esc(row.name),
+        tone(row),
+        esc(row.verdict_label())
+    );
+    if let Some(description) = row.description {
+        let _ = writeln!(out, "<p class=\"sub\">This case: {}</p>", esc(description));
+    }
+    if let Some(reason) = view::reason(result) {
+        let _ = writeln!(out, "<p class=\"reason\">{}</p>", esc(&reason));
+    }
+    if !result.explanation.trim().is_empty() {
+        let _ = writeln!(out, "<pre>{}</pre>", esc(result.explanation.trim_end()));
+    }
+    if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
+        out.push_str(&side_by_side(expected, actual));
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The two transcripts as a table, reference on the left: lines that
+/// differ have the class `ref` (left) or `you` (right), a line with no
+/// counterpart faces a `gap`.
+pub fn side_by_side(expected: &str, actual: &str) -> String {
+    let want: Vec<&str> = expected.lines().collect();
+    let got: Vec<&str> = actual.lines().collect();
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, &want, &got, Some(deadline));
+    let mut out = String::from(
+        "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
+         follows the prompt). Lines whose text differs are highlighted: \
+         <span class=\"ref\">the reference</span> and <span class=\"you\">your program</span>.</p>\n\
+         <table class=\"diff\"><colgroup><col style=\"width: 2.8em\"><col><col style=\"width: 2.8em\"><col></colgroup>\
+         <thead><tr><th colspan=\"2\">The reference</th><th colspan=\"2\">Your program</th></tr></thead><tbody>\n",
+    );
+    for op in &ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        let changed = tag != DiffTag::Equal;
+        for i in 0..old.len().max(new.len()) {
+            let left = (old.start + i < old.end).then(|| (old.start + i, want[old.start + i]));
+            let right = (new.start + i < new.end).then(|| (new.start + i, got[new.start + i]));
+            out.push_str("<tr>");
+            out.push_str(&diff_cells(left, changed, "ref"));
+            out.push_str(&diff_cells(right, changed, "you"));
+            out.push_str("</tr>\n");
+        }
+    }
+    out.push_str("</tbody></table>\n");
+    out
+}
+
+/// A line number and a line of one side; `side` is its class when the
+/// line changed.
+fn diff_cells(line: Option<(usize, &str)>, changed: bool, side: &str) -> String {
+    match line {
+        None => "<td class=\"n gap\"></td><td class=\"t gap\"></td>".to_string(),
+        Some((n, text)) if changed => format!(
+            "<td class=\"n\">{}</td><td class=\"t {side}\">{}</td>",
+            n + 1,
+            marked(text)
+        ),
+        Some((n, text)) => format!(
+            "<td class=\"n\">{}</td><td class=\"t\">{}</td>",
+            n + 1,
+            esc(text)
+        ),
+    }
+}
+
+/// A changed line, escaped, its trailing spaces and tabs shown (`·`,
+/// `␉`): otherwise a line that differs only there would look the same.
+fn marked(text: &str) -> String {
+    let body = text.trim_end_matches(' ');
+    let trailing = text.len() - body.len();
+    let mut out = esc(body).replace('\t', "<span class=\"ws\">␉</span>");
+    if trailing > 0 {
+        let _ = write!(out, "<span class=\"ws\">{}</span>", "·".repeat(trailing));
+    }
+    out
+}
+
+/// The TAs' page: every student with score, status and links, and how
+/// often each case passed.
+pub fn index(results: &ClassResults, names: &[String]) -> String {
+    let title = format!("{}: the class", results.suite.title);
+    let mut body = format!(
+        "<h1>{}</h1>\n<p class=\"sub\">For TAs: scores of every student (students get only \
+         their own page). {}</p>\n",
+        esc(&title),
+        esc(&class_summary(results))
+    );
+    body.push_str(&student_table(results, names));
+    if !results.suite.cases.is_empty() && !results.submissions.is_empty() {
+        body.push_str(&pass_rates(results));
+    }
+    page(&title, &body, &results.referee_version)
+}
+
+fn class_summary(results: &ClassResults) -> String {
+    let n = results.submissions.len();
+    if n == 0 {
+        return "No submissions.".into();
+    }
+    let mean = results.submissions.iter().map(|s| s.score).sum::<f64>() / n as f64;
+    let graded = results
+        .submissions
+        .iter()
+        .filter(|s| s.status == Status::Graded)
+        .count();
+    format!(
+        "{n} submission{}, {graded} graded; mean score {} of {}.",
+        if n == 1 { "" } else { "s" },
+        points(crate::results::round(mean)),
+        points(results.suite.max_score)
+    )
+}
+
+fn student_table(results: &ClassResults, names: &[String]) -> String {
+    let mut out = String::from(
+        "<section class=\"card\"><h2>Students</h2><table><thead><tr><th>Student</th>\
+         <th class=\"num\">Score</th><th style=\"width: 30%\"></th><th>Status</th>\
+         <th class=\"num\">Cases passed</th><th>Feedback</th></tr></thead><tbody>\n",
+    );
+    for (s, name) in results.submissions.iter().zip(names) {
+        let passed = s
+            .cases
+            .iter()
+            .filter(|c| c.verdict == Verdict::Pass)
+            .count();
+        let tone = match s.status {
+            Status::Graded => "pass",
+            _ => "fail",
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"{name}.html\">{}</a></td><td class=\"num\">{} / {}</td><td>{}</td>\
+             <td><span class=\"verdict {tone}\">{}</span></td><td class=\"num\">{passed} / {}</td>\
+             <td><a href=\"{name}.html\">page</a> · <a href=\"{name}.md\">Markdown</a></td></tr>",
+            esc(&s.id),
+            points(s.score),
+            points(s.max_score),
+            bar(s.fraction()),
+            view::status_id(s.status),
+            results.suite.cases.len()
+        );
+    }
+    out.push_str("</tbody></table></section>\n");
+    out
+}
+
+fn pass_rates(results: &ClassResults) -> String {
+    let mut out = String::from(
+        "<section class=\"card\"><h2>Cases</h2><table><thead><tr><th>Case</th><th>Visibility</th>\
+         <th class=\"num\">Points</th><th class=\"num\">Passed by</th><th style=\"width: 30%\"></th></tr></thead><tbody>\n",
+    );
+    let n = results.submissions.len();
+    for case in &results.suite.cases {
+        let passed = results
+            .submissions
+            .iter()
+            .filter(|s| {
+                s.cases
+                    .iter()
+                    .any(|c| c.name == case.name && c.verdict == Verdict::Pass)
+            })
+            .count();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{passed} of {n}</td><td>{}</td></tr>",
+            esc(&case.name),
+            case.visibility,
+            points(case.max_score),
+            bar(passed as f64 / n as f64)
+        );
+    }
+    out.push_str("</tbody></table></section>\n");
+    out
+}
+
+/// A whole page around `body`.
+fn page(title: &str, body: &str, version: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}\
+         <footer>Graded by referee {}</footer>\n</main>\n</body>\n</html>\n",
+        esc(title),
+        esc(version)
+    )
+}
+
+/// `text` escaped for HTML text and attribute values, control
+/// characters made visible: nothing a program printed can become markup.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in view::printable(text).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::view::tests::{class, empty_class};
+
+    fn student(i: usize) -> String {
+        let class = class();
+        feedback(&class, &class.submissions[i])
+    }
+
+    #[test]
+    fn a_page_shows_public_failures_side_by_side() {
+        let html = student(0);
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.contains("<title>Feedback for alice</title>"));
+        assert!(html.contains("1 / 4.5 points"));
+        assert!(html.contains("<a href=\"#case-1\">public-fail</a>"));
+        assert!(html.contains("id=\"case-1\""));
+        assert!(html.contains("Public-fail reason: typed `SECRET-public-fail` &lt;b&gt;"));
+        assert!(
+            html.contains("&lt;tag&gt;\n  \\x1b[31mred\\x07</pre>"),
+            "{html}"
+        );
+        // Equal lines plain, the differing one highlighted on both sides.
+        assert!(html.contains("<td class=\"n\">2</td><td class=\"t\">board</td><td class=\"n\">2</td><td class=\"t\">board</td>"));
+        assert!(html.contains("<td class=\"t ref\">X wins</td><td class=\"n\">3</td><td class=\"t you\">O wins &lt;script&gt;</td>"), "{html}");
+        assert!(!html.contains("<script"));
+    }
+
+    #[test]
+    fn hidden_cases_show_only_name_and_verdict() {
+        let html = student(0);
+        assert!(
+            html.contains(">hidden-fail<span class=\"tag\">hidden</span>"),
+            "{html}"
+        );
+        assert!(html.contains("timed out"));
+        assert!(!html.contains("SECRET-hidden-fail"));
+        assert!(!html.contains("hidden-fail description"));
+        assert!(!html.contains("id=\"case-2\""));
+    }
+
+    #[test]
+    fn compile_errors_and_ungradable_submissions_say_why() {
+        let html = student(1);
+        assert!(html.contains("<h2>Your program does not compile. The compiler said:</h2><pre>bob.c:1: error: expected `;` before &lt;eof&gt; &amp; \\x1b</pre>"), "{html}");
+        assert!(html.contains("does not compile</span>"));
+        let html = student(2);
+        assert!(html.contains("class/carol: no program in this folder"));
+        assert!(html.contains("not run"));
+    }
+
+    #[test]
+    fn pages_are_self_contained() {
+        let files = Html.files(&class()).unwrap();
+        assert_eq!(files.len(), 4);
+        for (path, bytes) in &files {
+            let text = String::from_utf8_lossy(bytes);
+            for banned in ["http://", "https://", "src=", "<script", "<link", "url("] {
+                assert!(!text.contains(banned), "{banned} in {}", path.display());
+            }
+        }
+    }
+
+    #[test]
+    fn the_index_links_every_student() {
+        let class = class();
+        let names = view::file_names(&class);
+        let html = index(&class, &names);
+        assert!(html.contains("<a href=\"alice.html\">alice</a>"));
+        assert!(
+            html.contains("<a href=\"bob---the-builder-.html\">bob, &quot;the builder&quot;</a>")
+        );
+        assert!(
+            html.contains("3 submissions, 1 graded; mean score 0.3333 of 4.5."),
+            "{html}"
+        );
+        assert!(html.contains("1 of 3"));
+        let empty = empty_class();
+        let html = index(&empty, &[]);
+        assert!(html.contains("No submissions."));
+    }
+
+    #[test]
+    fn printed_markup_stays_text() {
+        let text = esc("Play online at: https://perfect-pentago.net <img src=x onerror='a'>");
+        for banned in ["<img", "'"] {
+            assert!(!text.contains(banned), "{banned} in {text}");
+        }
+        assert_eq!(esc("a:b=c <i>"), "a:b=c &lt;i&gt;");
+    }
+
+    #[test]
+    fn lines_differing_in_invisible_ways_are_marked() {
+        assert_eq!(marked("a <b>  "), "a &lt;b&gt;<span class=\"ws\">··</span>");
+        assert_eq!(marked("a\tb"), "a<span class=\"ws\">␉</span>b");
+        let table = side_by_side("same\nend \n", "same\nend\nmore\n");
+        assert!(
+            table.contains("<td class=\"t ref\">end<span class=\"ws\">·</span></td>"),
+            "{table}"
+        );
+        assert!(table.contains("<td class=\"n gap\"></td><td class=\"t gap\"></td><td class=\"n\">3</td><td class=\"t you\">more</td>"), "{table}");
+        assert!(side_by_side("", "").contains("<tbody>\n</tbody>"));
+    }
+}

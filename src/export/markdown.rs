@@ -1,0 +1,220 @@
+//! `feedback/<id>.md`: feedback for the student, in Markdown (for a
+//! learning system's comment box, an email, or a repository).
+//!
+//! The score; every case with its verdict and points; for each public
+//! case that did not pass, its description, reason and explanation (in a
+//! fenced code block whose fence is longer than any run of backticks in
+//! the text). Hidden cases show their name, verdict and points only:
+//! their reason, explanation and transcripts would reveal their input.
+//! A program that does not compile gets the compiler's messages.
+//!
+//! Text from programs and files is escaped, so nothing in it becomes a
+//! link, an image, HTML or a table cell break.
+
+use std::fmt::Write;
+use std::io;
+use std::path::PathBuf;
+
+use super::view::{self, rows, Row};
+use super::Exporter;
+use crate::case::Visibility;
+use crate::commands::points;
+use crate::results::{ClassResults, SubmissionResult};
+
+/// The folder feedback goes in.
+pub const DIR: &str = "feedback";
+
+/// `feedback/<id>.md`.
+pub struct Markdown;
+
+impl Exporter for Markdown {
+    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
+        let names = view::file_names(results);
+        Ok(results
+            .submissions
+            .iter()
+            .zip(names)
+            .map(|(s, name)| {
+                let path = PathBuf::from(DIR).join(format!("{name}.md"));
+                (path, feedback(results, s).into_bytes())
+            })
+            .collect())
+    }
+}
+
+/// One student's feedback.
+pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String {
+    let rows = rows(&results.suite, submission);
+    let mut out = format!(
+        "# Feedback for {}: {}\n\n**Score: {} / {} points.** {}\n\n",
+        inline(&submission.id),
+        inline(&results.suite.title),
+        points(submission.score),
+        points(submission.max_score),
+        summary(&rows)
+    );
+    if let Some((heading, message)) = view::problem(submission) {
+        let _ = write!(out, "## {}\n\n{}\n", inline(heading), fenced(&message));
+    }
+    if !rows.is_empty() {
+        out.push_str(&table(&rows));
+    }
+    let explained: Vec<String> = rows.iter().filter_map(explanation).collect();
+    if !explained.is_empty() {
+        out.push_str("\n## What went wrong in the public cases\n");
+        for section in explained {
+            out.push_str(&section);
+        }
+    }
+    if rows.iter().any(|r| r.visibility == Visibility::Hidden) {
+        out.push_str(
+            "\nHidden cases show only their verdict: they test what the handout asks \
+             with input you have not seen.\n",
+        );
+    }
+    out
+}
+
+/// "3 of 54 cases did not pass." and the like.
+pub fn summary(rows: &[Row<'_>]) -> String {
+    let failed = rows.iter().filter(|r| !r.passed()).count();
+    match (rows.len(), failed) {
+        (0, _) => "There are no cases.".to_string(),
+        (_, 0) => "Every case passes.".to_string(),
+        (n, f) => format!("{f} of {n} cases did not pass."),
+    }
+}
+
+fn table(rows: &[Row<'_>]) -> String {
+    let mut out = String::from("| | case | points | verdict |\n|---|---|---:|---|\n");
+    for row in rows {
+        let mark = if row.passed() { "✓" } else { "✗" };
+        let hidden = match row.visibility {
+            Visibility::Hidden => " *(hidden)*",
+            Visibility::Public => "",
+        };
+        let _ = writeln!(
+            out,
+            "| {mark} | {}{hidden} | {} / {} | {} |",
+            inline(row.name),
+            points(row.score()),
+            points(row.max_score),
+            row.verdict_label()
+        );
+    }
+    out
+}
+
+/// A public failure's section; `None` for a pass, a hidden case, or a
+/// case that did not run.
+fn explanation(row: &Row<'_>) -> Option<String> {
+    let result = row.details()?;
+    let mut out = format!("\n### ✗ {}: {}\n\n", inline(row.name), row.verdict_label());
+    if let Some(description) = row.description {
+        let _ = write!(out, "This case: {}\n\n", inline(description));
+    }
+    if let Some(reason) = view::reason(result) {
+        let _ = write!(out, "{}\n\n", inline(&reason));
+    }
+    if !result.explanation.trim().is_empty() {
+        out.push_str(&fenced(&result.explanation));
+    }
+    Some(out)
+}
+
+/// `text` in a fenced code block that nothing in it can close: the fence
+/// is one backtick longer than its longest run of backticks (at least 3).
+pub fn fenced(text: &str) -> String {
+    let body = view::printable(text);
+    let body = body.trim_end_matches('\n');
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("{fence}text\n{body}\n{fence}\n")
+}
+
+/// `text` for one line of Markdown: Markdown's punctuation is
+/// backslash-escaped (so it shows as typed: no emphasis, links, HTML,
+/// code spans or cell breaks), and line breaks become spaces.
+pub fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in view::printable(text).chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '|' | '#' | '!' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::view::tests::{class, empty_class};
+
+    fn student(i: usize) -> String {
+        let class = class();
+        feedback(&class, &class.submissions[i])
+    }
+
+    #[test]
+    fn public_failures_are_explained_hidden_ones_only_named() {
+        let md = student(0);
+        assert!(md.starts_with("# Feedback for alice: Test \"suite\" \\<1\\>\n\n**Score: 1 / 4.5 points.** 2 of 3 cases did not pass."), "{md}");
+        assert!(md.contains("| ✓ | public-pass | 1 / 1 | pass |"), "{md}");
+        assert!(
+            md.contains("| ✗ | hidden-fail *(hidden)* | 0 / 1.5 | timed out |"),
+            "{md}"
+        );
+        assert!(md.contains("### ✗ public-fail: wrong output"));
+        assert!(md.contains("This case: public-fail description"));
+        assert!(
+            md.contains("Public-fail reason: typed \\`SECRET-public-fail\\` \\<b\\>"),
+            "{md}"
+        );
+        assert!(md.contains("````text\n  After input 1 (`SECRET-public-fail`), ```fence``` & <tag>\n  \\x1b[31mred\\x07\n````\n"), "{md}");
+        assert!(!md.contains("SECRET-hidden-fail"), "{md}");
+        assert!(!md.contains("hidden-fail description"), "{md}");
+        assert!(!md.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn compile_errors_show_the_compiler() {
+        let md = student(1);
+        assert!(md.contains("## Your program does not compile. The compiler said:\n\n```text\nbob.c:1: error: expected `;` before <eof> & \\x1b\n```\n"), "{md}");
+        assert!(md.contains("| ✗ | public-fail | 0 / 2 | does not compile |"));
+        assert!(!md.contains("What went wrong"), "nothing ran: {md}");
+    }
+
+    #[test]
+    fn an_ungradable_submission_says_why() {
+        let md = student(2);
+        assert!(md.contains("## Your submission could not be graded:\n\n```text\nclass/carol: no program in this folder\n```"), "{md}");
+        assert!(md.contains("| ✗ | public-pass | 0 / 1 | not run |"));
+    }
+
+    #[test]
+    fn fences_outlast_the_text() {
+        assert_eq!(fenced("a\n"), "```text\na\n```\n");
+        assert_eq!(fenced("``````"), "```````text\n``````\n```````\n");
+        assert_eq!(fenced(""), "```text\n\n```\n");
+    }
+
+    #[test]
+    fn files_are_named_by_id() {
+        let files = Markdown.files(&class()).unwrap();
+        let names: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "feedback/alice.md",
+                "feedback/bob---the-builder-.md",
+                "feedback/carol.md"
+            ]
+        );
+        assert!(Markdown.files(&empty_class()).unwrap().is_empty());
+    }
+}

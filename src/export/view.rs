@@ -1,0 +1,400 @@
+//! What the reports show of a submission, shared by every format: its
+//! cases in the suite's order, what a student may see of each, safe file
+//! names, and text cleaned of control characters.
+//!
+//! The rule that keeps hidden cases hidden lives here ([`Row::details`]):
+//! students see a hidden case's name, verdict and points, never its
+//! reason, explanation or transcripts, which would reveal its input.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt::Write;
+
+use crate::case::Visibility;
+use crate::results::{CaseResult, ClassResults, Status, SubmissionResult, SuiteInfo};
+use crate::verdict::Verdict;
+
+/// One case of a submission, as reports list it.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a> {
+    /// The case's name.
+    pub name: &'a str,
+    /// Its points.
+    pub max_score: f64,
+    /// Who sees it.
+    pub visibility: Visibility,
+    /// What it checks (from the suite).
+    pub description: Option<&'a str>,
+    /// The result, unless the case was not run (the submission could not
+    /// be graded).
+    pub result: Option<&'a CaseResult>,
+}
+
+impl<'a> Row<'a> {
+    /// Points earned (0 when not run).
+    pub fn score(&self) -> f64 {
+        self.result.map_or(0.0, |r| r.score)
+    }
+
+    /// Whether the case passed.
+    pub fn passed(&self) -> bool {
+        self.result.is_some_and(|r| r.verdict == Verdict::Pass)
+    }
+
+    /// The verdict in a few words, or why the case did not run.
+    pub fn verdict_label(&self) -> &'static str {
+        self.result.map_or("not run", |r| r.verdict.label())
+    }
+
+    /// The verdict's id (`wrong-output`), or `not-run`.
+    pub fn verdict_id(&self) -> &'static str {
+        self.result.map_or("not-run", |r| r.verdict.id())
+    }
+
+    /// The result's details a student may see: those of a public case
+    /// that ran and did not pass; `None` for a hidden case, whatever
+    /// happened, and for a program that did not compile (the compiler's
+    /// messages say it once for every case).
+    pub fn details(&self) -> Option<&'a CaseResult> {
+        match (self.visibility, self.result) {
+            (Visibility::Public, Some(r))
+                if !matches!(r.verdict, Verdict::Pass | Verdict::CompileError) =>
+            {
+                Some(r)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A submission's cases in the suite's order, each with its result
+/// (matched by name); results for cases the suite does not list (a
+/// hand-edited results file) come last, so nothing is dropped.
+pub fn rows<'a>(suite: &'a SuiteInfo, submission: &'a SubmissionResult) -> Vec<Row<'a>> {
+    let mut rows: Vec<Row<'a>> = suite
+        .cases
+        .iter()
+        .map(|info| Row {
+            name: &info.name,
+            max_score: info.max_score,
+            visibility: info.visibility,
+            description: info.description.as_deref(),
+            result: submission.cases.iter().find(|c| c.name == info.name),
+        })
+        .collect();
+    for result in &submission.cases {
+        if !suite.cases.iter().any(|info| info.name == result.name) {
+            rows.push(Row {
+                name: &result.name,
+                max_score: result.max_score,
+                visibility: result.visibility,
+                description: None,
+                result: Some(result),
+            });
+        }
+    }
+    rows
+}
+
+/// A failure's reason as a sentence for the student, unless its
+/// explanation already opens with it (it usually does).
+pub fn reason(result: &CaseResult) -> Option<String> {
+    let reason = result.reason.trim();
+    if reason.is_empty() {
+        return None;
+    }
+    let mut chars = reason.chars();
+    let sentence: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    let opening = result.explanation.trim_start();
+    (!opening.starts_with(&sentence)).then(|| printable(&sentence).into_owned())
+}
+
+/// A submission's status in a word, as files spell it.
+pub fn status_id(status: Status) -> &'static str {
+    match status {
+        Status::Graded => "graded",
+        Status::CompileError => "compile-error",
+        Status::Error => "error",
+        Status::NotGraded => "not-graded",
+    }
+}
+
+/// Why a submission has no per-case results, for its student: `None`
+/// when it was graded.
+pub fn problem(submission: &SubmissionResult) -> Option<(&'static str, String)> {
+    let message = printable(submission.message.as_deref().unwrap_or_default()).into_owned();
+    match submission.status {
+        Status::Graded => None,
+        Status::CompileError => {
+            Some(("Your program does not compile. The compiler said:", message))
+        }
+        Status::Error => Some(("Your submission could not be graded:", message)),
+        Status::NotGraded => Some(("Your submission has not been graded yet:", message)),
+    }
+}
+
+/// `text` without control characters other than newline and tab: each
+/// becomes a visible `\x1b`-style escape, as everywhere in referee, so
+/// nothing a program printed acts on a terminal, and XML (which forbids
+/// them) can hold it. U+FFFE and U+FFFF, also forbidden in XML, become
+/// `\u{fffe}`.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let bad = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_nonchar(c);
+    if !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_nonchar(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else if bad(c) {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn is_nonchar(c: char) -> bool {
+    matches!(c, '\u{fffe}' | '\u{ffff}')
+}
+
+/// The name reports give each submission's files (`feedback/<name>.md`),
+/// in the class's order: the id with anything but letters, digits, `.`,
+/// `_` and `-` replaced, never empty, never `.`-led (no hidden files, no
+/// `..`), never `index` (the TAs' page), and unique.
+pub fn file_names(results: &ClassResults) -> Vec<String> {
+    let mut taken: HashSet<String> = HashSet::from(["index".to_string()]);
+    results
+        .submissions
+        .iter()
+        .map(|s| {
+            let base = clean_name(&s.id);
+            let mut name = base.clone();
+            let mut n = 1;
+            while !taken.insert(name.clone()) {
+                n += 1;
+                name = format!("{base}-{n}");
+            }
+            name
+        })
+        .collect()
+}
+
+fn clean_name(id: &str) -> String {
+    let cleaned: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() {
+        "submission".into()
+    } else if cleaned.starts_with('.') {
+        format!("_{cleaned}")
+    } else {
+        cleaned
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::results::CaseInfo;
+
+    /// A case result for tests.
+    pub fn case(name: &str, verdict: Verdict, score: f64, max: f64, vis: Visibility) -> CaseResult {
+        let failed = verdict != Verdict::Pass;
+        CaseResult {
+            name: name.into(),
+            verdict,
+            score,
+            max_score: max,
+            wall_ms: 1234,
+            visibility: vis,
+            reason: if failed {
+                format!("{name} reason: typed `SECRET-{name}` <b>")
+            } else {
+                String::new()
+            },
+            explanation: if failed {
+                format!(
+                    "  After input 1 (`SECRET-{name}`), ```fence``` & <tag>\n  \x1b[31mred\u{7}\n"
+                )
+            } else {
+                String::new()
+            },
+            expected: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nX wins\n")),
+            actual: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nO wins <script>\n")),
+        }
+    }
+
+    /// A small class: a graded student with a public and a hidden
+    /// failure, one that does not compile, one with no program.
+    pub fn class() -> ClassResults {
+        let info = |name: &str, max: f64, visibility| CaseInfo {
+            name: name.into(),
+            max_score: max,
+            visibility,
+            description: Some(format!("{name} description")),
+            rubric: None,
+        };
+        let suite = SuiteInfo {
+            title: "Test \"suite\" <1>".into(),
+            max_score: 4.5,
+            cases: vec![
+                info("public-pass", 1.0, Visibility::Public),
+                info("public-fail", 2.0, Visibility::Public),
+                info("hidden-fail", 1.5, Visibility::Hidden),
+            ],
+        };
+        let graded = SubmissionResult {
+            id: "alice".into(),
+            path: "class/alice.c".into(),
+            score: 1.0,
+            max_score: 4.5,
+            status: Status::Graded,
+            message: None,
+            fingerprint: String::new(),
+            cases: vec![
+                case("public-pass", Verdict::Pass, 1.0, 1.0, Visibility::Public),
+                case(
+                    "public-fail",
+                    Verdict::WrongOutput,
+                    0.0,
+                    2.0,
+                    Visibility::Public,
+                ),
+                case(
+                    "hidden-fail",
+                    Verdict::Timeout,
+                    0.0,
+                    1.5,
+                    Visibility::Hidden,
+                ),
+            ],
+        };
+        let compile = SubmissionResult {
+            id: "bob, \"the builder\"".into(),
+            path: "class/bob.c".into(),
+            score: 0.0,
+            max_score: 4.5,
+            status: Status::CompileError,
+            message: Some("bob.c:1: error: expected `;` before <eof> & \u{1b}".into()),
+            fingerprint: String::new(),
+            cases: suite
+                .cases
+                .iter()
+                .map(|c| {
+                    let mut r = case(
+                        &c.name,
+                        Verdict::CompileError,
+                        0.0,
+                        c.max_score,
+                        c.visibility,
+                    );
+                    r.reason = "your program does not compile".into();
+                    r.explanation = "  Your program does not compile.\n".into();
+                    r.expected = None;
+                    r.actual = None;
+                    r
+                })
+                .collect(),
+        };
+        let empty = SubmissionResult {
+            id: "carol".into(),
+            path: "class/carol".into(),
+            score: 0.0,
+            max_score: 4.5,
+            status: Status::Error,
+            message: Some("class/carol: no program in this folder".into()),
+            fingerprint: String::new(),
+            cases: vec![],
+        };
+        ClassResults {
+            game: "pentago".into(),
+            schema_version: crate::results::SCHEMA_VERSION,
+            referee_version: "0.0.0".into(),
+            suite,
+            shard: None,
+            submissions: vec![graded, compile, empty],
+        }
+    }
+
+    /// A class with no submissions and no cases.
+    pub fn empty_class() -> ClassResults {
+        let mut class = class();
+        class.submissions.clear();
+        class.suite.cases.clear();
+        class.suite.max_score = 0.0;
+        class
+    }
+
+    #[test]
+    fn rows_follow_the_suite_and_keep_strays() {
+        let class = class();
+        let rows = rows(&class.suite, &class.submissions[0]);
+        let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+        assert_eq!(names, ["public-pass", "public-fail", "hidden-fail"]);
+        assert!(rows[0].details().is_none(), "a pass has nothing to explain");
+        assert!(rows[1].details().is_some());
+        assert!(rows[2].details().is_none(), "hidden details never shown");
+        let carol = super::rows(&class.suite, &class.submissions[2]);
+        assert!(carol.iter().all(|r| r.result.is_none() && r.score() == 0.0));
+        assert_eq!(carol[0].verdict_label(), "not run");
+        let mut stray = class.submissions[0].clone();
+        stray
+            .cases
+            .push(case("extra", Verdict::Pass, 1.0, 1.0, Visibility::Public));
+        assert_eq!(super::rows(&class.suite, &stray).len(), 4);
+    }
+
+    #[test]
+    fn a_reason_the_explanation_repeats_is_left_out() {
+        let mut result = case("c", Verdict::WrongOutput, 0.0, 1.0, Visibility::Public);
+        assert_eq!(
+            reason(&result).as_deref(),
+            Some("C reason: typed `SECRET-c` <b>")
+        );
+        result.explanation = "  C reason: typed `SECRET-c` <b>.\n  more\n".into();
+        assert_eq!(reason(&result), None);
+        result.reason = String::new();
+        assert_eq!(reason(&result), None);
+    }
+
+    #[test]
+    fn control_characters_become_visible() {
+        assert_eq!(printable("a\tb\nc"), "a\tb\nc");
+        assert_eq!(
+            printable("\u{1b}[2J\0\r\u{ffff}"),
+            "\\x1b[2J\\x00\\x0d\\u{ffff}"
+        );
+        assert!(matches!(printable("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn file_names_are_safe_and_unique() {
+        let mut class = class();
+        for id in ["index", "a/b", "a-b", "..", "", "a-b"] {
+            let mut s = class.submissions[0].clone();
+            s.id = id.into();
+            class.submissions.push(s);
+        }
+        let names = file_names(&class);
+        assert_eq!(
+            names[3..],
+            ["index-2", "a-b", "a-b-2", "_..", "submission", "a-b-3"]
+        );
+        assert_eq!(names[1], "bob---the-builder-");
+        let unique: HashSet<&String> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
+    }
+}
