@@ -187,6 +187,18 @@ fn run_all(
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Result<Option<Vec<CaseOutcome>>, String> {
+    if settings.jobs <= 1 {
+        // On this thread: it keeps its sandbox slot (and, as root, its
+        // control groups) from one submission to the next.
+        let mut outcomes = Vec::with_capacity(cases.len());
+        for prepared in cases {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            outcomes.push(run_case(built, suite, prepared, settings.feed)?);
+        }
+        return Ok(Some(outcomes));
+    }
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<CaseOutcome, String>>>> =
         cases.iter().map(|_| Mutex::new(None)).collect();

@@ -9,6 +9,7 @@
 
 use std::ffi::OsString;
 use std::io;
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -20,10 +21,11 @@ use crate::transcript::Transcript;
 mod notify;
 mod procfs;
 pub mod pty;
+mod serve;
 mod session;
 mod spawn;
 
-use session::{Detector, Session};
+use session::{Detector, OutputPipe, Session};
 pub use spawn::limit_resources;
 
 /// A command to run: the program and its arguments.
@@ -172,7 +174,7 @@ pub fn detection_method() -> &'static str {
     }
     let seccomp = unsafe_seccomp_available();
     if notify::SUPPORTED && seccomp && matches!(forced, None | Some("notify")) {
-        "seccomp notification on each read of stdin (no polling)"
+        "seccomp notifications: each read of stdin held and answered by the runner, output through a pipe (no polling)"
     } else if procfs::Watcher::available() {
         "watching /proc for a program asleep reading stdin"
     } else {
@@ -282,14 +284,67 @@ fn run_with(
     jail: &Jail<'_>,
     how: How,
 ) -> io::Result<RunResult> {
-    let pty = pty::Pty::open()?;
+    let (pty, reused) = terminal()?;
+    match run_on(&pty, program, inputs, limits, place, jail, how) {
+        Ok(result) => {
+            keep_terminal(pty);
+            Ok(result)
+        }
+        // A terminal another session still holds cannot be this run's:
+        // try once more on a new one.
+        Err(_) if reused => {
+            let pty = pty::Pty::open()?;
+            let result = run_on(&pty, program, inputs, limits, place, jail, how)?;
+            keep_terminal(pty);
+            Ok(result)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+thread_local! {
+    /// The terminal this thread's runs use, kept from run to run and reset
+    /// before each: opening and closing one costs tens of microseconds,
+    /// more when several processors do it at once (the kernel's
+    /// terminals share locks and kernel threads).
+    static TERMINAL: std::cell::RefCell<Option<pty::Pty>> = const { std::cell::RefCell::new(None) };
+}
+
+/// This thread's terminal, reset; and whether it was used before.
+fn terminal() -> io::Result<(pty::Pty, bool)> {
+    if let Some(pty) = TERMINAL.with_borrow_mut(Option::take) {
+        if pty.reset().is_ok() {
+            return Ok((pty, true));
+        }
+    }
+    Ok((pty::Pty::open()?, false))
+}
+
+fn keep_terminal(pty: pty::Pty) {
+    TERMINAL.with_borrow_mut(|kept| *kept = Some(pty));
+}
+
+fn run_on(
+    pty: &pty::Pty,
+    program: &Program,
+    inputs: &[String],
+    limits: &Limits,
+    place: &Place<'_>,
+    jail: &Jail<'_>,
+    how: How,
+) -> io::Result<RunResult> {
     let notify = match how {
         How::Notify => Some(notify::Installer::new()?),
         _ => None,
     };
+    let output = match how {
+        How::Notify => Some(OutputPipe::open(limits.output)?),
+        _ => None,
+    };
     let started_at = Instant::now();
     let installer = notify.as_ref().map(|(installer, _)| installer);
-    let started = spawn::start(program, place, limits, &pty, installer)?;
+    let stdout = output.as_ref().map(|pipe| pipe.writer.as_fd());
+    let started = spawn::start(program, place, limits, pty, stdout, installer)?;
     let detector = match (how, notify) {
         (How::Notify, Some((installer, parent_end))) => {
             drop(installer);
@@ -303,6 +358,7 @@ fn run_with(
     };
     Session {
         pty,
+        output,
         pid: started.pid,
         pidfd: started.pidfd,
         detector,
@@ -313,6 +369,8 @@ fn run_with(
         transcript: Transcript::new(),
         buf: vec![0; 64 * 1024],
         jail,
+        pending: Vec::new(),
+        typed: false,
     }
     .run()
 }

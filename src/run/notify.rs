@@ -1,17 +1,22 @@
-//! Knowing, without polling, when a program is about to read its terminal.
+//! Knowing, without polling, when a program is about to read its terminal,
+//! and answering its terminal's calls from the runner.
 //!
-//! A seccomp filter installed in the child just before `exec` turns every
-//! `read` on file descriptor 0 into a notification to the runner and holds
-//! the caller until the runner answers. The runner looks at the terminal:
-//! if typed input is waiting, the read goes ahead at once; if not, the
-//! program is about to wait for input, so the runner types the next line
-//! first (or ends the run when the case has none left). Every process the
-//! program starts inherits the filter, so wrappers (`sh -c`, a Python
-//! script started by a shell script) are followed too.
+//! A seccomp filter installed in the child just before `exec` turns some
+//! system calls into notifications to the runner, holding the caller
+//! until the runner answers:
 //!
-//! The filter only ever answers "carry on": it restricts nothing. Linux 5.5
-//! or later; where it cannot be installed the runner falls back to
-//! [`super::procfs`].
+//! - every `read` of file descriptor 0: the program is about to wait for
+//!   input, so the runner collects what it printed and gives it the next
+//!   line (or ends the run when the case has none left);
+//! - `ioctl`, `fstat`, `newfstatat` and `statx` on descriptors 1 and 2:
+//!   with notifications the program's output goes to a pipe, and these
+//!   are the calls by which it asks whether that is a terminal (see
+//!   [`super::serve`]).
+//!
+//! Every process the program starts inherits the filter, so wrappers
+//! (`sh -c`, a Python script started by a shell script) are followed too.
+//! The filter restricts nothing. Linux 5.5 or later; where it cannot be
+//! installed the runner falls back to [`super::procfs`].
 
 use std::io;
 use std::mem::{size_of, zeroed, MaybeUninit};
@@ -35,18 +40,40 @@ pub struct Installer {
     child_end: OwnedFd,
 }
 
-/// The runner's end: one notification per `read(0)`.
+/// The runner's end: one notification per held call.
 pub struct Notifier {
     fd: OwnedFd,
 }
 
-/// A program about to read its terminal, held until answered.
+/// A held system call, waiting for the runner's answer.
 #[derive(Clone, Copy, Debug)]
-pub struct ReadCall {
+pub struct Call {
     /// Identifies the call when answering.
     pub id: u64,
     /// The process (thread) making it.
     pub pid: i32,
+    /// The system call's number.
+    pub nr: i64,
+    /// Its arguments.
+    pub args: [u64; 6],
+}
+
+impl Call {
+    /// The first argument as the file descriptor it is.
+    pub fn fd(&self) -> i32 {
+        self.args[0] as u32 as i32
+    }
+}
+
+/// How the runner answers a held call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// Let the kernel carry it out as if nothing had held it.
+    Continue,
+    /// It returns this value without the kernel carrying it out.
+    Return(i64),
+    /// It fails with this errno.
+    Fail(i32),
 }
 
 /// Whether this build can use notifications at all.
@@ -73,19 +100,25 @@ impl Installer {
             unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
         Ok((
             Installer {
-                filter: read_zero_filter(),
+                filter: notifying_filter(),
                 child_end: child,
             },
             ParentEnd(parent),
         ))
     }
 
-    /// The plain values the child needs, to move into a `pre_exec`
-    /// closure. The installer must outlive the spawn.
-    pub fn child_side(&self) -> ChildSide {
+    /// The filter that holds the calls.
+    pub fn filter(&self) -> &[libc::sock_filter] {
+        &self.filter
+    }
+
+    /// The plain values the child needs, to install `filter` (this
+    /// installer's, or one that includes it) and send its listener. The
+    /// installer and the filter must outlive the spawn.
+    pub fn child_side(&self, filter: &[libc::sock_filter]) -> ChildSide {
         ChildSide {
-            filter: self.filter.as_ptr() as usize,
-            len: self.filter.len() as u16,
+            filter: filter.as_ptr() as usize,
+            len: filter.len() as u16,
             socket: self.child_end.as_raw_fd(),
         }
     }
@@ -154,9 +187,9 @@ impl Notifier {
         self.fd.as_fd()
     }
 
-    /// The held read call, if it is still there (the caller may have been
+    /// The held call, if it is still there (the caller may have been
     /// killed meanwhile).
-    pub fn receive(&self) -> io::Result<Option<ReadCall>> {
+    pub fn receive(&self) -> io::Result<Option<Call>> {
         // SAFETY: the kernel requires a zeroed struct and fills it in.
         let mut notif: libc::seccomp_notif = unsafe { zeroed() };
         // SAFETY: RECV writes one seccomp_notif through the pointer.
@@ -174,19 +207,41 @@ impl Notifier {
                 _ => Err(err),
             };
         }
-        Ok(Some(ReadCall {
+        Ok(Some(Call {
             id: notif.id,
             pid: notif.pid as i32,
+            nr: i64::from(notif.data.nr),
+            args: notif.data.args,
         }))
     }
 
-    /// Lets a held read go ahead.
-    pub fn proceed(&self, call: ReadCall) -> io::Result<()> {
+    /// Whether the held call is still held: its process has not been
+    /// killed since, so its pid still names it. Checked before touching
+    /// the process's memory.
+    pub fn still_held(&self, call: &Call) -> bool {
+        let mut id = call.id;
+        // SAFETY: ID_VALID reads one u64 through the pointer.
+        unsafe {
+            libc::ioctl(
+                self.fd.as_raw_fd(),
+                libc::SECCOMP_IOCTL_NOTIF_ID_VALID,
+                &mut id,
+            ) == 0
+        }
+    }
+
+    /// Answers a held call.
+    pub fn reply(&self, call: &Call, reply: Reply) -> io::Result<()> {
+        let (val, error, flags) = match reply {
+            Reply::Continue => (0, 0, libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32),
+            Reply::Return(val) => (val, 0, 0),
+            Reply::Fail(errno) => (0, -errno, 0),
+        };
         let mut resp = libc::seccomp_notif_resp {
             id: call.id,
-            val: 0,
-            error: 0,
-            flags: libc::SECCOMP_USER_NOTIF_FLAG_CONTINUE as u32,
+            val,
+            error,
+            flags,
         };
         // SAFETY: SEND reads one seccomp_notif_resp through the pointer.
         let rc = unsafe {
@@ -208,30 +263,50 @@ impl Notifier {
     }
 }
 
-/// `read` with file descriptor 0 notifies; everything else is allowed.
-fn read_zero_filter() -> Box<[libc::sock_filter]> {
+/// The calls that ask about a terminal, held when made on descriptor 1
+/// or 2.
+pub const TERMINAL_QUESTIONS: [libc::c_long; 4] = [
+    libc::SYS_ioctl,
+    libc::SYS_fstat,
+    libc::SYS_newfstatat,
+    libc::SYS_statx,
+];
+
+/// `read` on descriptor 0 and [`TERMINAL_QUESTIONS`] on descriptors 1 and
+/// 2 notify; everything else is allowed.
+fn notifying_filter() -> Box<[libc::sock_filter]> {
     const ARCH: u32 = 4; // offsetof(struct seccomp_data, arch)
     const NR: u32 = 0; // offsetof(struct seccomp_data, nr)
     const ARG0_LOW: u32 = 16; // low 32 bits of args[0] (little-endian)
     let load = |offset| stmt((libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16, offset);
-    let skip_to_allow_unless = |value, remaining: u8| {
+    let jeq = |value: libc::c_long, jt: u8, jf: u8| {
         jump(
             (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
-            value,
-            0,
-            remaining,
+            value as u32,
+            jt,
+            jf,
         )
     };
     let ret = |value| stmt((libc::BPF_RET | libc::BPF_K) as u16, value);
+    let [ioctl, fstat, fstatat, statx] = TERMINAL_QUESTIONS;
+    // Jumps count the instructions skipped; the labels on the right are
+    // where they land.
     vec![
-        load(ARCH),
-        skip_to_allow_unless(AUDIT_ARCH, 5),
-        load(NR),
-        skip_to_allow_unless(libc::SYS_read as u32, 3),
-        load(ARG0_LOW),
-        skip_to_allow_unless(0, 1),
-        ret(libc::SECCOMP_RET_USER_NOTIF),
-        ret(libc::SECCOMP_RET_ALLOW),
+        load(ARCH),                             // 0
+        jeq(AUDIT_ARCH as libc::c_long, 0, 12), // 1: else ALLOW
+        load(NR),                               // 2
+        jeq(libc::SYS_read, 4, 0),              // 3: READ
+        jeq(ioctl, 5, 0),                       // 4: OUTPUT
+        jeq(fstat, 4, 0),                       // 5: OUTPUT
+        jeq(fstatat, 3, 0),                     // 6: OUTPUT
+        jeq(statx, 2, 6),                       // 7: OUTPUT, else ALLOW
+        load(ARG0_LOW),                         // 8: READ
+        jeq(0, 3, 4),                           // 9: NOTIFY, else ALLOW
+        load(ARG0_LOW),                         // 10: OUTPUT
+        jeq(1, 1, 0),                           // 11: NOTIFY
+        jeq(2, 0, 1),                           // 12: NOTIFY, else ALLOW
+        ret(libc::SECCOMP_RET_USER_NOTIF),      // 13: NOTIFY
+        ret(libc::SECCOMP_RET_ALLOW),           // 14: ALLOW
     ]
     .into_boxed_slice()
 }

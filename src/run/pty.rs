@@ -64,6 +64,18 @@ impl Pty {
         })
     }
 
+    /// Makes a terminal used by an earlier run as good as new: what that
+    /// run's program left unread (input) or uncollected (output) is
+    /// dropped, and the settings and size it may have changed are set
+    /// again.
+    pub fn reset(&self) -> io::Result<()> {
+        termios::tcflush(self.slave.as_fd(), termios::FlushArg::TCIOFLUSH)?;
+        let mut buf = [0u8; 4096];
+        while self.read_output(&mut buf)? > 0 {}
+        configure(self.slave.as_fd())?;
+        set_window_size(self.slave.as_fd())
+    }
+
     /// A duplicate of the slave end, for the program's stdin, stdout and
     /// stderr.
     pub fn slave_for_child(&self) -> io::Result<OwnedFd> {
@@ -73,6 +85,11 @@ impl Pty {
     /// The slave's device path (`/dev/pts/N`).
     pub fn slave_path(&self) -> &std::path::Path {
         &self.path
+    }
+
+    /// The slave end, as the runner holds it.
+    pub fn slave(&self) -> BorrowedFd<'_> {
+        self.slave.as_fd()
     }
 
     /// The master end: output is read here, input written here.
@@ -95,13 +112,20 @@ impl Pty {
         }
     }
 
-    /// Types `line` and a newline, then pushes it through to the slave so
-    /// that the program can read it at once and [`Pty::unread_input`]
-    /// counts it.
+    /// Types `line` and a newline, and waits until the kernel has
+    /// delivered them to the slave, so that [`Pty::unread_input`] counts
+    /// them.
     pub fn type_line(&self, line: &str) -> io::Result<()> {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        self.type_bytes(&bytes, true)
+    }
+
+    /// Types `bytes`. With `push`, waits until the kernel has delivered
+    /// them to the slave (a program woken by a read reaches for them
+    /// itself, so a caller that lets a held read go ahead need not wait).
+    pub fn type_bytes(&self, bytes: &[u8], push: bool) -> io::Result<()> {
         let mut written = 0;
         while written < bytes.len() {
             match nix::unistd::write(self.master.as_fd(), &bytes[written..]) {
@@ -111,7 +135,9 @@ impl Pty {
                 Err(e) => return Err(e.into()),
             }
         }
-        self.push_input_through();
+        if push {
+            self.push_input_through();
+        }
         Ok(())
     }
 

@@ -3,28 +3,35 @@
 //! of input, time or output.
 
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 
-use super::notify::Notifier;
+use super::notify::{Call, Notifier, Reply};
 use super::procfs::Watcher;
 use super::pty::Pty;
+use super::serve;
 use super::{Clock, Ending, Limits, RunResult};
 use crate::sandbox::Jail;
 use crate::transcript::Transcript;
 
 /// How the session learns that the program waits for input.
 pub enum Detector {
-    /// Seccomp notifications: each `read(0)` is reported as it happens.
+    /// Seccomp notifications: each `read(0)` is held for the runner to
+    /// answer, and so are questions about the output (see [`serve`]).
     Notify(Notifier),
     /// Looking at `/proc` with a back-off.
     Watch(Watcher),
     /// Not at all: every line was typed up front.
     AllAtOnce,
 }
+
+/// How often output is collected while the program neither reads nor
+/// ends (with notifications): a program printing without pause fills the
+/// terminal's buffer and waits until then.
+const COLLECT_EVERY: Duration = Duration::from_millis(10);
 
 /// Why the loop stopped.
 enum Stop {
@@ -42,9 +49,35 @@ struct Ready {
     exited: bool,
 }
 
+/// The pipe a program's stdout and stderr go to, when notifications let
+/// the runner answer for the terminal (see [`serve`]).
+pub struct OutputPipe {
+    /// The runner's end, non-blocking.
+    pub reader: OwnedFd,
+    /// The program's end, kept to recognise it in the program's calls.
+    pub writer: OwnedFd,
+}
+
+impl OutputPipe {
+    /// A pipe holding up to `limit` bytes where the system allows, so a
+    /// program printing more than a terminal screen between two reads
+    /// does not wait for the runner to empty it.
+    pub fn open(limit: u64) -> io::Result<OutputPipe> {
+        let (reader, writer) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let flags = nix::fcntl::OFlag::O_NONBLOCK;
+        nix::fcntl::fcntl(reader.as_fd(), nix::fcntl::FcntlArg::F_SETFL(flags))?;
+        let size = limit.saturating_add(1).min(1 << 20) as libc::c_int;
+        // Best effort: past the system's limit the pipe keeps 64 KiB.
+        let _ = nix::fcntl::fcntl(writer.as_fd(), nix::fcntl::FcntlArg::F_SETPIPE_SZ(size));
+        Ok(OutputPipe { reader, writer })
+    }
+}
+
 /// A running program and everything recorded about it so far.
 pub struct Session<'a> {
-    pub pty: Pty,
+    pub pty: &'a Pty,
+    /// Where its output goes, if not to the terminal.
+    pub output: Option<OutputPipe>,
     pub pid: i32,
     pub pidfd: Option<OwnedFd>,
     pub detector: Detector,
@@ -55,6 +88,12 @@ pub struct Session<'a> {
     pub transcript: Transcript,
     pub buf: Vec<u8>,
     pub jail: &'a Jail<'a>,
+    /// What is left of the line being given to the program, when it read
+    /// less than a whole line.
+    pub pending: Vec<u8>,
+    /// Whether any input was typed on the terminal itself (which the
+    /// program then reads without the runner's help).
+    pub typed: bool,
 }
 
 impl Session<'_> {
@@ -67,8 +106,7 @@ impl Session<'_> {
         let stop = match self.drive(deadline) {
             Ok(stop) => stop,
             Err(e) => {
-                self.kill_all();
-                let _ = self.reap();
+                let _ = self.kill_all();
                 return Err(e);
             }
         };
@@ -88,12 +126,19 @@ impl Session<'_> {
             if self.pidfd.is_none() {
                 timeout = timeout.min(Duration::from_millis(1));
             }
+            if matches!(self.detector, Detector::Notify(_)) {
+                timeout = timeout.min(COLLECT_EVERY);
+            }
             let ready = self.wait(timeout)?;
-            if ready.output && self.read_output()? {
+            let idle = !(ready.read_call || ready.exited);
+            if ready.output && self.collect(false)? {
+                return Ok(Stop::Stopped(Ending::OutputLimit));
+            }
+            if idle && self.output.is_some() && self.read_output()? {
                 return Ok(Stop::Stopped(Ending::OutputLimit));
             }
             if ready.read_call {
-                if let Some(ending) = self.answer_read_call()? {
+                if let Some(ending) = self.answer_call()? {
                     return Ok(Stop::Stopped(ending));
                 }
             }
@@ -108,7 +153,17 @@ impl Session<'_> {
 
     /// Waits up to `timeout` for output, a read call or the exit.
     fn wait(&self, timeout: Duration) -> io::Result<Ready> {
-        let mut fds = vec![PollFd::new(self.pty.master(), PollFlags::POLLIN)];
+        // With the output on a pipe, the program's output is collected when
+        // it reads or ends, and every few milliseconds in between: waking
+        // for each line would cost a switch for nothing. The terminal is
+        // then looked at on the same occasions, not watched: whatever looks
+        // at it takes a lock all the kernel's terminals share, and only a
+        // program writing to `/dev/tty` itself writes there.
+        let watch_terminal = self.output.is_none();
+        let mut fds = Vec::with_capacity(3);
+        if watch_terminal {
+            fds.push(PollFd::new(self.pty.master(), PollFlags::POLLIN));
+        }
         if let Some(pidfd) = &self.pidfd {
             fds.push(PollFd::new(pidfd.as_fd(), PollFlags::POLLIN));
         }
@@ -121,11 +176,11 @@ impl Session<'_> {
             Err(e) => return Err(e.into()),
         }
         let is_ready = |fd: &PollFd| fd.revents().is_some_and(|r| !r.is_empty());
-        let mut ready = Ready {
-            output: is_ready(&fds[0]),
-            ..Ready::default()
-        };
-        let mut rest = fds[1..].iter();
+        let mut rest = fds.iter();
+        let mut ready = Ready::default();
+        if watch_terminal {
+            ready.output = rest.next().is_some_and(is_ready);
+        }
         if self.pidfd.is_some() {
             ready.exited = rest.next().is_some_and(is_ready);
         }
@@ -136,10 +191,28 @@ impl Session<'_> {
     }
 
     /// Moves everything printed so far into the transcript; true when the
-    /// output limit is passed (what is past the limit is dropped).
+    /// output limit is passed (what is past the limit is dropped). What
+    /// went to the terminal (a program that opened `/dev/tty`) comes
+    /// first.
     fn read_output(&mut self) -> io::Result<bool> {
+        Ok(self.collect(false)? || (self.output.is_some() && self.collect(true)?))
+    }
+
+    /// Like [`Session::read_output`], as the program stops to read. With
+    /// the output on a pipe, only the pipe: what a program writes to the
+    /// terminal device itself (rare) is collected every few milliseconds
+    /// and at the end, so it may come later in the transcript than it was
+    /// printed (see [`Session::wait`]).
+    fn read_printed(&mut self) -> io::Result<bool> {
+        self.collect(self.output.is_some())
+    }
+
+    fn collect(&mut self, from_pipe: bool) -> io::Result<bool> {
         loop {
-            let n = self.pty.read_output(&mut self.buf)?;
+            let n = match (&self.output, from_pipe) {
+                (Some(pipe), true) => read_pipe(pipe.reader.as_fd(), &mut self.buf)?,
+                _ => self.pty.read_output(&mut self.buf)?,
+            };
             if n == 0 {
                 return Ok(false);
             }
@@ -148,27 +221,104 @@ impl Session<'_> {
             if n > room {
                 return Ok(true);
             }
+            // One read empties a pipe of all it holds, up to the buffer's
+            // size; a terminal may give less than it holds.
+            if from_pipe && n < self.buf.len() {
+                return Ok(false);
+            }
         }
     }
 
-    /// A read of stdin is held: let it go ahead, typing the next line
-    /// first if the terminal holds nothing unread.
-    fn answer_read_call(&mut self) -> io::Result<Option<Ending>> {
+    /// A call is held: answer it.
+    fn answer_call(&mut self) -> io::Result<Option<Ending>> {
         let Detector::Notify(notifier) = &self.detector else {
             return Ok(None);
         };
         let Some(call) = notifier.receive()? else {
             return Ok(None);
         };
-        if self.pty.unread_input()? == 0 && self.reads_this_terminal(call.pid) {
-            if let Some(ending) = self.type_next_line()? {
-                return Ok(Some(ending));
+        let reply = if call.nr == libc::SYS_read {
+            match self.answer_read(&call)? {
+                Ok(reply) => reply,
+                Err(ending) => return Ok(Some(ending)),
             }
-        }
+        } else {
+            self.answer_question(&call)
+        };
         if let Detector::Notify(notifier) = &self.detector {
-            notifier.proceed(call)?;
+            notifier.reply(&call, reply)?;
         }
         Ok(None)
+    }
+
+    /// The program is about to read stdin: give it the next line (or the
+    /// rest of one it did not read whole), or end the run if the case has
+    /// no more input. Ends with an [`Ending`] instead of a reply.
+    fn answer_read(&mut self, call: &Call) -> io::Result<Result<Reply, Ending>> {
+        let wanted = call.args[2] as usize;
+        if wanted == 0 || !serve::same_file(call.pid, 0, self.pty.slave()) {
+            return Ok(Ok(Reply::Continue));
+        }
+        if self.typed && self.pty.unread_input()? > 0 {
+            return Ok(Ok(Reply::Continue));
+        }
+        if self.pending.is_empty() {
+            if self.read_printed()? {
+                return Ok(Err(Ending::OutputLimit));
+            }
+            let Some(line) = self.inputs.get(self.next) else {
+                return Ok(Err(Ending::WaitingForInput));
+            };
+            self.transcript.push_input(line);
+            self.next += 1;
+            self.pending.extend_from_slice(line.as_bytes());
+            self.pending.push(b'\n');
+        }
+        if !self.still_held(call) {
+            return Ok(Ok(Reply::Continue));
+        }
+        let give = wanted.min(self.pending.len());
+        match serve::write_memory(call.pid, call.args[1], &self.pending[..give]) {
+            Ok(n) if n > 0 => {
+                self.pending.drain(..n);
+                Ok(Ok(Reply::Return(n as i64)))
+            }
+            Err(e) if e.raw_os_error() != Some(libc::EFAULT) => {
+                // Memory the runner may not write: type the rest of the
+                // line on the terminal, for the program to read itself.
+                self.pty.type_bytes(&self.pending, false)?;
+                self.pending.clear();
+                self.typed = true;
+                Ok(Ok(Reply::Continue))
+            }
+            _ => Ok(Ok(Reply::Fail(libc::EFAULT))),
+        }
+    }
+
+    /// The program asks whether its output is a terminal: answer for the
+    /// terminal, if that output is still the pipe the run gave it.
+    fn answer_question(&self, call: &Call) -> Reply {
+        let Some(pipe) = &self.output else {
+            return Reply::Continue;
+        };
+        if !serve::same_file(call.pid, call.fd(), pipe.writer.as_fd()) || !self.still_held(call) {
+            return Reply::Continue;
+        }
+        serve::answer_question(call, self.pty.slave(), self.pid)
+    }
+
+    /// Whether `call`'s process still waits for the answer, so that its
+    /// pid still names it and its memory may be written. The program
+    /// itself is referee's child: its pid cannot name another process
+    /// before referee has reaped it, so there is nothing to ask.
+    fn still_held(&self, call: &Call) -> bool {
+        if call.pid == self.pid {
+            return true;
+        }
+        match &self.detector {
+            Detector::Notify(notifier) => notifier.still_held(call),
+            _ => false,
+        }
     }
 
     /// With the `/proc` fallback: after a pause in the program's activity,
@@ -219,15 +369,6 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// Whether process `pid` reads from this run's terminal (and not from a
-    /// file it opened as stdin).
-    fn reads_this_terminal(&self, pid: i32) -> bool {
-        std::fs::read_link(format!("/proc/{pid}/fd/0"))
-            .map(|target| target == self.pty.slave_path())
-            // Where /proc cannot say, assume the terminal.
-            .unwrap_or(true)
-    }
-
     fn has_exited(&self) -> bool {
         // SAFETY: waitid with WNOWAIT only inspects the child.
         unsafe {
@@ -242,15 +383,24 @@ impl Session<'_> {
         }
     }
 
-    /// Kills the program's whole process group, and whatever else the
-    /// sandbox knows is the run's. Done before reaping, so the group id
-    /// cannot have been reused by then.
-    fn kill_all(&self) {
+    /// Kills the program's whole process group, before reaping, so the
+    /// group id cannot have been reused by then.
+    fn kill_group(&self) {
         // SAFETY: signalling our own child's process group.
         unsafe {
             libc::kill(-self.pid, libc::SIGKILL);
         }
+    }
+
+    /// Kills the program and everything else the sandbox knows is the
+    /// run's, and reaps the program.
+    fn kill_all(&self) -> io::Result<(i32, libc::rusage)> {
+        self.kill_group();
+        let reaped = self.reap();
+        // Whatever left the process group: by now the program is gone,
+        // so only such escapees are still in the run's control group.
         self.jail.kill_all();
+        reaped
     }
 
     /// Waits for the program to be gone; its status and resource use.
@@ -277,8 +427,7 @@ impl Session<'_> {
         if !over_limit {
             over_limit_now = self.read_output()?;
         }
-        self.kill_all();
-        let (status, usage) = self.reap()?;
+        let (status, usage) = self.kill_all()?;
         let wall = self.started.elapsed();
         if !over_limit && !over_limit_now {
             // What a killed program printed just before the kill.
@@ -299,6 +448,18 @@ impl Session<'_> {
             max_rss,
             unread_inputs: self.inputs.len() - self.next,
         })
+    }
+}
+
+/// Reads what is waiting in the output pipe; 0 when nothing is.
+fn read_pipe(pipe: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match nix::unistd::read(pipe, buf) {
+            Ok(n) => return Ok(n),
+            Err(nix::errno::Errno::EAGAIN) => return Ok(0),
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
     }
 }
 

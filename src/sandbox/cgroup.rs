@@ -7,21 +7,44 @@ use std::ffi::CString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 /// The hierarchies used.
 const CONTROLLERS: [&str; 2] = ["pids", "memory"];
 
 /// One slot's groups, created for the life of referee.
+///
+/// Moving a process between version-1 groups often waits for an RCU grace
+/// period (up to tens of milliseconds), so programs are not moved: the
+/// referee thread that runs the slot's programs joins both groups once,
+/// and every program it starts is born inside. The thread's own memory is
+/// still counted where referee's is (version 1 charges a process's memory
+/// to the group of its first thread), and programs make themselves the
+/// out-of-memory killer's first choice ([`prefer_for_oom_killer`]), so
+/// that a program running out of memory in the group cannot take referee
+/// with it. Referee's main thread never joins (it would take all of referee's
+/// memory along): programs it starts join their groups themselves.
 #[derive(Debug)]
 pub struct Group {
     pids: PathBuf,
     memory: PathBuf,
-    /// `cgroup.procs` of each, for the child to join (written before fork).
+    /// Both groups' `cgroup.procs`, for a child to join itself.
     pub join: [CString; 2],
+    /// The limits last written, to write only changes.
+    limits: Mutex<Option<(u32, Option<u64>)>>,
 }
 
-/// Where this process's group sits in a controller's hierarchy.
+/// Where this process's group sits in a controller's hierarchy, as it was
+/// the first time this was asked: before any thread of referee joined a
+/// slot's group.
 fn own_path(controller: &str) -> Option<PathBuf> {
+    static PIDS: OnceLock<Option<PathBuf>> = OnceLock::new();
+    static MEMORY: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let cell = if controller == "pids" { &PIDS } else { &MEMORY };
+    cell.get_or_init(|| read_own_path(controller)).clone()
+}
+
+fn read_own_path(controller: &str) -> Option<PathBuf> {
     let text = fs::read_to_string("/proc/self/cgroup").ok()?;
     let relative = text.lines().find_map(|line| {
         let mut parts = line.splitn(3, ':');
@@ -51,25 +74,70 @@ impl Group {
         for dir in &dirs {
             fs::create_dir_all(dir)?;
         }
-        let procs = |d: &Path| {
-            CString::new(d.join("cgroup.procs").as_os_str().as_encoded_bytes())
+        let procs = |dir: &Path| {
+            CString::new(dir.join("cgroup.procs").as_os_str().as_encoded_bytes())
                 .map_err(io::Error::other)
         };
         Ok(Group {
             join: [procs(&dirs[0])?, procs(&dirs[1])?],
+            limits: Mutex::new(None),
             pids: dirs[0].clone(),
             memory: dirs[1].clone(),
         })
     }
 
-    /// Sets the limits for the next run and clears the last run's counts.
+    /// Puts the calling thread (only it) in both groups, so the programs
+    /// it starts are born there; false for referee's main thread, which
+    /// stays out.
+    pub fn adopt_this_thread(&self) -> io::Result<bool> {
+        // SAFETY: gettid and getpid have no arguments.
+        let (tid, pid) = unsafe { (libc::gettid(), libc::getpid()) };
+        if tid == pid {
+            return Ok(false);
+        }
+        fs::write(self.pids.join("tasks"), format!("{tid}\n"))?;
+        fs::write(self.memory.join("tasks"), format!("{tid}\n"))?;
+        Ok(true)
+    }
+
+    /// Sets the limits for the next run and clears the last run's count
+    /// of memory overruns. `processes` counts the program's; the referee
+    /// thread in the group is added. Limits already in place are not
+    /// written again: every case of a suite usually has the same.
     pub fn prepare(&self, processes: u32, memory: Option<u64>) -> io::Result<()> {
-        fs::write(self.pids.join("pids.max"), processes.to_string())?;
-        let limit = memory.map_or_else(|| "-1".to_string(), |m| m.to_string());
-        fs::write(self.memory.join("memory.limit_in_bytes"), limit)?;
+        let mut set = self
+            .limits
+            .lock()
+            .map_err(|_| io::Error::other("a slot's limits were lost"))?;
+        if *set != Some((processes, memory)) {
+            *set = None;
+            fs::write(self.pids.join("pids.max"), (processes + 1).to_string())?;
+            let limit = memory.map_or_else(|| "-1".to_string(), |m| m.to_string());
+            fs::write(self.memory.join("memory.limit_in_bytes"), limit)?;
+            *set = Some((processes, memory));
+        }
         fs::write(self.memory.join("memory.failcnt"), "0")?;
-        fs::write(self.memory.join("memory.max_usage_in_bytes"), "0")?;
+        self.wait_for_leftovers();
         Ok(())
+    }
+
+    /// Waits a little for the last run's killed or orphaned processes to
+    /// be reaped (by the system, once they are no longer referee's
+    /// children): until then they count against the next run's limit.
+    /// Only this slot's referee thread should be left.
+    fn wait_for_leftovers(&self) {
+        let current = || {
+            fs::read_to_string(self.pids.join("pids.current"))
+                .ok()
+                .and_then(|t| t.trim().parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        for _ in 0..500 {
+            if current() <= 1 {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
     }
 
     /// Whether the last run hit its memory limit.
@@ -101,11 +169,15 @@ impl Group {
         killed
     }
 
+    /// The processes in the group, referee itself (whose thread may be in
+    /// it) aside.
     fn members(&self) -> Vec<i32> {
+        let me = std::process::id() as i32;
         fs::read_to_string(self.pids.join("cgroup.procs"))
             .unwrap_or_default()
             .lines()
             .filter_map(|l| l.trim().parse().ok())
+            .filter(|&pid| pid != me)
             .collect()
     }
 }
@@ -120,7 +192,7 @@ impl Drop for Group {
 
 /// Joins the groups whose `cgroup.procs` are `join`: called in the child
 /// before `exec`. Async-signal-safe.
-pub fn join(join: &[*const libc::c_char; 2]) -> io::Result<()> {
+pub fn join(join: &[*const libc::c_char]) -> io::Result<()> {
     for path in join {
         // SAFETY: plain system calls on NUL-terminated paths prepared
         // before fork.
@@ -134,6 +206,36 @@ pub fn join(join: &[*const libc::c_char; 2]) -> io::Result<()> {
             if written < 0 {
                 return Err(io::Error::last_os_error());
             }
+        }
+    }
+    Ok(())
+}
+
+/// Whether referee can make groups here (as root, with both controllers
+/// mounted, version 1): makes one and removes it again.
+pub fn probe() -> bool {
+    Group::create(&format!("referee-{}/probe", std::process::id())).is_ok()
+}
+
+/// In a child before `exec`: makes it the out-of-memory killer's first
+/// choice, before referee, whose thread shares its group (see [`Group`]).
+/// Raising the score needs no privilege, and affects only the child: a
+/// child sharing referee's memory until `exec` (`CLONE_VFORK`) has a
+/// setting of its own. Async-signal-safe.
+pub fn prefer_for_oom_killer() -> io::Result<()> {
+    // SAFETY: plain system calls on a static NUL-terminated path.
+    unsafe {
+        let fd = libc::open(
+            c"/proc/self/oom_score_adj".as_ptr(),
+            libc::O_WRONLY | libc::O_CLOEXEC,
+        );
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let written = libc::write(fd, b"1000".as_ptr().cast(), 4);
+        libc::close(fd);
+        if written < 0 {
+            return Err(io::Error::last_os_error());
         }
     }
     Ok(())
@@ -160,12 +262,20 @@ pub fn remove_stale() {
             if Path::new(&format!("/proc/{pid}")).exists() {
                 continue;
             }
-            if let Ok(slots) = fs::read_dir(entry.path()) {
-                for slot in slots.flatten() {
-                    let _ = fs::remove_dir(slot.path());
-                }
-            }
-            let _ = fs::remove_dir(entry.path());
+            remove_tree(&entry.path());
         }
     }
+}
+
+/// Removes an empty group and the empty groups below it (a group cannot
+/// be removed before its children).
+pub fn remove_tree(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_tree(&entry.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(dir);
 }

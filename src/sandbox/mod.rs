@@ -23,13 +23,14 @@
 //! - as root, every capability dropped before `exec`;
 //! - a clean environment (see [`crate::run::clean_env`]).
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod cgroup;
 pub mod landlock;
@@ -57,7 +58,12 @@ pub fn isolate_process() {
     // SAFETY: reading the effective uid.
     let root = unsafe { libc::geteuid() } == 0;
     let _ = ROOT_AT_START.set(root);
-    let _ = ISOLATION.set(space::isolate(root));
+    let isolation = if turned_off("tmpfs") {
+        Isolation::None
+    } else {
+        space::isolate(root)
+    };
+    let _ = ISOLATION.set(isolation);
 }
 
 static ROOT_AT_START: OnceLock<bool> = OnceLock::new();
@@ -93,14 +99,51 @@ pub struct Sandbox {
 }
 
 /// A place for one run at a time: a folder (a tmpfs where possible) and,
-/// as root, control groups.
+/// as root, control groups. A slot belongs to one referee thread at a time
+/// (the thread's programs are born in its process group), and goes back
+/// to the pool when the thread ends.
+#[derive(Clone)]
 struct Slot {
     dir: PathBuf,
-    group: Option<cgroup::Group>,
+    group: Option<Arc<cgroup::Group>>,
+    /// The last Landlock ruleset made for this slot, and what it was made
+    /// for: a suite's runs all need the same one.
+    rules: Arc<Mutex<Option<MadeRules>>>,
+}
+
+/// A Landlock ruleset and what it was made for.
+type MadeRules = (RulesFor, Arc<OwnedFd>);
+
+/// What a Landlock ruleset allows: the folders read and written (by
+/// inode: the rules hold the folders themselves, not their names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RulesFor {
+    read: Vec<PathBuf>,
+    write: Vec<PathBuf>,
+    workdir: u64,
+}
+
+thread_local! {
+    /// The slot this thread runs programs in.
+    static THREAD_SLOT: RefCell<Option<ThreadSlot>> = const { RefCell::new(None) };
+}
+
+/// A thread's slot, given back to the pool when the thread ends; and
+/// whether the thread joined the slot's control groups (see
+/// [`cgroup::Group`]).
+struct ThreadSlot(Slot, bool);
+
+impl Drop for ThreadSlot {
+    fn drop(&mut self) {
+        if let Some(sandbox) = SANDBOX.get() {
+            sandbox.give_back(self.0.clone());
+        }
+    }
 }
 
 impl Sandbox {
     fn probe() -> Sandbox {
+        let on = |name: &str| !turned_off(name);
         // SAFETY: reading the effective uid.
         let root = *ROOT_AT_START
             .get()
@@ -111,8 +154,7 @@ impl Sandbox {
             .tempdir()
             .or_else(|_| tempfile::tempdir())
             .expect("a temporary folder for working folders");
-        let cgroups =
-            root && cgroup::Group::create(&format!("referee-{}/probe", std::process::id())).is_ok();
+        let cgroups = root && on("cgroups") && cgroup::probe();
         if cgroups {
             cgroup::remove_stale();
         }
@@ -124,8 +166,12 @@ impl Sandbox {
         Sandbox {
             root,
             isolation,
-            landlock_abi: landlock::kernel_abi(),
-            seccomp: seccomp::SUPPORTED && seccomp_available(),
+            landlock_abi: if on("landlock") {
+                landlock::kernel_abi()
+            } else {
+                0
+            },
+            seccomp: on("seccomp") && seccomp::SUPPORTED && seccomp_available(),
             cgroups,
             nproc: process_limit(root, isolation),
             filter: seccomp::filter(),
@@ -247,29 +293,61 @@ impl Sandbox {
         writes: &[&Path],
         limits: &Limits,
     ) -> io::Result<Jail<'_>> {
-        let slot = self.take_slot()?;
+        let (slot, adopted) = self.thread_slot()?;
         let workdir = slot.dir.join("work");
-        if workdir.exists() {
-            fs::remove_dir_all(&workdir)?;
-        }
-        fs::create_dir(&workdir)?;
+        let inode = empty_workdir(&slot.dir, &workdir)?;
         if let Some(group) = &slot.group {
             group.prepare(PROCESSES, limits.memory)?;
         }
         let mut read: Vec<PathBuf> = reads.to_vec();
         read.extend(extra_reads());
         let landlock = if self.landlock_abi >= 1 {
-            let mut write: Vec<&Path> = writes.to_vec();
-            write.push(&workdir);
-            landlock::ruleset(&read, &write)?
+            let mut write: Vec<PathBuf> = writes.iter().map(|w| w.to_path_buf()).collect();
+            write.push(workdir.clone());
+            let wanted = RulesFor {
+                read,
+                write,
+                workdir: inode,
+            };
+            slot_rules(&slot, wanted)?
         } else {
             None
         };
         Ok(Jail {
             sandbox: self,
             slot: Some(slot),
+            adopted,
             workdir,
             landlock,
+            emptied: std::cell::Cell::new(false),
+        })
+    }
+
+    /// A private folder for building a submission, removed when dropped:
+    /// in this thread's slot, so on its tmpfs where there is one. Making
+    /// and removing folders on a disk can cost milliseconds each (a disk
+    /// mounted with `discard` trims a folder's block as it goes).
+    pub fn build_folder(&self) -> io::Result<tempfile::TempDir> {
+        let (slot, _) = self.thread_slot()?;
+        tempfile::Builder::new()
+            .prefix("build-")
+            .tempdir_in(&slot.dir)
+    }
+
+    /// This thread's slot, taking one from the pool the first time; and
+    /// whether the thread is in the slot's control groups.
+    fn thread_slot(&self) -> io::Result<(Slot, bool)> {
+        THREAD_SLOT.with(|cell| {
+            if let Some(bound) = cell.borrow().as_ref() {
+                return Ok((bound.0.clone(), bound.1));
+            }
+            let slot = self.take_slot()?;
+            let adopted = match &slot.group {
+                Some(group) => group.adopt_this_thread()?,
+                None => false,
+            };
+            *cell.borrow_mut() = Some(ThreadSlot(slot.clone(), adopted));
+            Ok((slot, adopted))
         })
     }
 
@@ -296,14 +374,18 @@ impl Sandbox {
             space::mount_tmpfs(&dir, DISK)?;
         }
         let group = if self.cgroups {
-            Some(cgroup::Group::create(&format!(
+            Some(Arc::new(cgroup::Group::create(&format!(
                 "referee-{}/slot{index}",
                 std::process::id()
-            ))?)
+            ))?))
         } else {
             None
         };
-        Ok(Slot { dir, group })
+        Ok(Slot {
+            dir,
+            group,
+            rules: Arc::new(Mutex::new(None)),
+        })
     }
 
     fn give_back(&self, slot: Slot) {
@@ -311,6 +393,67 @@ impl Sandbox {
             free.push(slot);
         }
     }
+}
+
+/// The slot's ruleset for `wanted`, made only when it differs from the
+/// last one.
+fn slot_rules(slot: &Slot, wanted: RulesFor) -> io::Result<Option<Arc<OwnedFd>>> {
+    let mut cached = slot
+        .rules
+        .lock()
+        .map_err(|_| io::Error::other("a slot's rules were lost"))?;
+    if let Some((made_for, fd)) = cached.as_ref() {
+        if *made_for == wanted {
+            return Ok(Some(fd.clone()));
+        }
+    }
+    let write: Vec<&Path> = wanted.write.iter().map(PathBuf::as_path).collect();
+    let made = landlock::ruleset(&wanted.read, &write)?.map(Arc::new);
+    *cached = made.clone().map(|fd| (wanted, fd));
+    Ok(made)
+}
+
+/// Makes the slot's working folder ready for a run: there, empty, and
+/// writable; its inode. The folder is kept from run to run (so a ruleset
+/// naming it stays valid); when what a program left cannot be removed,
+/// it is set aside and a new folder made.
+fn empty_workdir(slot_dir: &Path, workdir: &Path) -> io::Result<u64> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let ready = fs::set_permissions(workdir, fs::Permissions::from_mode(0o755))
+        .and_then(|_| empty_folder(workdir));
+    if ready.is_err() {
+        if workdir.exists() {
+            let aside = tempfile::Builder::new()
+                .prefix("left-")
+                .tempdir_in(slot_dir)?
+                .keep();
+            fs::rename(workdir, aside.join("work"))?;
+        }
+        fs::create_dir(workdir)?;
+    }
+    Ok(fs::metadata(workdir)?.ino())
+}
+
+/// Removes everything in `dir`, leaving it.
+fn empty_folder(dir: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            fs::remove_dir_all(entry.path())?;
+        } else {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `REFEREE_SANDBOX_OFF` (a comma-separated list of `landlock`,
+/// `seccomp`, `cgroups`, `tmpfs`, or `all`) turns a protection off: for
+/// measuring what each costs, and for machines where one misbehaves.
+pub fn turned_off(name: &str) -> bool {
+    std::env::var("REFEREE_SANDBOX_OFF")
+        .map(|v| v.split(',').any(|p| p.trim() == name || p.trim() == "all"))
+        .unwrap_or(false)
 }
 
 /// Whether seccomp filters can be installed here.
@@ -374,8 +517,14 @@ fn extra_reads() -> Vec<PathBuf> {
 pub struct Jail<'s> {
     sandbox: &'s Sandbox,
     slot: Option<Slot>,
+    /// Whether programs are born in the slot's control groups, or must
+    /// join them.
+    adopted: bool,
     workdir: PathBuf,
-    landlock: Option<OwnedFd>,
+    landlock: Option<Arc<OwnedFd>>,
+    /// Whether the run's control group was found empty after the run, so
+    /// dropping the jail need not look again.
+    emptied: std::cell::Cell<bool>,
 }
 
 impl Jail<'_> {
@@ -391,11 +540,12 @@ impl Jail<'_> {
 
     /// The rules as plain values for the child between `fork` and `exec`.
     pub fn confinement(&self) -> Confinement {
+        // A program is about to start: its group must be looked at again.
+        self.emptied.set(false);
         let sandbox = self.sandbox;
-        let join = self
-            .slot
-            .as_ref()
-            .and_then(|s| s.group.as_ref())
+        let group = self.slot.as_ref().and_then(|s| s.group.as_ref());
+        let join = group
+            .filter(|_| !self.adopted)
             .map(|g| [g.join[0].as_ptr() as usize, g.join[1].as_ptr() as usize]);
         Confinement {
             landlock: self.landlock.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
@@ -404,7 +554,8 @@ impl Jail<'_> {
                 sandbox.filter.len() as u16,
             )),
             join,
-            drop_capabilities: sandbox.root,
+            oom_first: group.is_some(),
+            drop_capabilities: sandbox.root.then(last_capability),
             nproc: sandbox.nproc,
         }
     }
@@ -414,6 +565,7 @@ impl Jail<'_> {
     pub fn kill_all(&self) {
         if let Some(group) = self.slot.as_ref().and_then(|s| s.group.as_ref()) {
             group.kill_all();
+            self.emptied.set(true);
         }
     }
 
@@ -422,17 +574,17 @@ impl Jail<'_> {
         self.slot
             .as_ref()
             .and_then(|s| s.group.as_ref())
-            .map(cgroup::Group::hit_memory_limit)
+            .map(|g| g.hit_memory_limit())
     }
 }
 
 impl Drop for Jail<'_> {
     fn drop(&mut self) {
-        self.kill_all();
-        let _ = fs::remove_dir_all(&self.workdir);
-        if let Some(slot) = self.slot.take() {
-            self.sandbox.give_back(slot);
+        if !self.emptied.get() {
+            self.kill_all();
         }
+        // What cannot be removed now is set aside by the next jail.
+        let _ = empty_folder(&self.workdir);
     }
 }
 
@@ -442,8 +594,12 @@ impl Drop for Jail<'_> {
 pub struct Confinement {
     landlock: RawFd,
     filter: Option<(usize, u16)>,
+    /// The `cgroup.procs` to join, when the child is not born in them.
     join: Option<[usize; 2]>,
-    drop_capabilities: bool,
+    /// Make the program the out-of-memory killer's first choice.
+    oom_first: bool,
+    /// As root: drop every capability up to this one.
+    drop_capabilities: Option<libc::c_int>,
     nproc: Option<u64>,
 }
 
@@ -453,15 +609,38 @@ impl Confinement {
         landlock: -1,
         filter: None,
         join: None,
-        drop_capabilities: false,
+        oom_first: false,
+        drop_capabilities: None,
         nproc: None,
     };
+
+    /// The seccomp filter, if the rules have one: a caller that installs
+    /// a filter of its own chains the two into one (see
+    /// [`seccomp::chain`]) and applies [`Confinement::without_filter`].
+    pub fn filter(&self) -> Option<&[libc::sock_filter]> {
+        // SAFETY: the pointer and length describe the sandbox's filter,
+        // which lives as long as the process.
+        self.filter.map(|(ptr, len)| unsafe {
+            std::slice::from_raw_parts(ptr as *const libc::sock_filter, usize::from(len))
+        })
+    }
+
+    /// The same rules, the seccomp filter left to the caller.
+    pub fn without_filter(&self) -> Confinement {
+        Confinement {
+            filter: None,
+            ..*self
+        }
+    }
 
     /// Applies the rules to the calling process: in the child, between
     /// `fork` and `exec`. Async-signal-safe: system calls only.
     pub fn apply(&self) -> io::Result<()> {
-        if let Some([pids, memory]) = self.join {
-            cgroup::join(&[pids as *const libc::c_char, memory as *const libc::c_char])?;
+        if let Some(paths) = self.join {
+            cgroup::join(&paths.map(|p| p as *const libc::c_char))?;
+        }
+        if self.oom_first {
+            cgroup::prefer_for_oom_killer()?;
         }
         if let Some(n) = self.nproc {
             set_limit(libc::RLIMIT_NPROC, n)?;
@@ -470,8 +649,8 @@ impl Confinement {
         if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } < 0 {
             return Err(io::Error::last_os_error());
         }
-        if self.drop_capabilities {
-            drop_capabilities();
+        if let Some(last) = self.drop_capabilities {
+            drop_capabilities(last);
         }
         if self.landlock >= 0 {
             landlock::restrict(self.landlock)?;
@@ -497,10 +676,21 @@ fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()> 
     Ok(())
 }
 
+/// The highest capability this kernel knows, read once.
+fn last_capability() -> libc::c_int {
+    static LAST: OnceLock<libc::c_int> = OnceLock::new();
+    *LAST.get_or_init(|| {
+        fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(63)
+    })
+}
+
 /// Empties the bounding set, so that the program (root or not) starts with
-/// no capabilities at all.
-fn drop_capabilities() {
-    for cap in 0..64 {
+/// no capabilities at all. `last` is the highest capability there is.
+fn drop_capabilities(last: libc::c_int) {
+    for cap in 0..=last {
         // SAFETY: prctl with integer arguments; unknown capabilities fail
         // harmlessly.
         unsafe {
@@ -554,11 +744,6 @@ fn remove_own_groups(controller: &str) {
             .join(controller)
             .join(rel)
             .join(&name);
-        if let Ok(entries) = fs::read_dir(&base) {
-            for entry in entries.flatten() {
-                let _ = fs::remove_dir(entry.path());
-            }
-        }
-        let _ = fs::remove_dir(&base);
+        cgroup::remove_tree(&base);
     }
 }

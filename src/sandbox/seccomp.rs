@@ -90,6 +90,82 @@ fn errno(e: i32) -> u32 {
     libc::SECCOMP_RET_ERRNO | (e as u32 & libc::SECCOMP_RET_DATA)
 }
 
+/// Where a comparison in [`search`] goes.
+#[derive(Clone, Copy)]
+enum To {
+    /// This many instructions past the next one.
+    Skip(u8),
+    /// The call is refused.
+    Deny,
+    /// The call is not in the list.
+    Pass,
+}
+
+/// A comparison of the call number, its two ways to go.
+struct Compare {
+    code: u16,
+    k: u32,
+    yes: To,
+    no: To,
+}
+
+/// Binary search for the call number in `sorted`: a handful of
+/// comparisons for any call. A list of comparisons would take every
+/// allowed call through all of them, and the kernel tries every call
+/// number through the filter when it is installed (to cache the calls it
+/// always allows), once per run.
+fn search(sorted: &[u32]) -> Vec<Compare> {
+    if sorted.len() <= 3 {
+        return sorted
+            .iter()
+            .enumerate()
+            .map(|(i, &nr)| Compare {
+                code: JEQ,
+                k: nr,
+                yes: To::Deny,
+                no: if i + 1 == sorted.len() {
+                    To::Pass
+                } else {
+                    To::Skip(0)
+                },
+            })
+            .collect();
+    }
+    let (low, high) = sorted.split_at(sorted.len() / 2);
+    let low = search(low);
+    let mut out = vec![Compare {
+        code: JGE,
+        k: high[0],
+        yes: To::Skip(low.len() as u8),
+        no: To::Skip(0),
+    }];
+    out.extend(low);
+    out.extend(search(high));
+    out
+}
+
+/// [`search`] as instructions, followed by the refusal; a call not in
+/// the list goes on after it.
+fn denied(list: &[libc::c_long], refusal: sock_filter) -> Vec<sock_filter> {
+    let mut sorted: Vec<u32> = list.iter().map(|&nr| nr as u32).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let tree = search(&sorted);
+    let deny = tree.len();
+    let offset = |i: usize, to: To| match to {
+        To::Skip(n) => n,
+        To::Deny => (deny - i - 1) as u8,
+        To::Pass => (deny - i) as u8,
+    };
+    let mut out: Vec<sock_filter> = tree
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ins(c.code, c.k, offset(i, c.yes), offset(i, c.no)))
+        .collect();
+    out.push(refusal);
+    out
+}
+
 /// The filter program.
 pub fn filter() -> Box<[sock_filter]> {
     let allow = ins(RET, libc::SECCOMP_RET_ALLOW, 0, 0);
@@ -99,11 +175,12 @@ pub fn filter() -> Box<[sock_filter]> {
         ins(JEQ, AUDIT_ARCH, 1, 0),
         allow,
         ins(LD_W_ABS, NR, 0, 0),
+        // Most calls a program makes are these: decide them first.
+        ins(JEQ, libc::SYS_write as u32, 1, 0),
+        ins(JEQ, libc::SYS_read as u32, 0, 1),
+        allow,
     ];
-    for &nr in DENIED {
-        prog.push(ins(JEQ, nr as u32, 0, 1));
-        prog.push(eperm);
-    }
+    prog.extend(denied(DENIED, eperm));
     // clone3 passes its flags in memory the filter cannot read.
     prog.push(ins(JEQ, libc::SYS_clone3 as u32, 0, 1));
     prog.push(ins(RET, errno(libc::ENOSYS), 0, 0));
@@ -136,6 +213,36 @@ pub fn filter() -> Box<[sock_filter]> {
     prog.into_boxed_slice()
 }
 
+/// `first`, then `then`: one program that refuses what `first` refuses
+/// and otherwise does what `then` says. Each `first` instruction that
+/// would allow the call jumps to the start of `then` instead.
+///
+/// Every filter installed costs the child tens of microseconds (the
+/// kernel checks and compiles it), and every system call the program
+/// makes runs every filter: one program halves both.
+pub fn chain(first: &[sock_filter], then: &[sock_filter]) -> Box<[sock_filter]> {
+    const JUMP: u16 = (libc::BPF_JMP | libc::BPF_JA) as u16;
+    let mut out: Vec<sock_filter> = first
+        .iter()
+        .enumerate()
+        .map(|(i, ins)| {
+            if ins.code == RET && ins.k == libc::SECCOMP_RET_ALLOW {
+                let to_then = (first.len() - i - 1) as u32;
+                sock_filter {
+                    code: JUMP,
+                    jt: 0,
+                    jf: 0,
+                    k: to_then,
+                }
+            } else {
+                *ins
+            }
+        })
+        .collect();
+    out.extend_from_slice(then);
+    out.into_boxed_slice()
+}
+
 /// Installs `filter` on the calling thread. Async-signal-safe; needs
 /// `PR_SET_NO_NEW_PRIVS` (set by the caller) or `CAP_SYS_ADMIN`.
 ///
@@ -158,4 +265,119 @@ pub unsafe fn install(filter: *const sock_filter, len: u16) -> std::io::Result<(
         return Err(std::io::Error::last_os_error());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the filter answers for call `nr` with first argument `arg0`
+    /// (a tiny emulator of the instructions the filter uses).
+    fn answer(prog: &[sock_filter], nr: u32, arg0: u32) -> u32 {
+        let (mut a, mut pc) = (0u32, 0usize);
+        loop {
+            let i = prog[pc];
+            pc += 1;
+            match i.code {
+                LD_W_ABS => {
+                    a = match i.k {
+                        NR => nr,
+                        ARCH => AUDIT_ARCH,
+                        ARG0_LOW => arg0,
+                        _ => panic!("load of {}", i.k),
+                    }
+                }
+                RET => return i.k,
+                JEQ | JGE | JSET => {
+                    let taken = match i.code {
+                        JEQ => a == i.k,
+                        JGE => a >= i.k,
+                        _ => a & i.k != 0,
+                    };
+                    pc += usize::from(if taken { i.jt } else { i.jf });
+                }
+                c if c == (libc::BPF_JMP | libc::BPF_JA) as u16 => pc += i.k as usize,
+                c => panic!("instruction {c:#x}"),
+            }
+        }
+    }
+
+    #[test]
+    fn every_denied_call_is_refused_and_every_other_allowed() {
+        let prog = filter();
+        let eperm = errno(libc::EPERM);
+        for &nr in DENIED {
+            assert_eq!(answer(&prog, nr as u32, 0), eperm, "call {nr}");
+        }
+        for nr in 0..500u32 {
+            let special = [libc::SYS_clone3, libc::SYS_socket, libc::SYS_kill]
+                .iter()
+                .any(|&s| s as u32 == nr);
+            if !DENIED.iter().any(|&d| d as u32 == nr) && !special {
+                assert_eq!(answer(&prog, nr, 0), libc::SECCOMP_RET_ALLOW, "call {nr}");
+            }
+        }
+        assert_eq!(
+            answer(&prog, libc::SYS_clone3 as u32, 0),
+            errno(libc::ENOSYS)
+        );
+        assert_eq!(
+            answer(&prog, libc::SYS_socket as u32, libc::AF_INET as u32),
+            errno(libc::EACCES)
+        );
+        assert_eq!(
+            answer(&prog, libc::SYS_socket as u32, libc::AF_UNIX as u32),
+            libc::SECCOMP_RET_ALLOW
+        );
+        assert_eq!(answer(&prog, libc::SYS_kill as u32, (-1i32) as u32), eperm);
+        assert_eq!(
+            answer(&prog, libc::SYS_kill as u32, 0),
+            libc::SECCOMP_RET_ALLOW
+        );
+        let flags = libc::CLONE_NEWUSER as u32;
+        assert_eq!(answer(&prog, libc::SYS_clone as u32, flags), eperm);
+        assert_eq!(
+            answer(&prog, libc::SYS_clone as u32, libc::SIGCHLD as u32),
+            libc::SECCOMP_RET_ALLOW
+        );
+    }
+
+    #[test]
+    fn a_chained_program_refuses_the_same_and_asks_the_rest() {
+        let notify = [ins(RET, libc::SECCOMP_RET_USER_NOTIF, 0, 0)];
+        let both = chain(&filter(), &notify);
+        assert_eq!(
+            answer(&both, libc::SYS_ptrace as u32, 0),
+            errno(libc::EPERM)
+        );
+        assert_eq!(
+            answer(&both, libc::SYS_read as u32, 0),
+            libc::SECCOMP_RET_USER_NOTIF
+        );
+        assert_eq!(
+            answer(&both, libc::SYS_getpid as u32, 0),
+            libc::SECCOMP_RET_USER_NOTIF
+        );
+    }
+
+    #[test]
+    fn a_chained_program_goes_on_where_the_first_would_allow() {
+        let first = filter();
+        let then = [ins(RET, libc::SECCOMP_RET_USER_NOTIF, 0, 0)];
+        let both = chain(&first, &then);
+        assert_eq!(both.len(), first.len() + 1);
+        for (i, (was, is)) in first.iter().zip(both.iter()).enumerate() {
+            if was.code == RET && was.k == libc::SECCOMP_RET_ALLOW {
+                assert_eq!(is.code, (libc::BPF_JMP | libc::BPF_JA) as u16);
+                // A jump lands `k` instructions past the next one.
+                assert_eq!(i + 1 + is.k as usize, first.len(), "at {i}");
+            } else {
+                assert_eq!(
+                    (was.code, was.k, was.jt, was.jf),
+                    (is.code, is.k, is.jt, is.jf)
+                );
+            }
+        }
+        assert_eq!(both[first.len()].k, libc::SECCOMP_RET_USER_NOTIF);
+    }
 }

@@ -65,9 +65,8 @@ pub enum BuildError {
 
 /// Builds `submission`; C is compiled with `cflags`.
 pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildError> {
-    let stage = tempfile::Builder::new()
-        .prefix("referee-build-")
-        .tempdir()
+    let stage = sandbox::get()
+        .build_folder()
         .map_err(|e| BuildError::Grader(format!("cannot make a build folder: {e}")))?;
     let name = submission
         .file
@@ -127,6 +126,10 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
         .jail_writing(&[], &[dir], &COMPILE_LIMITS)
         .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
     let confinement = jail.confinement();
+    // The compiler's messages go to a file rather than a pipe: nothing to
+    // drain while it runs, so no thread (which the slot's process limit
+    // could refuse after a program that forked all it could).
+    let messages = tempfile::tempfile_in(dir).map_err(grader_io)?;
     let mut command = Command::new(&compiler);
     command
         .args(cflags)
@@ -140,8 +143,8 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
         .env("LC_ALL", "C")
         .env("TMPDIR", dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(messages.try_clone().map_err(grader_io)?));
     // SAFETY: the closure only makes system calls (see Confinement::apply).
     unsafe {
         command.pre_exec(move || {
@@ -152,14 +155,6 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
     let mut child = command
         .spawn()
         .map_err(|e| BuildError::Grader(format!("cannot start {}: {e}", compiler.display())))?;
-    let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        if let Some(err) = stderr {
-            let _ = err.take(COMPILER_OUTPUT_LIMIT).read_to_end(&mut text);
-        }
-        String::from_utf8_lossy(&text).into_owned()
-    });
     let status = match child.wait_timeout(COMPILE_TIMEOUT) {
         Ok(Some(status)) => status,
         Ok(None) => {
@@ -172,11 +167,25 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
         }
         Err(e) => return Err(BuildError::Grader(format!("waiting for the compiler: {e}"))),
     };
-    let messages = reader.join().unwrap_or_default();
+    let messages = read_messages(messages);
     if !status.success() || !output.is_file() {
         return Err(BuildError::Compile(messages));
     }
     Ok((Program::new(output), messages))
+}
+
+fn grader_io(e: std::io::Error) -> BuildError {
+    BuildError::Grader(format!("cannot keep the compiler's messages: {e}"))
+}
+
+/// The compiler's messages, up to [`COMPILER_OUTPUT_LIMIT`] bytes.
+fn read_messages(mut file: std::fs::File) -> String {
+    use std::io::Seek;
+    let mut text = Vec::new();
+    if file.rewind().is_ok() {
+        let _ = file.take(COMPILER_OUTPUT_LIMIT).read_to_end(&mut text);
+    }
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 fn c_compiler() -> Option<std::path::PathBuf> {
