@@ -371,6 +371,7 @@ fn run_on(
         jail,
         pending: Vec::new(),
         typed: false,
+        hung_up: false,
     }
     .run()
 }

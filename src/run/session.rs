@@ -47,6 +47,8 @@ struct Ready {
     output: bool,
     read_call: bool,
     exited: bool,
+    /// No process uses the filter any more: no call can come.
+    hung_up: bool,
 }
 
 /// The pipe a program's stdout and stderr go to, when notifications let
@@ -94,6 +96,9 @@ pub struct Session<'a> {
     /// Whether any input was typed on the terminal itself (which the
     /// program then reads without the runner's help).
     pub typed: bool,
+    /// Whether the notifications ended: every process of the program has
+    /// exited, though it may not be reaped yet.
+    pub hung_up: bool,
 }
 
 impl Session<'_> {
@@ -130,6 +135,10 @@ impl Session<'_> {
                 timeout = timeout.min(COLLECT_EVERY);
             }
             let ready = self.wait(timeout)?;
+            // Between its last process's exit and its reaping (the kernel
+            // tearing down its memory) the listener stays readable:
+            // watching it then would spin against the exiting program.
+            self.hung_up |= ready.hung_up;
             let idle = !(ready.read_call || ready.exited);
             if ready.output && self.collect(false)? {
                 return Ok(Stop::Stopped(Ending::OutputLimit));
@@ -167,7 +176,11 @@ impl Session<'_> {
         if let Some(pidfd) = &self.pidfd {
             fds.push(PollFd::new(pidfd.as_fd(), PollFlags::POLLIN));
         }
-        if let Detector::Notify(n) = &self.detector {
+        let notify = match &self.detector {
+            Detector::Notify(n) if !self.hung_up => Some(n),
+            _ => None,
+        };
+        if let Some(n) = notify {
             fds.push(PollFd::new(n.as_fd(), PollFlags::POLLIN));
         }
         match nix::poll::ppoll(&mut fds, Some(TimeSpec::from_duration(timeout)), None) {
@@ -184,8 +197,13 @@ impl Session<'_> {
         if self.pidfd.is_some() {
             ready.exited = rest.next().is_some_and(is_ready);
         }
-        if matches!(self.detector, Detector::Notify(_)) {
-            ready.read_call = rest.next().is_some_and(is_ready);
+        if notify.is_some() {
+            let revents = rest
+                .next()
+                .and_then(PollFd::revents)
+                .unwrap_or(PollFlags::empty());
+            ready.read_call = revents.contains(PollFlags::POLLIN);
+            ready.hung_up = revents.contains(PollFlags::POLLHUP) && !ready.read_call;
         }
         Ok(ready)
     }
