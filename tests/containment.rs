@@ -36,6 +36,7 @@ fn expected_verdicts() -> HashMap<&'static str, &'static [&'static str]> {
         ("sleeps", &["timeout"][..]),
         ("stack-overflow", &["crashed"][..]),
         ("tcp-connect", &["wrong-output"][..]),
+        ("uses-root-powers", &["wrong-output"][..]),
     ])
 }
 
@@ -225,6 +226,11 @@ fn grade_and_check(user: Option<u32>) {
         Err(e) if e.kind() == ErrorKind::WouldBlock => {}
         other => panic!("as {who}: a program reached the network: {other:?}"),
     }
+    let powers = fs::read_to_string(out.join("details/uses-root-powers.json")).unwrap();
+    assert!(
+        powers.contains("done") && !powers.contains("POWER "),
+        "as {who}: a program kept a privilege: {powers}"
+    );
     let garbage = fs::read_to_string(out.join("details/binary-garbage.json")).unwrap();
     assert!(
         !garbage.contains('\u{1b}'),

@@ -30,6 +30,13 @@ use nix::unistd::Pid;
 
 use super::notify::{Call, Reply};
 
+/// Referee's process id, asked once: it is asked for every held read,
+/// and the C library no longer caches it.
+fn own_pid() -> u32 {
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *PID.get_or_init(std::process::id)
+}
+
 /// Whether descriptor `fd` of process `pid` is the same open file as
 /// `ours`: the program may have closed or replaced it since it started.
 pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> bool {
@@ -39,7 +46,7 @@ pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> bool {
         libc::syscall(
             libc::SYS_kcmp,
             pid,
-            std::process::id(),
+            own_pid(),
             KCMP_FILE,
             fd,
             ours.as_raw_fd(),

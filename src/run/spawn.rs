@@ -6,6 +6,7 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::notify::{ChildSide, Installer};
 use super::pty::Pty;
@@ -117,6 +118,8 @@ struct Plan {
     _filter: Option<Box<[libc::sock_filter]>>,
     /// Where the child reports a failure before `exec` (an errno).
     report: RawFd,
+    /// The signals whose handling the child puts back to the default.
+    signals: &'static [libc::c_int],
 }
 
 fn c_string(bytes: &[u8]) -> io::Result<CString> {
@@ -180,6 +183,7 @@ impl Plan {
             installer: child_side,
             _filter: filter,
             report: -1,
+            signals: signals_to_reset(),
         })
     }
 
@@ -330,10 +334,8 @@ fn prepare(plan: &Plan) -> io::Result<()> {
         check(libc::chdir(plan.cwd.as_ptr()))?;
         check(libc::setsid())?;
         check(libc::ioctl(0, libc::TIOCSCTTY, 0))?;
-        for signal in 1..libc::SIGRTMAX() {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
+        for &signal in plan.signals {
+            libc::signal(signal, libc::SIG_DFL);
         }
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut none);
@@ -345,6 +347,34 @@ fn prepare(plan: &Plan) -> io::Result<()> {
         installer.install()?;
     }
     Ok(())
+}
+
+/// The signals a child must put back to their default handling before it
+/// unblocks signals and `exec`s: those referee ignores (an ignored signal
+/// stays ignored across `exec`) or handles (a handler must not run in a
+/// child sharing referee's memory). Found once; the signals a Ctrl-C
+/// handler takes (`SIGINT`, `SIGTERM`, `SIGHUP`) and `SIGPIPE` are always
+/// included, in case a handler comes later. A few system calls per run
+/// instead of one per signal.
+fn signals_to_reset() -> &'static [libc::c_int] {
+    static SIGNALS: OnceLock<Vec<libc::c_int>> = OnceLock::new();
+    SIGNALS.get_or_init(|| {
+        let always = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE];
+        (1..libc::SIGRTMAX())
+            .filter(|&signal| signal != libc::SIGKILL && signal != libc::SIGSTOP)
+            .filter(|signal| always.contains(signal) || !is_default(*signal))
+            .collect()
+    })
+}
+
+/// Whether `signal` has its default handling in this process.
+fn is_default(signal: libc::c_int) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current one.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_DFL
+    }
 }
 
 fn pidfd_open(pid: i32) -> Option<OwnedFd> {
