@@ -149,11 +149,18 @@ impl Sandbox {
             .get()
             .unwrap_or(&(unsafe { libc::geteuid() } == 0));
         let isolation = *ISOLATION.get().unwrap_or(&Isolation::None);
-        let dir = tempfile::Builder::new()
-            .prefix("referee-")
-            .tempdir()
-            .or_else(|_| tempfile::tempdir())
-            .expect("a temporary folder for working folders");
+        let dir = match tempfile::Builder::new().prefix("referee-").tempdir() {
+            Ok(dir) => dir,
+            Err(e) => {
+                // Nothing can run without working folders: say what to do.
+                eprintln!(
+                    "referee: cannot make a temporary folder in {}: {e}\n\
+                     Set TMPDIR to a writable folder and run again.",
+                    std::env::temp_dir().display()
+                );
+                std::process::exit(2);
+            }
+        };
         let cgroups = root && on("cgroups") && cgroup::probe();
         if cgroups {
             cgroup::remove_stale();
