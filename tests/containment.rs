@@ -45,8 +45,9 @@ fn open_to_all(path: &Path, mode: u32) {
 }
 
 /// The class: every hostile program (its shared header pasted in, the
-/// outside folder's path filled in) and a correct program.
-fn write_class(dir: &Path, outside: &Path) {
+/// paths of the outside, cases and class folders filled in) and a
+/// correct program.
+fn write_class(dir: &Path, outside: &Path, cases: &Path) {
     let hostile = test_file("programs/hostile");
     let header = fs::read_to_string(hostile.join("common.h")).unwrap();
     for entry in fs::read_dir(&hostile).unwrap() {
@@ -55,7 +56,9 @@ fn write_class(dir: &Path, outside: &Path) {
             let source = fs::read_to_string(&path)
                 .unwrap()
                 .replace("#include \"common.h\"", &header)
-                .replace("@OUTSIDE@", outside.to_str().unwrap());
+                .replace("@OUTSIDE@", outside.to_str().unwrap())
+                .replace("@CASES@", cases.to_str().unwrap())
+                .replace("@CLASS@", dir.to_str().unwrap());
             fs::write(dir.join(path.file_name().unwrap()), source).unwrap();
         }
     }
@@ -129,7 +132,7 @@ fn grade_and_check(user: Option<u32>) {
         listener.local_addr().unwrap().port().to_string(),
     )
     .unwrap();
-    write_class(&class, &outside);
+    write_class(&class, &outside, &cases);
     write_cases(&cases);
     // Everything readable by the unprivileged user, as a class folder
     // would be; only the output folder writable. The sandbox, not file

@@ -1,5 +1,6 @@
-/* Tries to read files outside its working folder and to write outside
-   it, and reports what worked. */
+/* Tries to read files outside its working folder (the grader's, the
+   hidden cases, other students' submissions) and to write outside it,
+   and reports what worked. */
 #include "common.h"
 static void try_read(const char *path) {
   FILE *f = fopen(path, "r");
@@ -21,6 +22,9 @@ int main(void) {
   start();
   try_read("@OUTSIDE@/secret.txt");
   try_read("../../secret.txt");
+  try_read("@CASES@/seed-example-1.yaml");
+  try_read("@CASES@/suite.yaml");
+  try_read("@CLASS@/aaa-correct.c");
   try_read("/etc/shadow");
   try_read("/root/.bashrc");
   try_read("/proc/1/environ");
