@@ -122,6 +122,9 @@ fn grade_and_check(user: Option<u32>) {
     for dir in [&class, &cases, &out, &outside] {
         fs::create_dir(dir).unwrap();
     }
+    // A leftover from an earlier run (with the sandbox off) would be
+    // taken for an escape by this one.
+    let _ = fs::remove_file("/tmp/referee-escaped.txt");
     let secret = "TOP-SECRET-CANARY-31337";
     fs::write(outside.join("secret.txt"), secret).unwrap();
     fs::write(work.path().join("secret.txt"), secret).unwrap();
