@@ -181,6 +181,27 @@ fn a_compile_error_shows_the_compilers_message() {
     assert!(text.contains("expected ';'"), "{text}");
 }
 
+#[test]
+fn a_python_syntax_error_is_a_compile_error_with_pythons_message() {
+    let program = test_file("programs/does-not-parse.py");
+    let out = check(&[
+        "check",
+        program.to_str().unwrap(),
+        "--game",
+        "connect4-bomb",
+    ]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("does not compile"), "{text}");
+    assert!(
+        text.contains("does-not-parse.py:4:"),
+        "Python names the file and line:\n{text}"
+    );
+    assert!(text.contains("SyntaxError"), "{text}");
+    assert!(text.contains("def drop_piece(board, col:"), "{text}");
+    assert!(!text.contains("must not be printed"), "{text}");
+}
+
 /// A copy of a game's suite without its function-level cases, which call
 /// Python functions and so have no meaning for an executable.
 fn game_cases_only(game: &str, into: &std::path::Path) -> std::path::PathBuf {

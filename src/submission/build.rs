@@ -1,5 +1,6 @@
-//! Building a submission: C is compiled once, Python and executables are
-//! staged as they are. Each submission gets a private folder of its own
+//! Building a submission: C is compiled once, Python is checked for
+//! syntax errors (nothing of it runs), executables are staged as they
+//! are. Each submission gets a private folder of its own
 //! for what it runs from.
 
 use std::ffi::OsString;
@@ -96,6 +97,7 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
                 reads.push(stage.path().to_path_buf());
                 Program { argv, reads }
             };
+            check_syntax(python, &staged, stage.path())?;
             let helper = stage.path().join(call::HELPER_FILE);
             fs::write(&helper, call::HELPER)
                 .map_err(|e| BuildError::Grader(format!("cannot write the call helper: {e}")))?;
@@ -120,23 +122,72 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
     })?;
     let output = dir.join("program");
     let file_name = source.file_name().unwrap_or_default();
-    // The compiler runs in the sandbox too: `#include "../cases/..."`
-    // must not print the hidden cases into its error messages.
-    let jail = sandbox::get()
-        .jail_writing(&[], &[dir], &COMPILE_LIMITS)
-        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
-    let confinement = jail.confinement();
-    // The compiler's messages go to a file rather than a pipe: nothing to
-    // drain while it runs, so no thread (which the slot's process limit
-    // could refuse after a program that forked all it could).
-    let messages = tempfile::tempfile_in(dir).map_err(grader_io)?;
     let mut command = Command::new(&compiler);
     command
         .args(cflags)
         .arg(file_name)
         .arg("-o")
         .arg(&output)
-        .args(LIBS)
+        .args(LIBS);
+    let (ok, messages) = run_tool(command, dir, &[], "the compiler")?;
+    if !ok || !output.is_file() {
+        return Err(BuildError::Compile(messages));
+    }
+    Ok((Program::new(output), messages))
+}
+
+/// Checks that a Python file parses, as compiling a C file does: a
+/// syntax error is a `compile-error` with Python's message, once, rather
+/// than a crash in every case. Only parses (nothing of the file runs),
+/// with `-I -S` so that the check costs a few milliseconds.
+fn check_syntax(python: &python::Python, source: &Path, dir: &Path) -> Result<(), BuildError> {
+    const CHECK: &str = r#"
+import sys
+path = sys.argv[1]
+try:
+    compile(open(path, "rb").read(), path.rsplit("/", 1)[-1], "exec")
+except SyntaxError as e:
+    print(f"{e.filename}:{e.lineno}:{e.offset or 0}: {type(e).__name__}: {e.msg}", file=sys.stderr)
+    if e.text:
+        print("    " + e.text.rstrip(), file=sys.stderr)
+        print("    " + " " * max((e.offset or 1) - 1, 0) + "^", file=sys.stderr)
+    sys.exit(1)
+except ValueError as e:
+    print(f"{path.rsplit('/', 1)[-1]}: {e}", file=sys.stderr)
+    sys.exit(1)
+"#;
+    let mut command = Command::new(&python.executable);
+    command.args(["-I", "-S", "-B", "-c", CHECK]).arg(source);
+    let mut reads = python.prefixes.clone();
+    reads.extend(python.executable.parent().map(Path::to_path_buf));
+    let (ok, messages) = run_tool(command, dir, &reads, "Python")?;
+    if ok {
+        Ok(())
+    } else {
+        Err(BuildError::Compile(messages))
+    }
+}
+
+/// Runs a build tool (the C compiler, Python's syntax check) in `dir`,
+/// in the sandbox, under the build limits: whether it succeeded, and
+/// what it said on stderr.
+fn run_tool(
+    mut command: Command,
+    dir: &Path,
+    reads: &[std::path::PathBuf],
+    what: &str,
+) -> Result<(bool, String), BuildError> {
+    // The tool runs in the sandbox too: `#include "../cases/..."` must
+    // not print the hidden cases into the compiler's messages.
+    let jail = sandbox::get()
+        .jail_writing(reads, &[dir], &COMPILE_LIMITS)
+        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for {what}: {e}")))?;
+    let confinement = jail.confinement();
+    // The messages go to a file rather than a pipe: nothing to drain
+    // while it runs, so no thread (which the slot's process limit could
+    // refuse after a program that forked all it could).
+    let messages = tempfile::tempfile_in(dir).map_err(grader_io)?;
+    command
         .current_dir(dir)
         .env_clear()
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -152,33 +203,30 @@ fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, Str
             confinement.apply()
         });
     }
+    let program = command.get_program().to_string_lossy().into_owned();
     let mut child = command
         .spawn()
-        .map_err(|e| BuildError::Grader(format!("cannot start {}: {e}", compiler.display())))?;
+        .map_err(|e| BuildError::Grader(format!("cannot start {program}: {e}")))?;
     let status = match child.wait_timeout(COMPILE_TIMEOUT) {
         Ok(Some(status)) => status,
         Ok(None) => {
             let _ = child.kill();
             let _ = child.wait();
             return Err(BuildError::Compile(format!(
-                "the compiler was still running after {} s and was stopped",
+                "{what} was still running after {} s and was stopped",
                 COMPILE_TIMEOUT.as_secs()
             )));
         }
-        Err(e) => return Err(BuildError::Grader(format!("waiting for the compiler: {e}"))),
+        Err(e) => return Err(BuildError::Grader(format!("waiting for {what}: {e}"))),
     };
-    let messages = read_messages(messages);
-    if !status.success() || !output.is_file() {
-        return Err(BuildError::Compile(messages));
-    }
-    Ok((Program::new(output), messages))
+    Ok((status.success(), read_messages(messages)))
 }
 
 fn grader_io(e: std::io::Error) -> BuildError {
-    BuildError::Grader(format!("cannot keep the compiler's messages: {e}"))
+    BuildError::Grader(format!("cannot keep a build tool's messages: {e}"))
 }
 
-/// The compiler's messages, up to [`COMPILER_OUTPUT_LIMIT`] bytes.
+/// A build tool's messages, up to [`COMPILER_OUTPUT_LIMIT`] bytes.
 fn read_messages(mut file: std::fs::File) -> String {
     use std::io::Seek;
     let mut text = Vec::new();
