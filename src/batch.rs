@@ -14,7 +14,7 @@ use crate::class::{self, Entry};
 use crate::explain::{self, terminal, Room, Style};
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
 use crate::results::{
-    self, CaseInfo, CaseResult, ClassResults, Status, SubmissionResult, SuiteInfo,
+    self, CaseInfo, CaseResult, ClassResults, RegionInfo, Status, SubmissionResult, SuiteInfo,
 };
 use crate::run::Ending;
 use crate::submission;
@@ -227,6 +227,7 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
         explanation,
         expected,
         actual,
+        compare: case.compare.names().into_iter().map(String::from).collect(),
     }
 }
 
@@ -247,6 +248,15 @@ pub fn suite_info(suite: &Suite) -> SuiteInfo {
                 visibility: c.visibility,
                 description: c.description.clone(),
                 rubric: c.rubric.clone(),
+            })
+            .collect(),
+        ignored: suite
+            .regions
+            .iter()
+            .map(|r| RegionInfo {
+                name: r.name.clone(),
+                from: r.from.as_ref().map(|re| re.as_str().to_string()),
+                until: r.until.as_str().to_string(),
             })
             .collect(),
     }

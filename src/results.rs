@@ -42,6 +42,39 @@ pub struct SuiteInfo {
     pub max_score: f64,
     /// Its cases, in order.
     pub cases: Vec<CaseInfo>,
+    /// The output never compared (an identifying header), so that
+    /// reports can show those lines as not compared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<RegionInfo>,
+}
+
+/// A region of output the suite never compares: from the first line
+/// matching `from` (the first line when absent) up to the next line
+/// matching `until` (see [`crate::compare::Region`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegionInfo {
+    /// What it is.
+    pub name: String,
+    /// Where it starts, a regular expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The first line after it, a regular expression.
+    pub until: String,
+}
+
+impl RegionInfo {
+    /// The region, if its expressions still compile.
+    pub fn region(&self) -> Option<crate::compare::Region> {
+        let compile = |re: &str| regex::bytes::Regex::new(re).ok();
+        Some(crate::compare::Region {
+            name: self.name.clone(),
+            from: match &self.from {
+                Some(from) => Some(compile(from)?),
+                None => None,
+            },
+            until: compile(&self.until)?,
+        })
+    }
 }
 
 /// One case of the suite.
@@ -126,6 +159,22 @@ pub struct CaseResult {
     /// The program's terminal transcript, for failures (trimmed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actual: Option<String>,
+    /// The differences the case's text comparison ignores, by their case
+    /// file names (`whitespace-runs`, ...); empty when exact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compare: Vec<String>,
+}
+
+impl CaseResult {
+    /// The case's comparison options, as far as this referee knows
+    /// their names.
+    pub fn options(&self) -> crate::compare::Options {
+        self.compare
+            .iter()
+            .fold(crate::compare::Options::default(), |options, name| {
+                options.relax(name).unwrap_or(options)
+            })
+    }
 }
 
 impl SubmissionResult {

@@ -148,6 +148,7 @@ fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
             title: game,
             max_score: 0.0,
             cases: Vec::new(),
+            ignored: Vec::new(),
         },
         shard: None,
         submissions: vec![SubmissionResult {

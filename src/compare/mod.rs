@@ -3,8 +3,10 @@
 //! compared; [`crate::explain`] shows the differences this finds.
 
 mod lines;
+mod rows;
 
 pub use lines::{comparable, split_lines, Line};
+pub use rows::{side_by_side, Row, RowKind};
 
 use regex::bytes::Regex;
 

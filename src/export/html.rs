@@ -5,8 +5,9 @@
 //! [`super::markdown`]: hidden cases show only their name, verdict and
 //! points), and, for each public whole-game case that did not pass, the
 //! reference's and the program's terminal transcripts side by side, the
-//! lines that differ highlighted (an exact line diff computed with
-//! `similar`; the explanation above it says which difference counted).
+//! lines that differ highlighted as the case's comparison sees them (its
+//! options, the suite's ignored regions: see [`crate::compare::side_by_side`]),
+//! lines it does not compare greyed.
 //!
 //! Pages are self-contained: an inline stylesheet, no scripts, fonts,
 //! images or links outside the folder, and a Content-Security-Policy that
@@ -17,15 +18,13 @@
 use std::fmt::Write;
 use std::io;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-use similar::{capture_diff_slices_deadline, Algorithm, DiffTag};
 
 use super::markdown::{summary, DIR};
 use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
 use crate::commands::points;
+use crate::compare::{self, Options, Region, RowKind};
 use crate::results::{ClassResults, Status, SubmissionResult};
 use crate::verdict::Verdict;
 
@@ -98,6 +97,7 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 .diff td.t { white-space: pre-wrap; overflow-wrap: anywhere; }
 .diff td.t.ref, .diff td.t.you { color: #1f2328; }
 .diff td.gap { background: #2d333b; }
+.diff td.t.skip, .legend .skip { color: #8b949e; }
 .ws { color: var(--fail); }
 footer { color: var(--muted); font-size: 12px; text-align: center; margin: 24px 0; }
 ";
@@ -118,8 +118,14 @@ pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String
     if !rows.is_empty() {
         body.push_str(&case_table(&rows));
     }
+    let regions: Vec<Region> = results
+        .suite
+        .ignored
+        .iter()
+        .filter_map(|r| r.region())
+        .collect();
     for (i, row) in rows.iter().enumerate() {
-        body.push_str(&failure(i, row));
+        body.push_str(&failure(i, row, &regions));
     }
     page(&title, &body, &results.referee_version)
 }
@@ -190,7 +196,7 @@ fn case_table(rows: &[Row<'_>]) -> String {
 /// A public failure's section: description, reason, explanation, and
 /// the transcripts side by side when the case was a whole game. Empty for
 /// anything a student may not see in detail.
-fn failure(index: usize, row: &Row<'_>) -> String {
+fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
     let Some(result) = row.details() else {
         return String::new();
     };
@@ -210,54 +216,64 @@ fn failure(index: usize, row: &Row<'_>) -> String {
         let _ = writeln!(out, "<pre>{}</pre>", esc(result.explanation.trim_end()));
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
-        out.push_str(&side_by_side(expected, actual));
+        out.push_str(&side_by_side(expected, actual, &result.options(), regions));
     }
     out.push_str("</section>\n");
     out
 }
 
-/// The two transcripts as a table, reference on the left: lines that
-/// differ have the class `ref` (left) or `you` (right), a line with no
-/// counterpart faces a `gap`.
-pub fn side_by_side(expected: &str, actual: &str) -> String {
+/// The two transcripts as a table, reference on the left, paired as the
+/// comparison pairs them: lines that differ have the class `ref` (left)
+/// or `you` (right), a line with no counterpart faces a `gap`, lines not
+/// compared (an ignored header, blank lines the options ignore) are
+/// `skip`.
+pub fn side_by_side(expected: &str, actual: &str, options: &Options, regions: &[Region]) -> String {
     let want: Vec<&str> = expected.lines().collect();
     let got: Vec<&str> = actual.lines().collect();
-    let deadline = Instant::now() + Duration::from_millis(500);
-    let ops = capture_diff_slices_deadline(Algorithm::Myers, &want, &got, Some(deadline));
+    let rows = compare::side_by_side(expected.as_bytes(), actual.as_bytes(), options, regions);
     let mut out = String::from(
         "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
-         follows the prompt). Lines whose text differs are highlighted: \
-         <span class=\"ref\">the reference</span> and <span class=\"you\">your program</span>.</p>\n\
-         <table class=\"diff\"><colgroup><col style=\"width: 2.8em\"><col><col style=\"width: 2.8em\"><col></colgroup>\
+         follows the prompt). Lines that count as different are highlighted: \
+         <span class=\"ref\">the reference</span> and <span class=\"you\">your program</span>",
+    );
+    if *options != Options::default() {
+        let _ = write!(out, " ({})", esc(&options.describe()));
+    }
+    if rows.iter().any(|r| r.kind == RowKind::NotCompared) {
+        out.push_str("; <span class=\"skip\">greyed lines are not compared</span>");
+    }
+    out.push_str(
+        ".</p>\n<table class=\"diff\"><colgroup><col style=\"width: 2.8em\"><col><col style=\"width: 2.8em\"><col></colgroup>\
          <thead><tr><th colspan=\"2\">The reference</th><th colspan=\"2\">Your program</th></tr></thead><tbody>\n",
     );
-    for op in &ops {
-        let (tag, old, new) = op.as_tag_tuple();
-        let changed = tag != DiffTag::Equal;
-        for i in 0..old.len().max(new.len()) {
-            let left = (old.start + i < old.end).then(|| (old.start + i, want[old.start + i]));
-            let right = (new.start + i < new.end).then(|| (new.start + i, got[new.start + i]));
-            out.push_str("<tr>");
-            out.push_str(&diff_cells(left, changed, "ref"));
-            out.push_str(&diff_cells(right, changed, "you"));
-            out.push_str("</tr>\n");
-        }
+    for row in &rows {
+        let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
+        let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
+        out.push_str("<tr>");
+        out.push_str(&diff_cells(left, row.kind, "ref"));
+        out.push_str(&diff_cells(right, row.kind, "you"));
+        out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table>\n");
     out
 }
 
 /// A line number and a line of one side; `side` is its class when the
-/// line changed.
-fn diff_cells(line: Option<(usize, &str)>, changed: bool, side: &str) -> String {
-    match line {
-        None => "<td class=\"n gap\"></td><td class=\"t gap\"></td>".to_string(),
-        Some((n, text)) if changed => format!(
+/// line differs.
+fn diff_cells(line: Option<(usize, &str)>, kind: RowKind, side: &str) -> String {
+    match (line, kind) {
+        (None, _) => "<td class=\"n gap\"></td><td class=\"t gap\"></td>".to_string(),
+        (Some((n, text)), RowKind::Differs) => format!(
             "<td class=\"n\">{}</td><td class=\"t {side}\">{}</td>",
             n + 1,
             marked(text)
         ),
-        Some((n, text)) => format!(
+        (Some((n, text)), RowKind::NotCompared) => format!(
+            "<td class=\"n\">{}</td><td class=\"t skip\">{}</td>",
+            n + 1,
+            esc(text)
+        ),
+        (Some((n, text)), RowKind::Same) => format!(
             "<td class=\"n\">{}</td><td class=\"t\">{}</td>",
             n + 1,
             esc(text)
@@ -501,12 +517,49 @@ mod tests {
     fn lines_differing_in_invisible_ways_are_marked() {
         assert_eq!(marked("a <b>  "), "a &lt;b&gt;<span class=\"ws\">··</span>");
         assert_eq!(marked("a\tb"), "a<span class=\"ws\">␉</span>b");
-        let table = side_by_side("same\nend \n", "same\nend\nmore\n");
+        let exact = Options::default();
+        let table = side_by_side("same\nend \n", "same\nend\nmore\n", &exact, &[]);
         assert!(
             table.contains("<td class=\"t ref\">end<span class=\"ws\">·</span></td>"),
             "{table}"
         );
         assert!(table.contains("<td class=\"n gap\"></td><td class=\"t gap\"></td><td class=\"n\">3</td><td class=\"t you\">more</td>"), "{table}");
-        assert!(side_by_side("", "").contains("<tbody>\n</tbody>"));
+        assert!(side_by_side("", "", &exact, &[]).contains("<tbody>\n</tbody>"));
+    }
+
+    #[test]
+    fn only_what_the_comparison_counts_is_highlighted() {
+        let options = Options::default()
+            .relax("whitespace-runs")
+            .and_then(|o| o.relax("blank-lines"))
+            .unwrap();
+        let header = crate::results::RegionInfo {
+            name: "header".into(),
+            from: None,
+            until: "^Play".into(),
+        };
+        let regions = [header.region().unwrap()];
+        let table = side_by_side(
+            "Author: Ref\nPlay\n. .\n\nX wins\n",
+            "Me, a student\nPlay\n.   .\nO wins\n",
+            &options,
+            &regions,
+        );
+        assert!(table.contains("whitespace-runs, blank-lines"), "{table}");
+        assert!(table.contains("greyed lines are not compared"), "{table}");
+        assert!(
+            table.contains("<td class=\"t skip\">Author: Ref</td><td class=\"n\">1</td><td class=\"t skip\">Me, a student</td>"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "<td class=\"t\">. .</td><td class=\"n\">3</td><td class=\"t\">.   .</td>"
+            ),
+            "spacing the options ignore is not highlighted: {table}"
+        );
+        assert!(
+            table.contains("<td class=\"t ref\">X wins</td><td class=\"n\">4</td><td class=\"t you\">O wins</td>"),
+            "{table}"
+        );
     }
 }

@@ -234,6 +234,7 @@ pub(crate) mod tests {
             },
             expected: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nX wins\n")),
             actual: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nO wins <script>\n")),
+            compare: Vec::new(),
         }
     }
 
@@ -255,6 +256,7 @@ pub(crate) mod tests {
                 info("public-fail", 2.0, Visibility::Public),
                 info("hidden-fail", 1.5, Visibility::Hidden),
             ],
+            ignored: Vec::new(),
         };
         let graded = SubmissionResult {
             id: "alice".into(),

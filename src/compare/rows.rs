@@ -1,0 +1,180 @@
+//! Two outputs side by side, line against line, as the comparison sees
+//! them: for reports that show both whole transcripts and highlight what
+//! counted as different.
+
+use std::time::{Duration, Instant};
+
+use similar::{capture_diff_slices_deadline, Algorithm, DiffTag};
+
+use super::{comparable, split_lines, Options, Region};
+
+/// One row of a side-by-side view: a line of the expected output, of the
+/// actual output, or of both, and how they compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The expected output's line (index from 0), if the row has one.
+    pub expected: Option<usize>,
+    /// The actual output's line, if the row has one.
+    pub actual: Option<usize>,
+    /// How the row's lines compare.
+    pub kind: RowKind,
+}
+
+/// How a row's lines compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowKind {
+    /// The same under the options.
+    Same,
+    /// Different, or without a counterpart: what made the outputs differ.
+    Differs,
+    /// Not compared: an ignored region, or a blank line the options
+    /// ignore.
+    NotCompared,
+}
+
+/// Every line of both outputs, paired as the comparison under `options`
+/// and `regions` pairs them (a line diff of the compared lines' keys),
+/// lines it does not compare shown in place. A diff that takes longer
+/// than half a second is cut short (then more lines show as different).
+pub fn side_by_side(
+    expected: &[u8],
+    actual: &[u8],
+    options: &Options,
+    regions: &[Region],
+) -> Vec<Row> {
+    let want_lines = split_lines(expected);
+    let got_lines = split_lines(actual);
+    let (want, spans) = comparable(&want_lines, options, regions, None);
+    let (got, _) = comparable(&got_lines, options, regions, Some(&spans));
+    let want_keys: Vec<&[u8]> = want.iter().map(|k| k.key.as_slice()).collect();
+    let got_keys: Vec<&[u8]> = got.iter().map(|k| k.key.as_slice()).collect();
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, &want_keys, &got_keys, Some(deadline));
+    let mut rows = Builder::default();
+    for op in &ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        let kind = if tag == DiffTag::Equal {
+            RowKind::Same
+        } else {
+            RowKind::Differs
+        };
+        for i in 0..old.len().max(new.len()) {
+            let left = (old.start + i < old.end).then(|| want[old.start + i].line.index);
+            let right = (new.start + i < new.end).then(|| got[new.start + i].line.index);
+            rows.push(left, right, kind);
+        }
+    }
+    rows.push_skipped_until(want_lines.len(), got_lines.len());
+    rows.rows
+}
+
+/// Builds the rows, putting the lines not compared where they stand.
+#[derive(Default)]
+struct Builder {
+    rows: Vec<Row>,
+    /// The next line of each output not yet in a row.
+    next_expected: usize,
+    next_actual: usize,
+}
+
+impl Builder {
+    fn push(&mut self, expected: Option<usize>, actual: Option<usize>, kind: RowKind) {
+        self.push_skipped_until(
+            expected.unwrap_or(self.next_expected),
+            actual.unwrap_or(self.next_actual),
+        );
+        self.rows.push(Row {
+            expected,
+            actual,
+            kind,
+        });
+        if let Some(e) = expected {
+            self.next_expected = e + 1;
+        }
+        if let Some(a) = actual {
+            self.next_actual = a + 1;
+        }
+    }
+
+    /// The lines not compared before these ones, paired up row by row.
+    fn push_skipped_until(&mut self, expected: usize, actual: usize) {
+        let left = self.next_expected..expected.max(self.next_expected);
+        let right = self.next_actual..actual.max(self.next_actual);
+        for i in 0..left.len().max(right.len()) {
+            self.rows.push(Row {
+                expected: (left.start + i < left.end).then_some(left.start + i),
+                actual: (right.start + i < right.end).then_some(right.start + i),
+                kind: RowKind::NotCompared,
+            });
+        }
+        self.next_expected = left.end;
+        self.next_actual = right.end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex::bytes::Regex;
+
+    fn row(expected: Option<usize>, actual: Option<usize>, kind: RowKind) -> Row {
+        Row {
+            expected,
+            actual,
+            kind,
+        }
+    }
+
+    #[test]
+    fn exact_rows_pair_equal_lines_and_mark_the_rest() {
+        let rows = side_by_side(b"a\nb\nc\n", b"a\nB\nc\nd\n", &Options::default(), &[]);
+        assert_eq!(
+            rows,
+            [
+                row(Some(0), Some(0), RowKind::Same),
+                row(Some(1), Some(1), RowKind::Differs),
+                row(Some(2), Some(2), RowKind::Same),
+                row(None, Some(3), RowKind::Differs),
+            ]
+        );
+    }
+
+    #[test]
+    fn options_and_regions_decide_what_differs() {
+        let options = Options::default()
+            .relax("whitespace-runs")
+            .and_then(|o| o.relax("blank-lines"))
+            .unwrap();
+        let header = Region {
+            name: "header".into(),
+            from: None,
+            until: Regex::new("^Play").unwrap(),
+        };
+        let expected = b"Author: A\nTA: B\nPlay\n. .\n\nX wins\n";
+        let actual = b"Me\nPlay\n.   .\nX won\n";
+        let rows = side_by_side(expected, actual, &options, &[header]);
+        assert_eq!(
+            rows,
+            [
+                row(Some(0), Some(0), RowKind::NotCompared),
+                row(Some(1), None, RowKind::NotCompared),
+                row(Some(2), Some(1), RowKind::Same),
+                row(Some(3), Some(2), RowKind::Same),
+                row(Some(4), None, RowKind::NotCompared),
+                row(Some(5), Some(3), RowKind::Differs),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_line_of_both_outputs_is_in_one_row() {
+        let expected = b"1\n\n2\n3\n\n";
+        let actual = b"\n1\n3\n4\n\n\n";
+        let options = Options::default().relax("blank-lines").unwrap();
+        let rows = side_by_side(expected, actual, &options, &[]);
+        let left: Vec<usize> = rows.iter().filter_map(|r| r.expected).collect();
+        let right: Vec<usize> = rows.iter().filter_map(|r| r.actual).collect();
+        assert_eq!(left, (0..5).collect::<Vec<_>>());
+        assert_eq!(right, (0..6).collect::<Vec<_>>());
+    }
+}
