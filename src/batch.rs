@@ -7,7 +7,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use crate::case::Suite;
 use crate::class::{self, Entry};
@@ -16,7 +15,6 @@ use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, St
 use crate::results::{
     self, CaseInfo, CaseResult, ClassResults, RegionInfo, Status, SubmissionResult, SuiteInfo,
 };
-use crate::run::Ending;
 use crate::submission;
 
 /// Where each submission's full results are kept in the output folder.
@@ -162,7 +160,7 @@ impl Batch<'_> {
     }
 
     fn detail_file(&self, id: &str) -> PathBuf {
-        self.out.join(DETAILS).join(format!("{id}.json"))
+        detail_file(self.out, id)
     }
 
     fn cached(&self, entry: &Entry, fingerprint: &str) -> Option<SubmissionResult> {
@@ -173,14 +171,26 @@ impl Batch<'_> {
     }
 
     fn store(&self, result: &SubmissionResult) {
-        let file = self.detail_file(&result.id);
-        let written = fs::create_dir_all(self.out.join(DETAILS))
-            .and_then(|()| serde_json::to_vec_pretty(result).map_err(std::io::Error::other))
-            .and_then(|json| fs::write(&file, json));
-        if let Err(e) = written {
-            eprintln!("referee: warning: cannot keep {}: {e}", file.display());
+        if let Err(e) = write_detail(self.out, result) {
+            eprintln!(
+                "referee: warning: cannot keep {}: {e}",
+                self.detail_file(&result.id).display()
+            );
         }
     }
+}
+
+/// Where a submission's whole result (transcripts included) is kept in an
+/// output folder: `details/<id>.json`.
+pub fn detail_file(out: &Path, id: &str) -> PathBuf {
+    out.join(DETAILS).join(format!("{id}.json"))
+}
+
+/// Writes a submission's whole result to its [`detail_file`].
+pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()> {
+    fs::create_dir_all(out.join(DETAILS))?;
+    let json = serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?;
+    fs::write(detail_file(out, &result.id), json)
 }
 
 /// One case's result, with the explanation and (on failure) both
@@ -203,14 +213,12 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
         .text
     };
     let (expected, actual) = match (&prepared.expected, &outcome.run, passed) {
-        (Expected::Play(reference), Some(run), false) => {
-            let want = terminal::lines(&reference.transcript, reference.waited_at_end);
-            let got = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
-            (
-                Some(results::trimmed(&explain::full_transcript(&want))),
-                Some(results::trimmed(&explain::full_transcript(&got))),
-            )
-        }
+        (Expected::Play(_), Some(run), false) => (
+            prepared.reference_text().map(String::from),
+            Some(results::trimmed(&explain::full_transcript(
+                &terminal::run_lines(run),
+            ))),
+        ),
         _ => (None, None),
     };
     CaseResult {
@@ -277,9 +285,4 @@ pub fn class_results(
         shard,
         submissions,
     }
-}
-
-/// Time since `start`, for logs.
-pub fn seconds_since(start: Instant) -> String {
-    format!("{:.1} s", start.elapsed().as_secs_f64())
 }

@@ -4,12 +4,16 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+
+use reference::Game;
 
 use crate::call::{self, Call};
 use crate::case::{Case, Mode, Suite};
 use crate::expected::{run_reference, ReferenceRun};
-use crate::game;
+use crate::explain::{self, terminal};
+use crate::game::{self, Reading};
+use crate::results;
 use crate::run::{self, Ending, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
@@ -52,6 +56,34 @@ pub struct Prepared<'s> {
     pub case: &'s Case,
     /// What the reference does.
     pub expected: Expected,
+    /// The reference's play in game terms, read when a submission is
+    /// first judged in game mode: once per case, not per submission.
+    reading: OnceLock<Reading>,
+    /// The reference's terminal as reports keep it, made when a
+    /// submission first fails the case.
+    shown: OnceLock<String>,
+}
+
+impl Prepared<'_> {
+    /// The reference's play in game terms (`reference` is this case's).
+    fn reading(&self, game: Game, reference: &ReferenceRun) -> &Reading {
+        self.reading
+            .get_or_init(|| game::read(game::rules(game), &terminal::reference_lines(reference)))
+    }
+
+    /// The reference's whole terminal transcript as reports keep it
+    /// (trimmed, see [`results::trimmed`]); `None` for a function call.
+    pub fn reference_text(&self) -> Option<&str> {
+        let Expected::Play(reference) = &self.expected else {
+            return None;
+        };
+        let text = self.shown.get_or_init(|| {
+            results::trimmed(&explain::full_transcript(&terminal::reference_lines(
+                reference,
+            )))
+        });
+        Some(text)
+    }
 }
 
 /// Runs the reference on each case.
@@ -67,6 +99,8 @@ pub fn prepare<'s>(
                 Some(call) => Expected::Call(call.expected()),
                 None => Expected::Play(run_reference(suite.game, &case.input)),
             },
+            reading: OnceLock::new(),
+            shown: OnceLock::new(),
         })
         .collect()
 }
@@ -249,7 +283,10 @@ pub fn run_case(
             );
             let (judgement, difference) = match case.mode {
                 Mode::Text => (text, None),
-                Mode::Game => game::judge(suite.game, expected, &result, text, case),
+                Mode::Game => {
+                    let want = prepared.reading(suite.game, expected);
+                    game::judge(suite.game, want, &result, text, case)
+                }
             };
             let mut outcome = outcome(case, judgement, Some(result), None);
             outcome.game = difference;

@@ -36,19 +36,6 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// Every verdict, in the order reports list them.
-    pub const ALL: [Verdict; 9] = [
-        Verdict::Pass,
-        Verdict::FormatDiffers,
-        Verdict::WrongOutput,
-        Verdict::WaitingForInput,
-        Verdict::Timeout,
-        Verdict::Crashed,
-        Verdict::OutputLimit,
-        Verdict::MemoryLimit,
-        Verdict::CompileError,
-    ];
-
     /// The word used in files and on the command line.
     pub fn id(self) -> &'static str {
         match self {

@@ -1,6 +1,6 @@
 //! `referee cases validate|list|update`: keeping case folders sound.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use similar::TextDiff;
@@ -242,7 +242,7 @@ pub fn update(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
         for case in &suite.cases {
             match pin::update(case, suite.game) {
                 Ok(true) => {
-                    println!("pinned {}", display(&case.pin_file()));
+                    println!("pinned {}", case.pin_file().display());
                     changed += 1;
                 }
                 Ok(false) => {}
@@ -260,8 +260,4 @@ pub fn update(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
         if changed == 1 { "" } else { "s" }
     );
     Ok(status)
-}
-
-fn display(path: &Path) -> String {
-    path.display().to_string()
 }

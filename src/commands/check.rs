@@ -5,15 +5,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use reference::Game;
-
 use super::{points, Failure};
 use crate::case::{self, Suite};
 use crate::cli::CheckArgs;
 use crate::expected::ReferenceRun;
 use crate::explain::{self, terminal, Room, Style};
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status};
-use crate::run::Ending;
 use crate::submission::{self, Submission};
 use crate::verdict::Verdict;
 
@@ -22,9 +19,6 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let style = Style::for_stdout(args.color);
     let submission = submission::locate(&args.submission)?;
     let suite = load_suite(args, &submission)?;
-    for problem in &suite.problems {
-        eprintln!("referee: warning: skipping a case: {problem}");
-    }
     let cases: Vec<&case::Case> = if args.all {
         suite.cases.iter().collect()
     } else {
@@ -40,10 +34,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     super::warn_about_missing_protections();
     let prepared = grading::prepare(&suite, cases);
     let settings = Settings {
-        cflags: args
-            .cflags
-            .as_ref()
-            .map(|f| f.split_whitespace().map(String::from).collect()),
+        cflags: super::cflags(&args.cflags),
         feed: args.feed.into(),
         ..Settings::default()
     };
@@ -90,21 +81,7 @@ fn load_suite(args: &CheckArgs, submission: &Submission) -> Result<Suite, Failur
         (None, Some(game)) => case::default_dir(game.0),
         (None, None) => case::default_dir(submission::infer_game(submission)?),
     };
-    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
-    if let Some(game) = args.game.map(|g| g.0) {
-        if game != suite.game {
-            return Err(mismatch(game, &suite));
-        }
-    }
-    Ok(suite)
-}
-
-fn mismatch(game: Game, suite: &Suite) -> String {
-    format!(
-        "--game {game} was given, but the cases in {} are for {}",
-        suite.dir.display(),
-        suite.game
-    )
+    super::load_suite(&dir, args.game.map(|g| g.0))
 }
 
 fn print_lines(prepared: &[Prepared<'_>], graded: &Graded, style: &Style) {
@@ -210,8 +187,8 @@ fn save_transcripts(
 ) -> std::io::Result<PathBuf> {
     let dir = save.join(name);
     fs::create_dir_all(&dir)?;
-    let expected = terminal::lines(&expected.transcript, expected.waited_at_end);
-    let actual = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
+    let expected = terminal::reference_lines(expected);
+    let actual = terminal::run_lines(run);
     fs::write(
         dir.join("expected.txt"),
         explain::full_transcript(&expected),

@@ -28,17 +28,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         .cases
         .clone()
         .unwrap_or_else(|| case::default_dir(game));
-    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
-    if suite.game != game {
-        return Err(format!(
-            "--game {game} was given, but the cases in {} are for {}",
-            dir.display(),
-            suite.game
-        ));
-    }
-    for problem in &suite.problems {
-        eprintln!("referee: warning: skipping a case: {problem}");
-    }
+    let suite = super::load_suite(&dir, Some(game))?;
     if suite.cases.is_empty() {
         return Err(format!("{} has no cases to grade", dir.display()));
     }
@@ -57,10 +47,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         suite: &suite,
         prepared: &prepared,
         settings: Settings {
-            cflags: args
-                .cflags
-                .as_ref()
-                .map(|f| f.split_whitespace().map(String::from).collect()),
+            cflags: super::cflags(&args.cflags),
             jobs: 1,
             ..Settings::default()
         },
@@ -190,9 +177,14 @@ fn print_summary(
         submissions.len(),
         if submissions.len() == 1 { "" } else { "s" },
         suite.cases.len(),
-        batch::seconds_since(start),
+        seconds_since(start),
         cached
     );
     print!("{}", export::summary::text(submissions, suite.max_points()));
     println!("Reports: {} ({files} files).", out.display());
+}
+
+/// Time since `start`, for logs.
+fn seconds_since(start: Instant) -> String {
+    format!("{:.1} s", start.elapsed().as_secs_f64())
 }

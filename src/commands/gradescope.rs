@@ -73,9 +73,6 @@ pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
 /// Finds the game and the cases, and grades the submission on all of them.
 fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
     let suite = load_suite(args)?;
-    for problem in &suite.problems {
-        eprintln!("referee: warning: skipping a case: {problem}");
-    }
     if suite.cases.is_empty() {
         let dir = suite.dir.display();
         return Err(Ungraded::Grader(format!("{dir} has no cases to grade")));
@@ -115,15 +112,7 @@ fn load_suite(args: &GradescopeArgs) -> Result<Suite, Ungraded> {
             (case::default_dir(game), Some(game))
         }
     };
-    let suite = case::load_suite(&dir).map_err(|p| Ungraded::Grader(p.to_string()))?;
-    match game {
-        Some(game) if game != suite.game => Err(Ungraded::Grader(format!(
-            "--game {game} was given, but the cases in {} are for {}",
-            dir.display(),
-            suite.game
-        ))),
-        _ => Ok(suite),
-    }
+    super::load_suite(&dir, game).map_err(Ungraded::Grader)
 }
 
 /// The game the submitted program plays: a submission with no program

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::batch::DETAILS;
+use crate::batch::{detail_file, write_detail};
 use crate::export::{self, json};
 use crate::results::{ClassResults, SubmissionResult};
 
@@ -44,12 +44,11 @@ pub fn run(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, Failure> {
     let mut merged = merged.ok_or("name at least one shard folder")?;
     merged.shard = None;
     merged.submissions.sort_by(|a, b| a.id.cmp(&b.id));
-    fs::create_dir_all(out.join(DETAILS))
-        .map_err(|e| format!("{}: cannot create it: {e}", out.display()))?;
     for submission in &merged.submissions {
-        let json = serde_json::to_vec_pretty(submission).map_err(|e| e.to_string())?;
-        let file = out.join(DETAILS).join(format!("{}.json", submission.id));
-        fs::write(&file, json).map_err(|e| format!("{}: cannot write it: {e}", file.display()))?;
+        write_detail(out, submission).map_err(|e| {
+            let file = detail_file(out, &submission.id);
+            format!("{}: cannot write it: {e}", file.display())
+        })?;
     }
     let written = export::write_all(out, &merged)
         .map_err(|e| format!("{}: cannot write the reports: {e}", out.display()))?;
@@ -77,7 +76,7 @@ fn read_shard(dir: &Path) -> Result<ClassResults, Failure> {
     let mut results: ClassResults = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not referee results: {e}", file.display()))?;
     for submission in &mut results.submissions {
-        let detail = dir.join(DETAILS).join(format!("{}.json", submission.id));
+        let detail = detail_file(dir, &submission.id);
         if let Ok(full) = fs::read_to_string(&detail) {
             if let Ok(full) = serde_json::from_str::<SubmissionResult>(&full) {
                 if full.fingerprint == submission.fingerprint {

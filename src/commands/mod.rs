@@ -75,6 +75,34 @@ pub fn points(p: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// Loads the suite in `dir`, checks that it is for `game` when one was
+/// given, and warns about each case that could not be loaded (the others
+/// are graded). Shared by the commands that grade.
+fn load_suite(
+    dir: &std::path::Path,
+    game: Option<reference::Game>,
+) -> Result<crate::case::Suite, Failure> {
+    let suite = crate::case::load_suite(dir).map_err(|p| p.to_string())?;
+    if let Some(game) = game.filter(|g| *g != suite.game) {
+        return Err(format!(
+            "--game {game} was given, but the cases in {} are for {}",
+            dir.display(),
+            suite.game
+        ));
+    }
+    for problem in &suite.problems {
+        eprintln!("referee: warning: skipping a case: {problem}");
+    }
+    Ok(suite)
+}
+
+/// `--cflags` as the list of flags it holds.
+fn cflags(flags: &Option<String>) -> Option<Vec<String>> {
+    flags
+        .as_ref()
+        .map(|f| f.split_whitespace().map(String::from).collect())
+}
+
 /// Says once, on stderr, which protections are off on this machine.
 pub fn warn_about_missing_protections() {
     if let Some(missing) = crate::sandbox::get().missing() {

@@ -6,7 +6,7 @@ mod lines;
 mod rows;
 
 pub use lines::{comparable, split_lines, Line};
-pub use rows::{side_by_side, Row, RowKind};
+pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
 
 use regex::bytes::Regex;
 

@@ -1,12 +1,45 @@
-//! Two outputs side by side, line against line, as the comparison sees
-//! them: for reports that show both whole transcripts and highlight what
-//! counted as different.
+//! Two outputs line against line, as the comparison sees them: the diff
+//! of the lines it compares ([`line_diff`], for explanations), and every
+//! line side by side ([`side_by_side`], for reports that show both whole
+//! transcripts and highlight what counted as different).
 
 use std::time::{Duration, Instant};
 
-use similar::{capture_diff_slices_deadline, Algorithm, DiffTag};
+use similar::{capture_diff_slices_deadline, Algorithm, DiffOp, DiffTag};
 
-use super::{comparable, split_lines, Options, Region};
+use super::{comparable, split_lines, Line, Options, Region};
+
+/// The lines of two outputs that the comparison compares, and the diff
+/// of their keys.
+pub struct LineDiff {
+    /// The indices of the expected output's compared lines, in order.
+    pub expected_kept: Vec<usize>,
+    /// The same for the actual output.
+    pub actual_kept: Vec<usize>,
+    /// The diff, over positions in `expected_kept` and `actual_kept`.
+    pub ops: Vec<DiffOp>,
+}
+
+/// Diffs the lines compared under `options` and `regions` by their keys.
+/// A diff that takes longer than half a second is cut short (then more
+/// lines show as different).
+pub fn line_diff(
+    expected: &[Line<'_>],
+    actual: &[Line<'_>],
+    options: &Options,
+    regions: &[Region],
+) -> LineDiff {
+    let (want, spans) = comparable(expected, options, regions, None);
+    let (got, _) = comparable(actual, options, regions, Some(&spans));
+    let want_keys: Vec<&[u8]> = want.iter().map(|k| k.key.as_slice()).collect();
+    let got_keys: Vec<&[u8]> = got.iter().map(|k| k.key.as_slice()).collect();
+    let deadline = Instant::now() + Duration::from_millis(500);
+    LineDiff {
+        expected_kept: want.iter().map(|k| k.line.index).collect(),
+        actual_kept: got.iter().map(|k| k.line.index).collect(),
+        ops: capture_diff_slices_deadline(Algorithm::Myers, &want_keys, &got_keys, Some(deadline)),
+    }
+}
 
 /// One row of a side-by-side view: a line of the expected output, of the
 /// actual output, or of both, and how they compare.
@@ -33,9 +66,8 @@ pub enum RowKind {
 }
 
 /// Every line of both outputs, paired as the comparison under `options`
-/// and `regions` pairs them (a line diff of the compared lines' keys),
-/// lines it does not compare shown in place. A diff that takes longer
-/// than half a second is cut short (then more lines show as different).
+/// and `regions` pairs them ([`line_diff`]), lines it does not compare
+/// shown in place.
 pub fn side_by_side(
     expected: &[u8],
     actual: &[u8],
@@ -44,14 +76,9 @@ pub fn side_by_side(
 ) -> Vec<Row> {
     let want_lines = split_lines(expected);
     let got_lines = split_lines(actual);
-    let (want, spans) = comparable(&want_lines, options, regions, None);
-    let (got, _) = comparable(&got_lines, options, regions, Some(&spans));
-    let want_keys: Vec<&[u8]> = want.iter().map(|k| k.key.as_slice()).collect();
-    let got_keys: Vec<&[u8]> = got.iter().map(|k| k.key.as_slice()).collect();
-    let deadline = Instant::now() + Duration::from_millis(500);
-    let ops = capture_diff_slices_deadline(Algorithm::Myers, &want_keys, &got_keys, Some(deadline));
+    let diff = line_diff(&want_lines, &got_lines, options, regions);
     let mut rows = Builder::default();
-    for op in &ops {
+    for op in &diff.ops {
         let (tag, old, new) = op.as_tag_tuple();
         let kind = if tag == DiffTag::Equal {
             RowKind::Same
@@ -59,8 +86,8 @@ pub fn side_by_side(
             RowKind::Differs
         };
         for i in 0..old.len().max(new.len()) {
-            let left = (old.start + i < old.end).then(|| want[old.start + i].line.index);
-            let right = (new.start + i < new.end).then(|| got[new.start + i].line.index);
+            let left = (old.start + i < old.end).then(|| diff.expected_kept[old.start + i]);
+            let right = (new.start + i < new.end).then(|| diff.actual_kept[new.start + i]);
             rows.push(left, right, kind);
         }
     }

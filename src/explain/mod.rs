@@ -3,16 +3,15 @@
 //! a unified diff, and what the program printed before it was stopped.
 
 use std::fmt::Write;
-use std::time::{Duration, Instant};
 
-use similar::{capture_diff_slices_deadline, group_diff_ops, Algorithm, DiffOp, DiffTag};
+use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
-use crate::compare::{comparable, Line, Options, Region};
+use crate::compare::{line_diff, Line, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
-use crate::run::{Ending, RunResult};
+use crate::run::RunResult;
 use crate::verdict::{Judgement, Verdict};
 
 mod style;
@@ -75,7 +74,7 @@ fn in_game_terms(
             game::rules(game).pieces(),
         ));
     }
-    let lines = terminal::lines(&run.transcript, run.ending == Ending::WaitingForInput);
+    let lines = terminal::run_lines(run);
     let start = if difference.turn == 0 {
         0
     } else {
@@ -153,9 +152,8 @@ pub fn explain(
     let mut text = String::new();
     let mut trimmed = false;
     let _ = writeln!(text, "  {}.", capitalized(&judgement.reason));
-    let waiting = run.ending == Ending::WaitingForInput;
-    let want = terminal::lines(&expected.transcript, expected.waited_at_end);
-    let got = terminal::lines(&run.transcript, waiting);
+    let want = terminal::reference_lines(expected);
+    let got = terminal::run_lines(run);
     let mut diff_shown = false;
     if !judgement.output_matches || judgement.verdict == Verdict::WaitingForInput {
         let diff = TerminalDiff::new(&want, &got, options, regions);
@@ -280,19 +278,13 @@ impl<'a> TerminalDiff<'a> {
         let got_texts: Vec<Vec<u8>> = got.iter().take(MOST_LINES).map(TermLine::text).collect();
         let want_lines = as_lines(&want_texts, want);
         let got_lines = as_lines(&got_texts, got);
-        let (want_keyed, spans) = comparable(&want_lines, options, regions, None);
-        let (got_keyed, _) = comparable(&got_lines, options, regions, Some(&spans));
-        let want_keys: Vec<&[u8]> = want_keyed.iter().map(|k| k.key.as_slice()).collect();
-        let got_keys: Vec<&[u8]> = got_keyed.iter().map(|k| k.key.as_slice()).collect();
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let ops =
-            capture_diff_slices_deadline(Algorithm::Myers, &want_keys, &got_keys, Some(deadline));
+        let diff = line_diff(&want_lines, &got_lines, options, regions);
         TerminalDiff {
             want,
             got,
-            want_kept: want_keyed.iter().map(|k| k.line.index).collect(),
-            got_kept: got_keyed.iter().map(|k| k.line.index).collect(),
-            ops,
+            want_kept: diff.expected_kept,
+            got_kept: diff.actual_kept,
+            ops: diff.ops,
         }
     }
 

@@ -1,6 +1,8 @@
 //! A transcript as the lines a person sees on the terminal: output, with
 //! each typed input at the end of the line it was typed on.
 
+use crate::expected::ReferenceRun;
+use crate::run::{Ending, RunResult};
 use crate::transcript::{Event, Transcript};
 
 /// What a line of the terminal shows at its end when the program was
@@ -35,6 +37,18 @@ impl TermLine {
         }
         text
     }
+}
+
+/// The reference's terminal, marked waiting at the end when it asked for
+/// more input than the case has.
+pub fn reference_lines(reference: &ReferenceRun) -> Vec<TermLine> {
+    lines(&reference.transcript, reference.waited_at_end)
+}
+
+/// A run's terminal, marked waiting at the end when it was stopped
+/// waiting for input.
+pub fn run_lines(run: &RunResult) -> Vec<TermLine> {
+    lines(&run.transcript, run.ending == Ending::WaitingForInput)
 }
 
 /// The terminal lines of a transcript; `waiting` marks the end when the

@@ -37,13 +37,14 @@ pub struct Html;
 impl Exporter for Html {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
         let names = view::file_names(results);
+        let regions = ignored_regions(results);
         let mut files: Vec<(PathBuf, Vec<u8>)> = results
             .submissions
             .iter()
             .zip(&names)
             .map(|(s, name)| {
                 let path = PathBuf::from(DIR).join(format!("{name}.html"));
-                (path, feedback(results, s).into_bytes())
+                (path, student_page(results, s, &regions).into_bytes())
             })
             .collect();
         let index = index(results, &names).into_bytes();
@@ -104,6 +105,24 @@ footer { color: var(--muted); font-size: 12px; text-align: center; margin: 24px 
 
 /// One student's page.
 pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String {
+    student_page(results, submission, &ignored_regions(results))
+}
+
+/// The suite's ignored regions, compiled once for every page.
+fn ignored_regions(results: &ClassResults) -> Vec<Region> {
+    results
+        .suite
+        .ignored
+        .iter()
+        .filter_map(|r| r.region())
+        .collect()
+}
+
+fn student_page(
+    results: &ClassResults,
+    submission: &SubmissionResult,
+    regions: &[Region],
+) -> String {
     let rows = rows(&results.suite, submission);
     let title = format!("Feedback for {}", submission.id);
     let mut body = header(&title, &results.suite.title, submission, &summary(&rows));
@@ -118,14 +137,8 @@ pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String
     if !rows.is_empty() {
         body.push_str(&case_table(&rows));
     }
-    let regions: Vec<Region> = results
-        .suite
-        .ignored
-        .iter()
-        .filter_map(|r| r.region())
-        .collect();
     for (i, row) in rows.iter().enumerate() {
-        body.push_str(&failure(i, row, &regions));
+        body.push_str(&failure(i, row, regions));
     }
     page(&title, &body, &results.referee_version)
 }

@@ -145,9 +145,9 @@ fn outcome(submission: &SubmissionResult, row: &Row<'_>) -> Outcome {
     let kind = result.verdict.id();
     match result.verdict {
         Verdict::Pass => Outcome::Pass,
-        // It never ran: the compiler's messages are in <system-err>.
-        Verdict::CompileError => Outcome::Error(element("error", kind, &result.reason, "")),
-        _ if submission.status != Status::Graded => {
+        // It never ran (the compiler's messages are in <system-err>), or
+        // its submission could not be graded.
+        _ if result.verdict == Verdict::CompileError || submission.status != Status::Graded => {
             Outcome::Error(element("error", kind, &result.reason, ""))
         }
         _ => Outcome::Failure(element(

@@ -46,11 +46,6 @@ impl<'a> Row<'a> {
         self.result.map_or("not run", |r| r.verdict.label())
     }
 
-    /// The verdict's id (`wrong-output`), or `not-run`.
-    pub fn verdict_id(&self) -> &'static str {
-        self.result.map_or("not-run", |r| r.verdict.id())
-    }
-
     /// The result's details a student may see: those of a public case
     /// that ran and did not pass; `None` for a hidden case, whatever
     /// happened, and for a program that did not compile (the compiler's

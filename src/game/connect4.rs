@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rows::{self, CellSet};
-use super::{Board, Cell, ErrorKind, Event, Rules, Turn};
+use super::{pattern, Board, Cell, ErrorKind, Event, Rules, Turn};
 
 /// The Connect Four reader.
 pub struct Connect4;
@@ -33,10 +33,6 @@ const CELLS: CellSet = CellSet {
     dash_run_together: true,
     labels: |c| c.is_ascii_digit(),
 };
-
-fn pattern(re: &str) -> Regex {
-    Regex::new(re).expect("a valid pattern")
-}
 
 static TIE: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)\b(tie|tied|draw)\b"));
 static WIN: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)\b(wins|won|winner|win)\b"));

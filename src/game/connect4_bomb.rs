@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rows::{self, CellSet};
-use super::{Board, Cell, ErrorKind, Event, Rules};
+use super::{pattern, Board, Cell, ErrorKind, Event, Rules};
 
 /// The connect4-bomb reader.
 pub struct Connect4Bomb;
@@ -29,10 +29,6 @@ const CELLS: CellSet = CellSet {
     dash_run_together: false,
     labels: |_| false,
 };
-
-fn pattern(re: &str) -> Regex {
-    Regex::new(re).expect("a valid pattern")
-}
 
 static WON: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)player\s*(\d+)\b.*\b(won|wins|winner)\b"));

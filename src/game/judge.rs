@@ -3,20 +3,19 @@
 
 use reference::Game;
 
-use super::{compare, read, rules, Difference};
+use super::{compare, read, rules, Difference, Reading};
 use crate::case::{Case, MoveNumbers};
-use crate::expected::ReferenceRun;
 use crate::explain::terminal;
-use crate::run::{Ending, RunResult};
+use crate::run::RunResult;
 use crate::verdict::{Judgement, Verdict};
 
-/// Judges a game-mode case, given the text judgement: the run's ending
-/// and a text match stand as they are; a text difference is looked at in
-/// game terms. Returns the judgement and, when the play differs, the first
+/// Judges a game-mode case, given the text judgement and the reference's
+/// play read once per case (`want`): the run's ending and a text match
+/// stand as they are; a text difference is looked at in game terms. Returns the judgement and, when the play differs, the first
 /// difference.
 pub fn judge(
     game: Game,
-    expected: &ReferenceRun,
+    want: &Reading,
     run: &RunResult,
     text: Judgement,
     case: &Case,
@@ -28,14 +27,9 @@ pub fn judge(
         return (text, None);
     }
     let rules = rules(game);
-    let want = read(
-        rules,
-        &terminal::lines(&expected.transcript, expected.waited_at_end),
-    );
-    let waiting = run.ending == Ending::WaitingForInput;
-    let got = read(rules, &terminal::lines(&run.transcript, waiting));
+    let got = read(rules, &terminal::run_lines(run));
     let required = case.move_numbers == MoveNumbers::Required;
-    let difference = compare(rules, &want, &got, required);
+    let difference = compare(rules, want, &got, required);
     if text.verdict == Verdict::WaitingForInput || difference.is_some() {
         let reason = if text.verdict == Verdict::WaitingForInput {
             text.reason.clone()

@@ -314,6 +314,12 @@ impl Reader<'_> {
 }
 
 /// Lines that only decorate a board: blank, borders, column numbers.
+/// A reader's message pattern, written in its module: valid by
+/// construction (each reader's tests exercise every pattern).
+fn pattern(re: &str) -> regex::Regex {
+    regex::Regex::new(re).expect("a valid pattern")
+}
+
 fn is_decoration(text: &str) -> bool {
     text.chars().all(|c| {
         c.is_whitespace()
@@ -345,13 +351,10 @@ pub(crate) fn x_or_o(text: &str) -> Option<u8> {
 /// after "move" / "#" anywhere in it.
 pub(crate) fn move_number(text: &str) -> Option<u32> {
     use std::sync::LazyLock;
-    static LEADING: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"^\s*[\[(]?(\d+)\s*[.):\]\-]").expect("a valid pattern")
-    });
-    static NAMED: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"(?i)(?:\bmove\s*(?:number|no\.?|#)?\s*|#)(\d+)")
-            .expect("a valid pattern")
-    });
+    static LEADING: LazyLock<regex::Regex> =
+        LazyLock::new(|| pattern(r"^\s*[\[(]?(\d+)\s*[.):\]\-]"));
+    static NAMED: LazyLock<regex::Regex> =
+        LazyLock::new(|| pattern(r"(?i)(?:\bmove\s*(?:number|no\.?|#)?\s*|#)(\d+)"));
     LEADING
         .captures(text)
         .or_else(|| NAMED.captures(text))

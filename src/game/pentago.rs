@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rows::{self, CellSet};
-use super::{move_number, x_or_o, Board, Cell, ErrorKind, Event, Rules};
+use super::{move_number, pattern, x_or_o, Board, Cell, ErrorKind, Event, Rules};
 
 /// The Pentago reader.
 pub struct Pentago;
@@ -39,10 +39,6 @@ const CELLS: CellSet = CellSet {
     dash_run_together: false,
     labels: |c| matches!(c.to_ascii_uppercase(), 'A'..='F'),
 };
-
-fn pattern(re: &str) -> Regex {
-    Regex::new(re).expect("a valid pattern")
-}
 
 static TIE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(

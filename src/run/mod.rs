@@ -172,7 +172,7 @@ pub fn detection_method() -> &'static str {
     if forced == Some("none") {
         return "not detected (REFEREE_DETECT=none): input is typed all at once";
     }
-    let seccomp = unsafe_seccomp_available();
+    let seccomp = crate::sandbox::seccomp_available();
     if notify::SUPPORTED && seccomp && matches!(forced, None | Some("notify")) {
         "seccomp notifications: each read of stdin held and answered by the runner, output through a pipe (no polling)"
     } else if procfs::Watcher::available() {
@@ -180,11 +180,6 @@ pub fn detection_method() -> &'static str {
     } else {
         "not detected: input is typed all at once"
     }
-}
-
-fn unsafe_seccomp_available() -> bool {
-    // SAFETY: asking for the calling thread's seccomp mode.
-    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
 }
 
 /// What this process has learnt about detecting waits.

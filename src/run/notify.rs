@@ -36,7 +36,7 @@ const SYNC_WAKE_UP: u64 = 1;
 /// What the child needs to install the filter, prepared before `fork` so
 /// that the child only makes system calls (nothing that allocates).
 pub struct Installer {
-    filter: Box<[libc::sock_filter]>,
+    filter: &'static [libc::sock_filter],
     child_end: OwnedFd,
 }
 
@@ -108,8 +108,8 @@ impl Installer {
     }
 
     /// The filter that holds the calls.
-    pub fn filter(&self) -> &[libc::sock_filter] {
-        &self.filter
+    pub fn filter(&self) -> &'static [libc::sock_filter] {
+        self.filter
     }
 
     /// The plain values the child needs, to install `filter` (this
@@ -273,8 +273,14 @@ pub const TERMINAL_QUESTIONS: [libc::c_long; 4] = [
 ];
 
 /// `read` on descriptor 0 and [`TERMINAL_QUESTIONS`] on descriptors 1 and
-/// 2 notify; everything else is allowed.
-fn notifying_filter() -> Box<[libc::sock_filter]> {
+/// 2 notify; everything else is allowed. The same for every run: made
+/// once.
+fn notifying_filter() -> &'static [libc::sock_filter] {
+    static FILTER: std::sync::OnceLock<Box<[libc::sock_filter]>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(build_notifying_filter)
+}
+
+fn build_notifying_filter() -> Box<[libc::sock_filter]> {
     const ARCH: u32 = 4; // offsetof(struct seccomp_data, arch)
     const NR: u32 = 0; // offsetof(struct seccomp_data, nr)
     const ARG0_LOW: u32 = 16; // low 32 bits of args[0] (little-endian)

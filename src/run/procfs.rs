@@ -37,12 +37,15 @@ impl Watcher {
     }
 
     /// Whether this machine's `/proc` shows the system call a process is
-    /// blocked in.
+    /// blocked in. Looked at once.
     pub fn available() -> bool {
-        let mut buf = [0u8; 64];
-        File::open("/proc/self/syscall")
-            .and_then(|f| f.read_at(&mut buf, 0))
-            .is_ok()
+        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVAILABLE.get_or_init(|| {
+            let mut buf = [0u8; 64];
+            File::open("/proc/self/syscall")
+                .and_then(|f| f.read_at(&mut buf, 0))
+                .is_ok()
+        })
     }
 
     /// How long to wait before looking again.

@@ -36,7 +36,6 @@ pub const MAX_LINE: usize = 4095;
 pub struct Pty {
     master: PtyMaster,
     slave: File,
-    path: PathBuf,
 }
 
 impl Pty {
@@ -57,11 +56,7 @@ impl Pty {
         configure(slave.as_fd())?;
         set_window_size(slave.as_fd())?;
         set_nonblocking(master.as_fd())?;
-        Ok(Pty {
-            master,
-            slave,
-            path,
-        })
+        Ok(Pty { master, slave })
     }
 
     /// Makes a terminal used by an earlier run as good as new: what that
@@ -80,11 +75,6 @@ impl Pty {
     /// stderr.
     pub fn slave_for_child(&self) -> io::Result<OwnedFd> {
         Ok(self.slave.try_clone()?.into())
-    }
-
-    /// The slave's device path (`/dev/pts/N`).
-    pub fn slave_path(&self) -> &std::path::Path {
-        &self.path
     }
 
     /// The slave end, as the runner holds it.

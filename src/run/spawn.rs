@@ -1,6 +1,7 @@
 //! Starting a program on the terminal, in a session of its own, under
 //! resource limits.
 
+use std::borrow::Cow;
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
@@ -114,8 +115,8 @@ struct Plan {
     confinement: Confinement,
     installer: Option<ChildSide>,
     /// The filter the installer installs: its own, chained after the
-    /// sandbox's when there is one (owned here, for the child to read).
-    _filter: Option<Box<[libc::sock_filter]>>,
+    /// sandbox's when there is one (held here, for the child to read).
+    _filter: Option<Cow<'static, [libc::sock_filter]>>,
     /// Where the child reports a failure before `exec` (an errno).
     report: RawFd,
     /// The signals whose handling the child puts back to the default.
@@ -161,9 +162,9 @@ impl Plan {
         let (confinement, filter) = match (installer, place.confinement.filter()) {
             (Some(installer), Some(sandbox)) => (
                 place.confinement.without_filter(),
-                Some(crate::sandbox::seccomp::chain(sandbox, installer.filter())),
+                Some(chained(sandbox, installer.filter())),
             ),
-            (Some(installer), None) => (place.confinement, Some(installer.filter().into())),
+            (Some(installer), None) => (place.confinement, Some(Cow::Borrowed(installer.filter()))),
             (None, _) => (place.confinement, None),
         };
         let child_side = match (installer, &filter) {
@@ -241,6 +242,25 @@ impl Plan {
             return Err(cloned);
         }
         Ok(pid)
+    }
+}
+
+/// The runner's filter chained after the sandbox's. Both are the same
+/// for every run of this process, so the chain is made once (and made
+/// again only for a sandbox filter other than the first one seen).
+fn chained(
+    sandbox: &[libc::sock_filter],
+    notify: &'static [libc::sock_filter],
+) -> Cow<'static, [libc::sock_filter]> {
+    type Made = ((usize, usize), Box<[libc::sock_filter]>);
+    static CHAINED: OnceLock<Made> = OnceLock::new();
+    let key = (sandbox.as_ptr() as usize, sandbox.len());
+    let (made_for, filter) =
+        CHAINED.get_or_init(|| (key, crate::sandbox::seccomp::chain(sandbox, notify)));
+    if *made_for == key {
+        Cow::Borrowed(filter)
+    } else {
+        Cow::Owned(crate::sandbox::seccomp::chain(sandbox, notify).into_vec())
     }
 }
 

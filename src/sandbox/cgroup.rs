@@ -37,7 +37,7 @@ pub struct Group {
 /// Where this process's group sits in a controller's hierarchy, as it was
 /// the first time this was asked: before any thread of referee joined a
 /// slot's group.
-fn own_path(controller: &str) -> Option<PathBuf> {
+pub(super) fn own_path(controller: &str) -> Option<PathBuf> {
     static PIDS: OnceLock<Option<PathBuf>> = OnceLock::new();
     static MEMORY: OnceLock<Option<PathBuf>> = OnceLock::new();
     let cell = if controller == "pids" { &PIDS } else { &MEMORY };

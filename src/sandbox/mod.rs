@@ -24,7 +24,6 @@
 //! - a clean environment (see [`crate::run::clean_env`]).
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
@@ -307,7 +306,7 @@ impl Sandbox {
             group.prepare(PROCESSES, limits.memory)?;
         }
         let mut read: Vec<PathBuf> = reads.to_vec();
-        read.extend(extra_reads());
+        read.extend_from_slice(extra_reads());
         let landlock = if self.landlock_abi >= 1 {
             let mut write: Vec<PathBuf> = writes.iter().map(|w| w.to_path_buf()).collect();
             write.push(workdir.clone());
@@ -464,7 +463,7 @@ pub fn turned_off(name: &str) -> bool {
 }
 
 /// Whether seccomp filters can be installed here.
-fn seccomp_available() -> bool {
+pub fn seccomp_available() -> bool {
     // SAFETY: asking for the calling thread's seccomp mode.
     unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
 }
@@ -513,11 +512,14 @@ fn user_tasks() -> u64 {
 
 /// Folders named in `REFEREE_ALLOW_READ` (separated by `:`): read-only
 /// access for programs that need more than their own folder, such as an
-/// executable that runs another program.
-fn extra_reads() -> Vec<PathBuf> {
-    std::env::var_os("REFEREE_ALLOW_READ")
-        .map(|v| std::env::split_paths(&v).collect())
-        .unwrap_or_default()
+/// executable that runs another program. Read once.
+fn extra_reads() -> &'static [PathBuf] {
+    static EXTRA: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    EXTRA.get_or_init(|| {
+        std::env::var_os("REFEREE_ALLOW_READ")
+            .map(|v| std::env::split_paths(&v).collect())
+            .unwrap_or_default()
+    })
 }
 
 /// One run's confinement: its working folder and the rules.
@@ -611,16 +613,6 @@ pub struct Confinement {
 }
 
 impl Confinement {
-    /// No confinement beyond resource limits (for tests of the runner).
-    pub const NONE: Confinement = Confinement {
-        landlock: -1,
-        filter: None,
-        join: None,
-        oom_first: false,
-        drop_capabilities: false,
-        nproc: None,
-    };
-
     /// The seccomp filter, if the rules have one: a caller that installs
     /// a filter of its own chains the two into one (see
     /// [`seccomp::chain`]) and applies [`Confinement::without_filter`].
@@ -734,27 +726,9 @@ pub fn shutdown() {
     }
 }
 
+/// Removes the groups referee made below its own (see [`cgroup::Group::create`]).
 fn remove_own_groups(controller: &str) {
-    let name = format!("referee-{}", std::process::id());
-    let text = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let relative: HashSet<String> = text
-        .lines()
-        .filter_map(|line| {
-            let mut parts = line.splitn(3, ':');
-            let _ = parts.next();
-            let names = parts.next()?;
-            let path = parts.next()?;
-            names
-                .split(',')
-                .any(|n| n == controller)
-                .then(|| path.trim_start_matches('/').to_string())
-        })
-        .collect();
-    for rel in relative {
-        let base = Path::new("/sys/fs/cgroup")
-            .join(controller)
-            .join(rel)
-            .join(&name);
-        cgroup::remove_tree(&base);
+    if let Some(own) = cgroup::own_path(controller) {
+        cgroup::remove_tree(&own.join(format!("referee-{}", std::process::id())));
     }
 }

@@ -92,8 +92,7 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
                     "-s".into(),
                 ];
                 argv.extend(args.iter().map(|a| a.as_os_str().to_os_string()));
-                let mut reads = python.prefixes.clone();
-                reads.extend(python.executable.parent().map(Path::to_path_buf));
+                let mut reads = python.reads();
                 reads.push(stage.path().to_path_buf());
                 Program { argv, reads }
             };
@@ -158,9 +157,7 @@ except ValueError as e:
 "#;
     let mut command = Command::new(&python.executable);
     command.args(["-I", "-S", "-B", "-c", CHECK]).arg(source);
-    let mut reads = python.prefixes.clone();
-    reads.extend(python.executable.parent().map(Path::to_path_buf));
-    let (ok, messages) = run_tool(command, dir, &reads, "Python")?;
+    let (ok, messages) = run_tool(command, dir, &python.reads(), "Python")?;
     if ok {
         Ok(())
     } else {

@@ -18,6 +18,16 @@ pub struct Python {
     pub prefixes: Vec<PathBuf>,
 }
 
+impl Python {
+    /// What it must be able to read in the sandbox: its standard library
+    /// and the folder it is in.
+    pub fn reads(&self) -> Vec<PathBuf> {
+        let mut reads = self.prefixes.clone();
+        reads.extend(self.executable.parent().map(PathBuf::from));
+        reads
+    }
+}
+
 static PYTHON: OnceLock<Result<Python, String>> = OnceLock::new();
 
 /// The interpreter: `REFEREE_PYTHON` if set, otherwise what `python3` on
