@@ -127,34 +127,61 @@ fn failures_are_explained_in_game_terms() {
     ];
     let work = tempfile::tempdir().unwrap();
     for (file, case, words) in cases {
-        let suite = root().join("cases/pentago");
-        let single = work.path().join(case);
-        std::fs::create_dir_all(&single).unwrap();
-        std::fs::copy(suite.join("suite.yaml"), single.join("suite.yaml")).unwrap();
-        std::fs::copy(
-            suite.join(format!("{case}.yaml")),
-            single.join(format!("{case}.yaml")),
-        )
-        .unwrap();
-        let text = std::fs::read_to_string(single.join(format!("{case}.yaml"))).unwrap();
-        std::fs::write(
-            single.join(format!("{case}.yaml")),
-            format!("{text}visibility: public\n"),
-        )
-        .unwrap();
-        let out = referee_in(
-            work.path(),
-            &[
-                "check",
-                test_file(file).to_str().unwrap(),
-                "--cases",
-                single.to_str().unwrap(),
-            ],
-        );
-        let report = stdout(&out);
+        let report = check_one_case(work.path(), &test_file(file), case);
         assert!(
             report.contains(words),
             "{file} on {case}: missing `{words}`:\n{report}"
         );
     }
+}
+
+/// `referee check` of `program` on one Pentago case, made public; what
+/// it printed.
+fn check_one_case(work: &Path, program: &Path, case: &str) -> String {
+    let suite = root().join("cases/pentago");
+    let single = work.join(case);
+    std::fs::create_dir_all(&single).unwrap();
+    std::fs::copy(suite.join("suite.yaml"), single.join("suite.yaml")).unwrap();
+    let text = std::fs::read_to_string(suite.join(format!("{case}.yaml"))).unwrap();
+    std::fs::write(
+        single.join(format!("{case}.yaml")),
+        format!("{text}visibility: public\n"),
+    )
+    .unwrap();
+    let out = referee_in(
+        work,
+        &[
+            "check",
+            program.to_str().unwrap(),
+            "--cases",
+            single.to_str().unwrap(),
+        ],
+    );
+    stdout(&out)
+}
+
+/// A message worded beyond the reader's rules is not silently taken for
+/// nothing: the explanation shows it as a line it could not read.
+#[test]
+fn messages_the_reader_cannot_classify_are_reported() {
+    let work = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string(test_file("fixtures/pentago/formats/correct-terse.c"))
+        .unwrap()
+        .replace("X wins.", "X takes the game.");
+    let program = work.path().join("takes-the-game.c");
+    std::fs::write(&program, source).unwrap();
+    let report = check_one_case(work.path(), &program, "win-row-a-x");
+    assert!(
+        report.contains("the reference declared X the winner; your program declared nothing"),
+        "{report}"
+    );
+    let unread = report
+        .split("did not read as a move, board, refusal, win or tie")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no unread lines reported:\n{report}"));
+    assert!(unread.contains("X takes the game."), "{report}");
+    assert!(
+        !unread.contains("1 2 3 4 5 6"),
+        "decoration is not a message:\n{report}"
+    );
 }

@@ -95,7 +95,45 @@ fn in_game_terms(
     for line in &shown[shown.len().saturating_sub(TURN_LINES)..] {
         let _ = writeln!(text, "    {}", show_line(line, style, false));
     }
+    unread_lines(&mut text, game, &lines, difference.turn, style);
     Explanation { text, trimmed }
+}
+
+/// The lines of a turn the game reader could not read as a game event
+/// (a win, a tie, a refusal, a prompt, a board): they count only as text.
+/// Said, so that a message worded beyond the reader's rules is seen
+/// rather than silently taken for nothing.
+fn unread_lines(
+    text: &mut String,
+    game: reference::Game,
+    lines: &[TermLine],
+    turn: usize,
+    style: &Style,
+) {
+    const MOST: usize = 5;
+    let reading = game::read(game::rules(game), lines);
+    let Some(turn) = reading.turns.get(turn) else {
+        return;
+    };
+    let unread: Vec<&str> = turn.texts().collect();
+    if unread.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.dim("Lines there that referee did not read as a move, board, refusal, win or tie (they count only as text):")
+    );
+    for line in unread.iter().take(MOST) {
+        let _ = writeln!(text, "    {}", visible::safe(line.as_bytes()));
+    }
+    if unread.len() > MOST {
+        let _ = writeln!(
+            text,
+            "    {}",
+            style.dim(&format!("… and {} more", unread.len() - MOST))
+        );
+    }
 }
 
 /// What went wrong on a case, whatever kind of case it is.

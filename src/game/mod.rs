@@ -146,10 +146,11 @@ impl Turn {
         last
     }
 
-    /// Lines that could not be classified.
+    /// Lines that could not be classified, blank lines and decoration
+    /// (rules, column numbers) aside.
     pub fn texts(&self) -> impl Iterator<Item = &str> {
         self.events.iter().filter_map(|e| match e {
-            Event::Text(t) => Some(t.as_str()),
+            Event::Text(t) if !is_decoration(t) => Some(t.as_str()),
             _ => None,
         })
     }
