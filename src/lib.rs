@@ -23,6 +23,7 @@ pub mod run;
 pub mod sandbox;
 pub mod submission;
 pub mod transcript;
+pub mod untrusted;
 pub mod verdict;
 
 pub use reference::Game;
