@@ -17,6 +17,7 @@ use crate::results;
 use crate::run::{self, Ending, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
+use crate::untrusted::{self, Refusal};
 use crate::verdict::{judge, Judgement, Verdict};
 
 /// How to grade.
@@ -181,6 +182,7 @@ pub fn grade_until(
     let built = match submission::build(submission, cflags) {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
+        Err(BuildError::Refused(refusal)) => return Err(refusal.to_string()),
         Err(BuildError::Grader(message)) => return Err(message),
     };
     let Some(outcomes) = run_all(&built, suite, cases, settings, stop)? else {
@@ -272,8 +274,7 @@ pub fn run_case(
     match (&prepared.expected, &case.call) {
         (Expected::Call(expected), Some(call)) => call_case(built, case, call, expected),
         (Expected::Play(expected), _) => {
-            let jail = jail(&built.program, case)?;
-            let result = execute(&built.program, case, &jail, feed)?;
+            let (_jail, result) = execute(&built.program, case, feed)?;
             let text = judge(
                 expected,
                 &result,
@@ -296,21 +297,22 @@ pub fn run_case(
     }
 }
 
-/// A fresh sandbox for one run of `program`.
-fn jail<'s>(program: &Program, case: &Case) -> Result<Jail<'s>, String> {
-    sandbox::get()
-        .jail(&program.reads, &case.limits)
-        .map_err(|e| format!("cannot make a sandbox for the run: {e}"))
-}
-
-fn execute(
-    program: &Program,
-    case: &Case,
-    jail: &Jail<'_>,
-    feed: Feed,
-) -> Result<RunResult, String> {
-    run::run(program, &case.input, &case.limits, jail, feed)
-        .map_err(|e| format!("cannot run {}: {e}", program_name(program)))
+/// Runs `program` on the case in a fresh sandbox. A failure of the
+/// grader's own (no slot, no process to spare) is tried once more on a
+/// fresh slot, then reported as the grader's, never as the program's.
+fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResult), String> {
+    let attempt = || -> Result<(Jail, RunResult), String> {
+        let jail = sandbox::get()
+            .jail(&program.reads, &case.limits)
+            .map_err(|e| format!("cannot make a sandbox for the run: {e}"))?;
+        let result = run::run(program, &case.input, &case.limits, &jail, feed)
+            .map_err(|e| format!("cannot run {}: {e}", program_name(program)))?;
+        Ok((jail, result))
+    };
+    attempt().or_else(|_| {
+        sandbox::retire_thread_slot();
+        attempt()
+    })
 }
 
 fn outcome(
@@ -333,6 +335,10 @@ fn outcome(
     }
 }
 
+/// The most a call's result file may hold: a board of the largest size,
+/// rendered, is far less.
+const RESULT_LIMIT: u64 = 4 << 20;
+
 /// Calls one of a Python submission's functions through the helper.
 fn call_case(
     built: &Built,
@@ -353,15 +359,36 @@ fn call_case(
     };
     let mut program = caller.clone();
     program.argv.push(call.request().into());
-    let jail = jail(&program, case)?;
-    let result = execute(&program, case, &jail, Feed::Interactive)?;
-    let reported = std::fs::read_to_string(jail.workdir().join(call::RESULT_FILE)).ok();
+    let (jail, result) = execute(&program, case, Feed::Interactive)?;
+    // The program wrote the file: a link, a FIFO or a huge file is its
+    // doing, judged as a crash, never followed or waited for.
+    let reported = untrusted::read(&jail.workdir().join(call::RESULT_FILE), RESULT_LIMIT);
     let (verdict, reason, outcome_of_call) = match (&result.ending, reported) {
-        (Ending::Exited(_), Some(json)) => {
-            let reported = call::parse_outcome(&json)?;
-            let (verdict, reason) = call::judge(call, expected, &reported);
-            (verdict, reason, Some(reported))
-        }
+        (Ending::Exited(_), Ok(json)) => match call::parse_outcome(&String::from_utf8_lossy(&json))
+        {
+            Ok(reported) => {
+                let (verdict, reason) = call::judge(call, expected, &reported);
+                (verdict, reason, Some(reported))
+            }
+            Err(why) => (
+                Verdict::Crashed,
+                format!("{}: {why}", call.describe()),
+                None,
+            ),
+        },
+        (
+            Ending::Exited(_),
+            Err(refusal @ (Refusal::Link(_) | Refusal::NotRegular(..) | Refusal::TooLarge { .. })),
+        ) => (
+            Verdict::Crashed,
+            format!(
+                "{} left a {} that is not the helper's result: {}",
+                call.describe(),
+                call::RESULT_FILE,
+                refusal
+            ),
+            None,
+        ),
         (Ending::WaitingForInput, _) => (
             Verdict::WaitingForInput,
             format!(
