@@ -95,6 +95,8 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
     };
     let entry = Entry {
         id: ID.into(),
+        name: ID.into(),
+        lms: None,
         path: args.submission.clone(),
     };
     let graded = batch.run(std::slice::from_ref(&entry), &Quiet);
@@ -142,6 +144,8 @@ fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
         shard: None,
         submissions: vec![SubmissionResult {
             id: ID.into(),
+            name: None,
+            lms: None,
             path: args.submission.display().to_string(),
             score: 0.0,
             max_score: 0.0,

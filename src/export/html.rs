@@ -505,7 +505,7 @@ mod tests {
         let html = index(&class, &names);
         assert!(html.contains("<a href=\"alice.html\">alice</a>"));
         assert!(
-            html.contains("<a href=\"bob---the-builder-.html\">bob, &quot;the builder&quot;</a>")
+            html.contains("<a href=\"bob-the-builder.html\">bob, &quot;the builder&quot;</a>")
         );
         assert!(
             html.contains("3 submissions, 1 graded; mean score 0.3333 of 4.5."),

@@ -211,7 +211,7 @@ mod tests {
             names,
             [
                 "feedback/alice.md",
-                "feedback/bob---the-builder-.md",
+                "feedback/bob-the-builder.md",
                 "feedback/carol.md"
             ]
         );

@@ -159,9 +159,9 @@ fn is_nonchar(c: char) -> bool {
 }
 
 /// The name reports give each submission's files (`feedback/<name>.md`),
-/// in the class's order: the id with anything but letters, digits, `.`,
-/// `_` and `-` replaced, never empty, never `.`-led (no hidden files, no
-/// `..`), never `index` (the TAs' page), and unique.
+/// in the class's order: the id made safe as a file name (see
+/// [`crate::class::readable`]: readable, never empty, never `.`-led, so
+/// no hidden files and no `..`), never `index`, and unique.
 pub fn file_names(results: &ClassResults) -> Vec<String> {
     let mut taken: HashSet<String> = HashSet::from(["index".to_string()]);
     results
@@ -181,23 +181,7 @@ pub fn file_names(results: &ClassResults) -> Vec<String> {
 }
 
 fn clean_name(id: &str) -> String {
-    let cleaned: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if cleaned.is_empty() {
-        "submission".into()
-    } else if cleaned.starts_with('.') {
-        format!("_{cleaned}")
-    } else {
-        cleaned
-    }
+    crate::class::readable(id)
 }
 
 #[cfg(test)]
@@ -255,6 +239,8 @@ pub(crate) mod tests {
         };
         let graded = SubmissionResult {
             id: "alice".into(),
+            name: None,
+            lms: None,
             path: "class/alice.c".into(),
             score: 1.0,
             max_score: 4.5,
@@ -281,6 +267,8 @@ pub(crate) mod tests {
         };
         let compile = SubmissionResult {
             id: "bob, \"the builder\"".into(),
+            name: None,
+            lms: None,
             path: "class/bob.c".into(),
             score: 0.0,
             max_score: 4.5,
@@ -308,6 +296,8 @@ pub(crate) mod tests {
         };
         let empty = SubmissionResult {
             id: "carol".into(),
+            name: None,
+            lms: None,
             path: "class/carol".into(),
             score: 0.0,
             max_score: 4.5,
@@ -390,7 +380,7 @@ pub(crate) mod tests {
             names[3..],
             ["index-2", "a-b", "a-b-2", "_..", "submission", "a-b-3"]
         );
-        assert_eq!(names[1], "bob---the-builder-");
+        assert_eq!(names[1], "bob-the-builder");
         let unique: HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }
