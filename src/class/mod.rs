@@ -5,7 +5,7 @@
 mod discover;
 mod fingerprint;
 
-pub use discover::{discover, student_id, Entry};
+pub use discover::{discover, identify, readable, student_id, Entry};
 pub use fingerprint::{fingerprint, suite_fingerprint};
 
 /// A shard of a class: the `index`-th (from 1) of `count`.
