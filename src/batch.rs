@@ -198,7 +198,7 @@ pub fn detail_file(out: &Path, id: &str) -> PathBuf {
 pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()> {
     fs::create_dir_all(out.join(DETAILS))?;
     let json = serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?;
-    fs::write(detail_file(out, &result.id), json)
+    crate::atomic::write(&detail_file(out, &result.id), &json)
 }
 
 /// One case's result, with the explanation and (on failure) both

@@ -91,6 +91,13 @@ pub fn rows<'a>(suite: &'a SuiteInfo, submission: &'a SubmissionResult) -> Vec<R
     rows
 }
 
+/// Rows as a student reads them: public cases first, then hidden ones,
+/// each in the suite's order.
+pub fn public_first(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
+    rows.sort_by_key(|r| r.visibility != Visibility::Public);
+    rows
+}
+
 /// A failure's reason as a sentence for the student, unless its
 /// explanation already opens with it (it usually does).
 pub fn reason(result: &CaseResult) -> Option<String> {
@@ -117,6 +124,50 @@ pub fn status_id(status: Status) -> &'static str {
     }
 }
 
+/// The students of a class by what happened to them, each group in the
+/// class's order.
+#[derive(Debug, Default)]
+pub struct Tally<'a> {
+    /// Every case ran.
+    pub graded: Vec<&'a SubmissionResult>,
+    /// The program does not compile (a real score: 0).
+    pub compile_errors: Vec<&'a SubmissionResult>,
+    /// No program could be graded: the message says why.
+    pub ungradable: Vec<&'a SubmissionResult>,
+    /// Grading stopped before them.
+    pub not_graded: Vec<&'a SubmissionResult>,
+}
+
+impl<'a> Tally<'a> {
+    /// The students whose score is a grade: graded, or not compiling.
+    pub fn scored(&self) -> impl Iterator<Item = &'a SubmissionResult> + '_ {
+        self.graded
+            .iter()
+            .chain(&self.compile_errors)
+            .copied()
+    }
+}
+
+/// The class's students by what happened to them.
+pub fn tally(results: &ClassResults) -> Tally<'_> {
+    let mut tally = Tally::default();
+    for s in &results.submissions {
+        match s.status {
+            Status::Graded => tally.graded.push(s),
+            Status::CompileError => tally.compile_errors.push(s),
+            Status::Error => tally.ungradable.push(s),
+            Status::NotGraded => tally.not_graded.push(s),
+        }
+    }
+    tally
+}
+
+/// Whether a submission's score is a grade (it was graded, or does not
+/// compile); reports show no score for the others.
+pub fn has_score(status: Status) -> bool {
+    matches!(status, Status::Graded | Status::CompileError)
+}
+
 /// Why a submission has no per-case results, for its student: `None`
 /// when it was graded.
 pub fn problem(submission: &SubmissionResult) -> Option<(&'static str, String)> {
@@ -127,7 +178,10 @@ pub fn problem(submission: &SubmissionResult) -> Option<(&'static str, String)> 
             Some(("Your program does not compile. The compiler said:", message))
         }
         Status::Error => Some(("Your submission could not be graded:", message)),
-        Status::NotGraded => Some(("Your submission has not been graded yet:", message)),
+        Status::NotGraded => Some((
+            "Your submission has not been graded yet:",
+            "Grading stopped before it; it will be graded when grading goes on.".into(),
+        )),
     }
 }
 
