@@ -135,7 +135,8 @@ pub struct SubmissionResult {
     pub lms: Option<LmsId>,
     /// The submission's path as given.
     pub path: String,
-    /// Points earned.
+    /// Points earned (`null` in `results.json` when nothing was graded).
+    #[serde(deserialize_with = "zero_when_null")]
     pub score: f64,
     /// Points possible.
     pub max_score: f64,
@@ -205,6 +206,11 @@ impl SubmissionResult {
             0.0
         }
     }
+}
+
+/// A score that may be `null` (a submission that was not graded).
+fn zero_when_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
 }
 
 /// Points rounded to four decimals: sums of fractional points are not

@@ -229,13 +229,30 @@ fn case_name(path: &Path) -> Result<String, Problem> {
 /// Parses YAML, turning an error into a problem at its line and column.
 fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, Problem> {
     serde_yaml::from_str(text).map_err(|e| {
-        let position = e.location().map(|l| (l.line(), l.column()));
+        let mut position = e.location().map(|l| (l.line(), l.column()));
+        if e.to_string().contains("tab character") {
+            position = tab_before(text, position).or(position);
+        }
         Problem {
             file: path.to_path_buf(),
             position,
             message: yaml_message(&e, text, position),
         }
     })
+}
+
+/// Where the tab is that the parser complains about: it reports the
+/// place it noticed, which can be the line after.
+fn tab_before(text: &str, position: Option<(usize, usize)>) -> Option<(usize, usize)> {
+    let last = position.map_or(usize::MAX, |(line, _)| line);
+    text.lines()
+        .enumerate()
+        .take(last)
+        .filter_map(|(i, line)| {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            indent.find('\t').map(|column| (i + 1, column + 1))
+        })
+        .last()
 }
 
 /// serde_yaml's message without its own "at line N column M" suffix,
