@@ -50,8 +50,18 @@ fn one_bug_fails_with_the_first_difference_and_the_input_before_it() {
             "prompt-says-0-6.c",
             "seed-example-1",
             "wrong output",
-            "Before any input, the reference printed `Red, please enter a valid column number (0-5): 0`; \
-             your program printed `Red, please enter a valid column number (0-6): 0`.",
+            "Before any input, the reference printed `Red, please enter a valid column number (0-5):·` \
+             (then `0` was typed); your program printed `Red, please enter a valid column number \
+             (0-6):·` (then `0` was typed).",
+        ),
+        (
+            "prompt-no-trailing-space.c",
+            "seed-example-1",
+            "wrong output",
+            // The typed `0` is not taken for what the reference printed.
+            "Before any input, the reference printed `Red, please enter a valid column number (0-5):·` \
+             (then `0` was typed); your program printed `Red, please enter a valid column number \
+             (0-5):` (then `0` was typed).",
         ),
         (
             "missed-diagonal.c",
