@@ -234,11 +234,15 @@ impl ValueEnum for GameArg {
 /// `--jobs`: a number of at least 1.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
-        Ok(0) => Err("0 would grade nothing: give 1 or more, or leave --jobs out to use \
+        Ok(0) => Err(
+            "0 would grade nothing: give 1 or more, or leave --jobs out to use \
                       every core"
-            .into()),
+                .into(),
+        ),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{text}` is not a number: give how many at once, such as 4")),
+        Err(_) => Err(format!(
+            "`{text}` is not a number: give how many at once, such as 4"
+        )),
     }
 }
 

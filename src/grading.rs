@@ -238,9 +238,8 @@ fn run_all(
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
-            outcomes.push(timeouts.run(prepared, || {
-                run_case(built, suite, prepared, settings.feed)
-            })?);
+            outcomes
+                .push(timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?);
         }
         return Ok(Some(outcomes));
     }
@@ -255,9 +254,8 @@ fn run_all(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(prepared) = cases.get(i) else { break };
-                let outcome = timeouts.run(prepared, || {
-                    run_case(built, suite, prepared, settings.feed)
-                });
+                let outcome =
+                    timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed));
                 if let Ok(mut slot) = results[i].lock() {
                     *slot = Some(outcome);
                 }

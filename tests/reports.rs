@@ -99,15 +99,10 @@ fn every_report_is_written() {
     let g = graded();
     let ids = ["alice", "bob", "carol", "dave"];
     assert_eq!(submissions(&g.results).len(), ids.len());
-    let mut files = vec![
-        "results.json",
-        "gradebook.csv",
-        "junit.xml",
-        "index.html",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect::<Vec<_>>();
+    let mut files = vec!["results.json", "gradebook.csv", "junit.xml", "index.html"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
     for id in ids {
         files.push(format!("feedback/{id}.md"));
         files.push(format!("feedback/{id}.html"));

@@ -391,7 +391,11 @@ mod tests {
             find("syntax.yaml").message
         );
         let tab = find("tab.yaml");
-        assert!(tab.message.starts_with("a tab character"), "{}", tab.message);
+        assert!(
+            tab.message.starts_with("a tab character"),
+            "{}",
+            tab.message
+        );
         assert_eq!(tab.position.map(|p| p.0), Some(2));
         assert!(find("bad name!.yaml").message.contains("letters, digits"));
         let shown = typo.to_string();

@@ -27,7 +27,9 @@ impl std::str::FromStr for Shard {
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
         if count == 0 {
-            return Err(format!("`{s}`: a class is split into 1 shard or more, not 0"));
+            return Err(format!(
+                "`{s}`: a class is split into 1 shard or more, not 0"
+            ));
         }
         if index == 0 || index > count {
             return Err(format!(

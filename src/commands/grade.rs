@@ -153,11 +153,9 @@ impl Progress for Reporter {
         }
         let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         let score = match result.status {
-            Status::Graded | Status::CompileError => format!(
-                "{}/{} ",
-                points(result.score),
-                points(result.max_score)
-            ),
+            Status::Graded | Status::CompileError => {
+                format!("{}/{} ", points(result.score), points(result.max_score))
+            }
             Status::Error | Status::NotGraded => String::new(),
         };
         let line = format!(

@@ -34,7 +34,8 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
         "referee: recording a {game} case into {}{}; play, and end with the game's end or Ctrl-D.",
         absolute.display(),
         match (created, &args.cases) {
-            (true, None) => " (a new case folder: from this folder, check and grade now use it \
+            (true, None) =>
+                " (a new case folder: from this folder, check and grade now use it \
                              instead of the built-in cases)",
             (true, Some(_)) => " (a new case folder)",
             (false, _) => "",

@@ -70,7 +70,10 @@ impl Stamp {
             return Some(format!("they are for {}, not {}", self.game, new.game));
         }
         if self.suite != new.suite {
-            return Some(format!("they were graded on {}, not {}", self.suite, new.suite));
+            return Some(format!(
+                "they were graded on {}, not {}",
+                self.suite, new.suite
+            ));
         }
         if self.shard != new.shard {
             let shard = |s: &Option<String>| {
@@ -147,7 +150,10 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), String> {
     match difference {
         None => Ok(()),
         Some(_) if force => {
-            let strangers: Vec<&String> = entries.iter().filter(|n| !known.contains(&n.as_str())).collect();
+            let strangers: Vec<&String> = entries
+                .iter()
+                .filter(|n| !known.contains(&n.as_str()))
+                .collect();
             if !strangers.is_empty() {
                 eprintln!(
                     "referee: note: {} also holds files referee did not write; they are left as they are",
@@ -183,7 +189,10 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
         .prefix(".referee-staging-")
         .tempdir_in(out)
         .map_err(cannot)?;
-    for (relative, contents) in files.iter().chain([(PathBuf::from(STAMP), stamp_json)].iter()) {
+    for (relative, contents) in files
+        .iter()
+        .chain([(PathBuf::from(STAMP), stamp_json)].iter())
+    {
         write_new(&staging.path().join(relative), contents).map_err(|e| {
             format!(
                 "{}: cannot write the reports ({e}); the previous reports are as they were",
@@ -192,7 +201,10 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
         })?;
     }
     let mut moved = Vec::new();
-    for (relative, _) in files.iter().chain([(PathBuf::from(STAMP), Vec::new())].iter()) {
+    for (relative, _) in files
+        .iter()
+        .chain([(PathBuf::from(STAMP), Vec::new())].iter())
+    {
         let target = out.join(relative);
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).map_err(cannot)?;
@@ -219,7 +231,13 @@ fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// have, and the kept results of students no longer in the class.
 fn remove_stale(out: &Path, files: &[(PathBuf, Vec<u8>)], submissions: &[SubmissionResult]) {
     let new: HashSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
-    let top = [json::FILE, csv::FILE, csv::MOODLE_FILE, junit::FILE, html::INDEX];
+    let top = [
+        json::FILE,
+        csv::FILE,
+        csv::MOODLE_FILE,
+        junit::FILE,
+        html::INDEX,
+    ];
     for name in top {
         if !new.contains(Path::new(name)) {
             let _ = fs::remove_file(out.join(name));
@@ -228,7 +246,10 @@ fn remove_stale(out: &Path, files: &[(PathBuf, Vec<u8>)], submissions: &[Submiss
     remove_unlisted(&out.join(markdown::DIR), |name| {
         new.contains(Path::new(markdown::DIR).join(name).as_path())
     });
-    let ids: HashSet<String> = submissions.iter().map(|s| format!("{}.json", s.id)).collect();
+    let ids: HashSet<String> = submissions
+        .iter()
+        .map(|s| format!("{}.json", s.id))
+        .collect();
     remove_unlisted(&out.join(DETAILS), |name| ids.contains(name));
 }
 

@@ -668,8 +668,16 @@ mod tests {
         let html = explanation(
             "  After input 1 (`4`), the reference printed `X`.\n  - the reference  + your program\n  @@ line 3 @@\n     same\n   - X <b>\n   + O\n",
         );
-        assert!(html.contains("<span class=\"hunk\">  - the reference  + your program</span>"), "{html}");
-        assert!(html.contains("<span class=\"ref\">   - X &lt;b&gt;</span>\n<span class=\"you\">   + O</span>"), "{html}");
+        assert!(
+            html.contains("<span class=\"hunk\">  - the reference  + your program</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<span class=\"ref\">   - X &lt;b&gt;</span>\n<span class=\"you\">   + O</span>"
+            ),
+            "{html}"
+        );
         assert!(html.contains("\n     same\n"), "{html}");
     }
 
@@ -690,7 +698,10 @@ mod tests {
         let folded = &table[..table.find("</details>").unwrap()];
         assert!(folded.contains(">line 37<"), "{table}");
         let shown = &table[table.find("</details>").unwrap()..];
-        assert!(shown.contains(">line 38<") && shown.contains(">Red wins!<"), "{table}");
+        assert!(
+            shown.contains(">line 38<") && shown.contains(">Red wins!<"),
+            "{table}"
+        );
         assert_eq!(table.matches("<thead>").count(), 1);
         // Short outputs are not folded.
         assert!(!side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[]).contains("<details"));

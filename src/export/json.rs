@@ -27,7 +27,10 @@ impl Exporter for Json {
         }
         let mut value = serde_json::to_value(&lean).map_err(io::Error::other)?;
         // Nothing was graded: no score, rather than a 0 that looks like one.
-        let unscored = results.submissions.iter().map(|s| !view::has_score(s.status));
+        let unscored = results
+            .submissions
+            .iter()
+            .map(|s| !view::has_score(s.status));
         if let Some(list) = value["submissions"].as_array_mut() {
             for (submission, unscored) in list.iter_mut().zip(unscored) {
                 if unscored {

@@ -53,7 +53,12 @@ pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String
     if !view::has_score(submission.status) {
         // Nothing ran: no score to show, no cases to list.
         let (heading, message) = view::problem(submission).unwrap_or_default();
-        let _ = write!(out, "**Not graded.** {}\n\n{}", inline(heading), fenced(&message));
+        let _ = write!(
+            out,
+            "**Not graded.** {}\n\n{}",
+            inline(heading),
+            fenced(&message)
+        );
         return out;
     }
     let _ = write!(
@@ -203,7 +208,10 @@ mod tests {
     fn an_ungradable_submission_says_why() {
         let md = student(2);
         assert!(md.contains("**Not graded.** Your submission could not be graded:\n\n```text\nclass/carol: no program in this folder\n```"), "{md}");
-        assert!(!md.contains("points"), "no score for what was not graded: {md}");
+        assert!(
+            !md.contains("points"),
+            "no score for what was not graded: {md}"
+        );
         assert!(!md.contains("not run"), "no cases listed: {md}");
     }
 

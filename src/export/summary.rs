@@ -36,7 +36,10 @@ pub fn counts(tally: &Tally<'_>) -> String {
     let mut parts = vec![format!("{} graded", tally.graded.len())];
     if !tally.compile_errors.is_empty() {
         let n = tally.compile_errors.len();
-        parts.push(format!("{n} {} not compile", if n == 1 { "does" } else { "do" }));
+        parts.push(format!(
+            "{n} {} not compile",
+            if n == 1 { "does" } else { "do" }
+        ));
     }
     if !tally.ungradable.is_empty() {
         parts.push(format!("{} could not be graded", tally.ungradable.len()));
@@ -53,7 +56,12 @@ pub fn counts(tally: &Tally<'_>) -> String {
 fn list_students(out: &mut String, tally: &Tally<'_>) {
     if !tally.ungradable.is_empty() {
         let _ = writeln!(out, "Could not be graded ({}):", tally.ungradable.len());
-        let width = tally.ungradable.iter().map(|s| s.id.chars().count()).max().unwrap_or(0);
+        let width = tally
+            .ungradable
+            .iter()
+            .map(|s| s.id.chars().count())
+            .max()
+            .unwrap_or(0);
         for s in &tally.ungradable {
             let why = s.message.as_deref().unwrap_or("no reason given");
             let first = why.lines().next().unwrap_or_default();
@@ -80,7 +88,11 @@ fn list_students(out: &mut String, tally: &Tally<'_>) {
 
 /// Ids, the first [`LISTED`] of them.
 fn names(students: &[&SubmissionResult]) -> String {
-    let mut text: Vec<&str> = students.iter().take(LISTED).map(|s| s.id.as_str()).collect();
+    let mut text: Vec<&str> = students
+        .iter()
+        .take(LISTED)
+        .map(|s| s.id.as_str())
+        .collect();
     let more = students.len().saturating_sub(LISTED);
     let more = format!("and {more} more");
     if students.len() > LISTED {
@@ -156,10 +168,24 @@ mod tests {
             ),
             "{text}"
         );
-        assert!(text.contains("Could not be graded (1):\n  carol  class/carol: no program in this folder\n"), "{text}");
-        assert!(text.contains("Do not compile (1): bob, \"the builder\"\n"), "{text}");
-        assert!(text.contains("Not graded yet (1; run the same command again to grade them): dave\n"), "{text}");
+        assert!(
+            text.contains(
+                "Could not be graded (1):\n  carol  class/carol: no program in this folder\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Do not compile (1): bob, \"the builder\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Not graded yet (1; run the same command again to grade them): dave\n"),
+            "{text}"
+        );
         // Only the graded and the non-compiling have a score to count.
-        assert!(text.contains("Scores of the 2 graded (out of 4.5):"), "{text}");
+        assert!(
+            text.contains("Scores of the 2 graded (out of 4.5):"),
+            "{text}"
+        );
     }
 }

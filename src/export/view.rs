@@ -141,10 +141,7 @@ pub struct Tally<'a> {
 impl<'a> Tally<'a> {
     /// The students whose score is a grade: graded, or not compiling.
     pub fn scored(&self) -> impl Iterator<Item = &'a SubmissionResult> + '_ {
-        self.graded
-            .iter()
-            .chain(&self.compile_errors)
-            .copied()
+        self.graded.iter().chain(&self.compile_errors).copied()
     }
 }
 

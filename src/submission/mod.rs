@@ -110,7 +110,9 @@ pub fn list(dir: &Path) -> std::io::Result<Listing> {
             listing.folders.push(path);
         } else if !kind.is_file() {
             let why = refusal_of(&path, &meta).to_string();
-            listing.special.push((path.clone(), why, could_be_program(&path)));
+            listing
+                .special
+                .push((path.clone(), why, could_be_program(&path)));
         } else {
             match classify(&path, &meta) {
                 Some(Ok(language)) => listing.programs.push((path, language)),
@@ -212,7 +214,11 @@ pub fn locate(path: &Path) -> Result<Submission, String> {
     }
     let listing = list(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
     if !listing.special.is_empty() {
-        let reasons: Vec<&str> = listing.special.iter().map(|(_, why, _)| why.as_str()).collect();
+        let reasons: Vec<&str> = listing
+            .special
+            .iter()
+            .map(|(_, why, _)| why.as_str())
+            .collect();
         return Err(format!(
             "{} holds what referee never opens in a submission: {}",
             path.display(),
@@ -231,7 +237,12 @@ pub fn locate(path: &Path) -> Result<Submission, String> {
                 .iter()
                 .map(|(f, _)| f)
                 .chain(unusable.iter().map(|(f, _)| f))
-                .map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                .map(|f| {
+                    f.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                })
                 .collect();
             Err(format!(
                 "{}: this folder holds {} programs ({}); a submission holds exactly one: \
@@ -375,7 +386,10 @@ mod tests {
         assert!(locate(dir.path()).unwrap_err().contains("C++"));
         fs::write(dir.path().join("lab6.c"), "int main(){}").unwrap();
         let err = locate(dir.path()).unwrap_err();
-        assert!(err.contains("2 programs") && err.contains("lab6.cpp"), "{err}");
+        assert!(
+            err.contains("2 programs") && err.contains("lab6.cpp"),
+            "{err}"
+        );
         let binary = dir.path().join("binary.c");
         fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
         let err = locate(&binary).unwrap_err();
@@ -390,7 +404,10 @@ mod tests {
         let link = dir.path().join("bob.c");
         symlink(&secret, &link).unwrap();
         let err = locate(&link).unwrap_err();
-        assert!(err.contains("symbolic link") && !err.contains("CANARY"), "{err}");
+        assert!(
+            err.contains("symbolic link") && !err.contains("CANARY"),
+            "{err}"
+        );
         let folder = dir.path().join("mallory");
         fs::create_dir(&folder).unwrap();
         fs::write(folder.join("lab6.c"), "int main(){}").unwrap();
