@@ -513,7 +513,11 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     Some((be(16), be(20)))
 }
 
+/// Run by the README's browser step (`cargo test --test reports --
+/// --ignored`), which `.ci/run` runs too: it needs Chromium, which the
+/// README's test command does not install.
 #[test]
+#[ignore = "needs Chromium: run with `cargo test --test reports -- --ignored` (see the README)"]
 fn a_browser_renders_the_feedback() {
     let Some(browser) = chromium() else {
         panic!(

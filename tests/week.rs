@@ -233,7 +233,7 @@ fn an_interrupted_class_is_reported_as_it_is() {
         )),
         "{text}"
     );
-    assert!(text.contains("Scores of the "), "{text}");
+    assert!(text.contains("students with a score"), "{text}");
     assert!(!text.contains("Graded 12"), "{text}");
     assert!(
         err.contains(&format!(

@@ -323,9 +323,9 @@ pub fn side_by_side(expected: &str, actual: &str, options: &Options, regions: &[
         if shown {
             out.push_str(&table);
         } else {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<details class=\"fold\"><summary>{} more line{}, the same in both: show them</summary>{table}</details>\n",
+                "<details class=\"fold\"><summary>{} more line{}, the same in both: show them</summary>{table}</details>",
                 part.len(),
                 if part.len() == 1 { "" } else { "s" }
             );

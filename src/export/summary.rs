@@ -108,10 +108,11 @@ fn histogram(out: &mut String, scored: &[&SubmissionResult], max: f64) {
         counts[bucket] += 1;
     }
     let widest = counts.iter().copied().max().unwrap_or(1).max(1);
+    let n = scored.len();
     let _ = writeln!(
         out,
-        "Scores of the {} graded (out of {}):",
-        scored.len(),
+        "Scores of the {n} student{} with a score (out of {}):",
+        if n == 1 { "" } else { "s" },
         points(max)
     );
     for (i, count) in counts.iter().enumerate().rev() {
