@@ -269,10 +269,43 @@ fn yaml_message(e: &serde_yaml::Error, text: &str, position: Option<(usize, usiz
             .nth(line.saturating_sub(1))
             .and_then(|l| l.chars().nth(column.saturating_sub(1)))
     });
+    if let Some(guess) = did_you_mean(&raw) {
+        return format!("{raw}: did you mean `{guess}`?");
+    }
     match syntax_in_words(&raw, at) {
         Some(words) => format!("{words} (the YAML parser says: {raw})"),
         None => raw,
     }
+}
+
+/// For "unknown field `timout`, expected one of `timeout`, ...": the
+/// expected name closest to the one written, when it is a likely typo.
+fn did_you_mean(raw: &str) -> Option<String> {
+    let rest = raw
+        .strip_prefix("unknown field `")
+        .or_else(|| raw.strip_prefix("unknown variant `"))?;
+    let (written, expected) = rest.split_once('`')?;
+    let candidates = expected.split('`').skip(1).step_by(2);
+    let (distance, best) = candidates
+        .map(|c| (edit_distance(written, c), c))
+        .min_by_key(|(d, _)| *d)?;
+    (distance > 0 && distance <= 2.max(written.len() / 4)).then(|| best.to_string())
+}
+
+/// Levenshtein distance, for short names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// A YAML syntax error in words, with the fix; `at` is the character
@@ -378,7 +411,11 @@ mod tests {
         };
         let typo = find("typo.yaml");
         assert_eq!(typo.position.map(|p| p.0), Some(3));
-        assert!(typo.message.contains("timout"), "{}", typo.message);
+        assert!(
+            typo.message.contains("timout") && typo.message.ends_with("did you mean `timeout`?"),
+            "{}",
+            typo.message
+        );
         let number = find("number.yaml");
         assert_eq!(number.position.map(|p| p.0), Some(3));
         assert!(number.message.contains("quote it"), "{}", number.message);

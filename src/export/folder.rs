@@ -25,6 +25,9 @@ use crate::results::{ClassResults, SubmissionResult};
 /// The stamp's file name.
 pub const STAMP: &str = ".referee-out.json";
 
+/// How the staging folders inside an output folder begin.
+const STAGING: &str = ".referee-staging-";
+
 /// What run an output folder holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamp {
@@ -129,7 +132,7 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), String> {
     let entries: Vec<String> = fs::read_dir(out)
         .map_err(|e| format!("{}: cannot list it: {e}", out.display()))?
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .filter(|n| !n.starts_with(".referee-staging"))
+        .filter(|n| !n.starts_with(STAGING))
         .collect();
     if entries.is_empty() {
         return Ok(());
@@ -185,8 +188,9 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
         files.extend(exporter.files(results).map_err(cannot)?);
     }
     let stamp_json = serde_json::to_vec_pretty(stamp).map_err(|e| cannot(io::Error::other(e)))?;
+    remove_leftover_staging(out);
     let staging = tempfile::Builder::new()
-        .prefix(".referee-staging-")
+        .prefix(STAGING)
         .tempdir_in(out)
         .map_err(cannot)?;
     for (relative, contents) in files
@@ -215,6 +219,20 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
     remove_stale(out, &files, &results.submissions);
     moved.pop(); // the stamp is not a report
     Ok(moved)
+}
+
+/// Removes the staging folders a run stopped at once (a second Ctrl-C)
+/// left behind.
+fn remove_leftover_staging(out: &Path) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(STAGING) && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Writes a new file and flushes it to disk, so a full disk is found now.

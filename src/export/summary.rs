@@ -185,7 +185,7 @@ mod tests {
         );
         // Only the graded and the non-compiling have a score to count.
         assert!(
-            text.contains("Scores of the 2 graded (out of 4.5):"),
+            text.contains("Scores of the 2 students with a score (out of 4.5):"),
             "{text}"
         );
     }
