@@ -57,7 +57,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
     }
     if found.is_empty() {
         return Err(format!(
-            "no submissions found in {}",
+            "no submissions found in {} (a submission is a .c or .py file, an executable, \
+             or a folder holding one)",
             paths
                 .iter()
                 .map(|p| p.display().to_string())

@@ -27,7 +27,10 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let dir = super::suite_dir(&args.cases, game)?;
     let suite = super::load_suite(&dir, Some(game))?;
     if suite.cases.is_empty() {
-        return Err(format!("{} has no cases to grade", dir.display()));
+        return Err(format!(
+            "{} has no cases to grade: add case files (`name.yaml`, see the README's \"Cases\")",
+            dir.display()
+        ));
     }
     let mut entries = class::discover(&args.submissions)?;
     if let Some(shard) = args.shard {

@@ -87,8 +87,10 @@ fn load_suite(
     let suite = crate::case::load_suite(dir).map_err(|p| p.to_string())?;
     if let Some(game) = game.filter(|g| *g != suite.game) {
         return Err(format!(
-            "--game {game} was given, but the cases in {} are for {}",
+            "--game {game} was given, but the cases in {} are for {}: name the cases of \
+             {game} with --cases, or give --game {}",
             dir.display(),
+            suite.game,
             suite.game
         ));
     }
