@@ -125,25 +125,33 @@ impl Batch<'_> {
             .map(|(p, o)| case_result(self.suite, p, o))
             .collect();
         SubmissionResult {
-            id: entry.id.clone(),
-            path: entry.path.display().to_string(),
             score: results::round(graded.score()),
-            max_score: results::round(self.suite.max_points()),
             status,
-            message,
-            fingerprint: String::new(),
+            message: message.map(|m| results::compiler_messages(&m)),
             cases,
+            ..self.blank(entry)
         }
     }
 
     fn ungradable(&self, entry: &Entry, status: Status, message: String) -> SubmissionResult {
         SubmissionResult {
+            status,
+            message: Some(message),
+            ..self.blank(entry)
+        }
+    }
+
+    /// A result for `entry` with nothing graded yet.
+    fn blank(&self, entry: &Entry) -> SubmissionResult {
+        SubmissionResult {
             id: entry.id.clone(),
+            name: (entry.name != entry.id).then(|| entry.name.clone()),
+            lms: entry.lms.clone(),
             path: entry.path.display().to_string(),
             score: 0.0,
             max_score: results::round(self.suite.max_points()),
-            status,
-            message: Some(message),
+            status: Status::NotGraded,
+            message: None,
             fingerprint: String::new(),
             cases: Vec::new(),
         }
@@ -190,7 +198,7 @@ pub fn detail_file(out: &Path, id: &str) -> PathBuf {
 pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()> {
     fs::create_dir_all(out.join(DETAILS))?;
     let json = serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?;
-    fs::write(detail_file(out, &result.id), json)
+    crate::atomic::write(&detail_file(out, &result.id), &json)
 }
 
 /// One case's result, with the explanation and (on failure) both

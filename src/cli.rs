@@ -47,6 +47,9 @@ pub enum Command {
         /// The shards' --out folders.
         #[arg(required = true)]
         shards: Vec<PathBuf>,
+        /// Replace the reports of another merge or run in --out.
+        #[arg(long)]
+        force: bool,
     },
     /// Say which protections and ways of watching programs this machine
     /// supports.
@@ -102,7 +105,7 @@ pub struct GradeArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Submissions graded at once [default: every core].
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = at_least_one)]
     pub jobs: Option<usize>,
     /// Grade only this shard of the class, K/N (e.g. 2/5).
     #[arg(long)]
@@ -113,6 +116,10 @@ pub struct GradeArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// Timeouts after which a submission's remaining cases of the same
+    /// kind are not run but judged `timeout` (0: run every case).
+    #[arg(long, default_value_t = crate::grading::MAX_TIMEOUTS)]
+    pub max_timeouts: usize,
     /// Submissions: files, folders, or folders of submissions (a class).
     #[arg(required = true)]
     pub submissions: Vec<PathBuf>,
@@ -221,6 +228,21 @@ impl ValueEnum for GameArg {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.0.id()).help(self.0.summary()))
+    }
+}
+
+/// `--jobs`: a number of at least 1.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err(
+            "0 would grade nothing: give 1 or more, or leave --jobs out to use \
+                      every core"
+                .into(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{text}` is not a number: give how many at once, such as 4"
+        )),
     }
 }
 

@@ -29,6 +29,9 @@ pub struct Settings {
     pub feed: Feed,
     /// Cases run at once.
     pub jobs: usize,
+    /// Timeouts after which the remaining cases of the same kind are not
+    /// run (see [`Timeouts`]); 0 runs every case.
+    pub max_timeouts: usize,
 }
 
 impl Default for Settings {
@@ -37,9 +40,14 @@ impl Default for Settings {
             cflags: None,
             feed: Feed::Interactive,
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_timeouts: MAX_TIMEOUTS,
         }
     }
 }
+
+/// How many timeouts a submission may have before its remaining cases of
+/// the same kind are not run.
+pub const MAX_TIMEOUTS: usize = 3;
 
 /// What the reference does on a case: computed once per suite.
 #[derive(Clone, Debug)]
@@ -223,6 +231,7 @@ fn run_all(
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Result<Option<Vec<CaseOutcome>>, String> {
+    let timeouts = Timeouts::new(settings.max_timeouts);
     if settings.jobs <= 1 {
         // On this thread: it keeps its sandbox slot (and, as root, its
         // control groups) from one submission to the next.
@@ -231,7 +240,8 @@ fn run_all(
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
-            outcomes.push(run_case(built, suite, prepared, settings.feed)?);
+            outcomes
+                .push(timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?);
         }
         return Ok(Some(outcomes));
     }
@@ -246,7 +256,8 @@ fn run_all(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(prepared) = cases.get(i) else { break };
-                let outcome = run_case(built, suite, prepared, settings.feed);
+                let outcome =
+                    timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed));
                 if let Ok(mut slot) = results[i].lock() {
                     *slot = Some(outcome);
                 }
@@ -261,6 +272,63 @@ fn run_all(
         }
     }
     Ok(Some(outcomes))
+}
+
+/// Failing fast on a program that loops: once a submission has run out
+/// of time on `limit` cases of one kind (whole games, or function
+/// calls), its remaining cases of that kind are not run but judged
+/// `timeout`, with the reason, so one looping program costs a few
+/// timeouts rather than one per case. The kinds are counted apart: a
+/// Python file whose game loops may still have working functions.
+struct Timeouts {
+    limit: usize,
+    games: AtomicUsize,
+    calls: AtomicUsize,
+}
+
+impl Timeouts {
+    fn new(limit: usize) -> Timeouts {
+        Timeouts {
+            limit,
+            games: AtomicUsize::new(0),
+            calls: AtomicUsize::new(0),
+        }
+    }
+
+    fn count(&self, case: &Case) -> &AtomicUsize {
+        if case.call.is_some() {
+            &self.calls
+        } else {
+            &self.games
+        }
+    }
+
+    /// The outcome of `prepared`: `run` it, unless the submission has
+    /// already timed out too often on cases of its kind.
+    fn run(
+        &self,
+        prepared: &Prepared<'_>,
+        run: impl FnOnce() -> Result<CaseOutcome, String>,
+    ) -> Result<CaseOutcome, String> {
+        let count = self.count(prepared.case);
+        if self.limit > 0 && count.load(Ordering::Relaxed) >= self.limit {
+            let judgement = Judgement {
+                verdict: Verdict::Timeout,
+                reason: format!(
+                    "not run: your program had already run out of time on {} cases like this \
+                     one, so the rest count as timed out too",
+                    self.limit
+                ),
+                output_matches: false,
+            };
+            return Ok(outcome(prepared.case, judgement, None, None));
+        }
+        let outcome = run()?;
+        if outcome.judgement.verdict == Verdict::Timeout {
+            count.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(outcome)
+    }
 }
 
 /// Runs one case in a fresh working folder and judges it.

@@ -5,6 +5,7 @@
 //! The games themselves live in the `reference` crate; this crate is the
 //! grader and the command line.
 
+pub mod atomic;
 pub mod batch;
 pub mod call;
 pub mod case;

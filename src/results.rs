@@ -109,14 +109,34 @@ pub enum Status {
     NotGraded,
 }
 
+/// The id a learning system gave a student, read from the name of its
+/// export's file or folder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LmsId {
+    /// `canvas`, `moodle` or `blackboard`.
+    pub system: String,
+    /// The id: Canvas's user id, Moodle's participant number,
+    /// Blackboard's user name.
+    pub id: String,
+}
+
 /// One student's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SubmissionResult {
     /// The student's id, unique in the class.
     pub id: String,
+    /// The student's name as their file or folder gives it (`Zoë
+    /// Müller`); absent when it is the id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The learning system's id for the student, when the submission's
+    /// name carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lms: Option<LmsId>,
     /// The submission's path as given.
     pub path: String,
-    /// Points earned.
+    /// Points earned (`null` in `results.json` when nothing was graded).
+    #[serde(deserialize_with = "zero_when_null")]
     pub score: f64,
     /// Points possible.
     pub max_score: f64,
@@ -188,6 +208,11 @@ impl SubmissionResult {
     }
 }
 
+/// A score that may be `null` (a submission that was not graded).
+fn zero_when_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
+}
+
 /// Points rounded to four decimals: sums of fractional points are not
 /// exact in binary, and reports should say 57, not 57.00000000000004.
 pub fn round(points: f64) -> f64 {
@@ -213,4 +238,59 @@ pub fn trimmed(text: &str) -> String {
         &text[..end],
         text.len() - end
     )
+}
+
+/// The most lines of compiler messages kept: the first errors are the
+/// ones that matter, and a student reads no further.
+pub const COMPILER_LINES: usize = 60;
+/// The most bytes of compiler messages kept.
+pub const COMPILER_BYTES: usize = 8 * 1024;
+
+/// A compiler's messages, cut at a line's end to [`COMPILER_LINES`] lines
+/// and [`COMPILER_BYTES`] bytes, with a note saying how much was left out.
+pub fn compiler_messages(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kept = String::new();
+    let mut count = 0;
+    for line in &lines {
+        if count == COMPILER_LINES || kept.len() + line.len() + 1 > COMPILER_BYTES {
+            break;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+        count += 1;
+    }
+    if count == 0 && !lines.is_empty() {
+        // One enormous line: keep its start, at a character boundary.
+        let mut end = COMPILER_BYTES.min(lines[0].len());
+        while !lines[0].is_char_boundary(end) {
+            end -= 1;
+        }
+        kept = format!("{}…\n", &lines[0][..end]);
+        count = 1;
+    }
+    if count < lines.len() {
+        let left = lines.len() - count;
+        kept.push_str(&format!(
+            "[… {left} more line{} of compiler messages not shown]\n",
+            if left == 1 { "" } else { "s" }
+        ));
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_messages_are_cut_at_a_line() {
+        let long: String = (0..500).map(|i| format!("line {i}\n")).collect();
+        let kept = compiler_messages(&long);
+        assert!(kept.starts_with("line 0\nline 1\n"));
+        assert!(kept.ends_with("line 59\n[… 440 more lines of compiler messages not shown]\n"));
+        assert_eq!(compiler_messages("a: error\n"), "a: error\n");
+        let huge = "x".repeat(100_000);
+        assert!(compiler_messages(&huge).len() < COMPILER_BYTES + 10);
+    }
 }

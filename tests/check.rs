@@ -50,8 +50,18 @@ fn one_bug_fails_with_the_first_difference_and_the_input_before_it() {
             "prompt-says-0-6.c",
             "seed-example-1",
             "wrong output",
-            "Before any input, the reference printed `Red, please enter a valid column number (0-5): 0`; \
-             your program printed `Red, please enter a valid column number (0-6): 0`.",
+            "Before any input, the reference printed `Red, please enter a valid column number (0-5):·` \
+             (then `0` was typed); your program printed `Red, please enter a valid column number \
+             (0-6):·` (then `0` was typed).",
+        ),
+        (
+            "prompt-no-trailing-space.c",
+            "seed-example-1",
+            "wrong output",
+            // The typed `0` is not taken for what the reference printed.
+            "Before any input, the reference printed `Red, please enter a valid column number (0-5):·` \
+             (then `0` was typed); your program printed `Red, please enter a valid column number \
+             (0-5):` (then `0` was typed).",
         ),
         (
             "missed-diagonal.c",
@@ -320,29 +330,65 @@ fn bad_arguments_are_explained() {
 }
 
 #[test]
-fn a_broken_case_file_is_reported_and_the_others_run() {
+fn a_broken_case_folder_is_refused_before_anything_is_graded() {
     let cases = suite(
         "connect4",
         "",
         &[
             ("good", "visibility: public\ninput: |\n  0\n"),
             ("broken", "visibility: public\ninput: |\n  0\ntimout: 2s\n"),
+            ("tabbed", "visibility: public\ninput: |\n\t0\n"),
         ],
     );
     let program = test_file("fixtures/connect4/correct.c");
-    let out = check(&[
-        "check",
-        program.to_str().unwrap(),
-        "--cases",
-        cases.path().to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let err = stderr(&out);
-    assert!(
-        err.contains("broken.yaml:4:1") && err.contains("timout"),
-        "{err}"
-    );
-    assert!(stdout(&out).contains("good"));
+    let dir = cases.path().to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let results = work.path().join("gradescope.json");
+    let runs = [
+        check(&["check", program.to_str().unwrap(), "--cases", dir]),
+        referee_in(
+            work.path(),
+            &[
+                "grade",
+                "--game",
+                "connect4",
+                "--cases",
+                dir,
+                "--out",
+                out.to_str().unwrap(),
+                program.to_str().unwrap(),
+            ],
+        ),
+        referee_in(
+            work.path(),
+            &[
+                "gradescope",
+                "--cases",
+                dir,
+                "--submission",
+                program.to_str().unwrap(),
+                "--results",
+                results.to_str().unwrap(),
+            ],
+        ),
+    ];
+    for run in &runs {
+        assert_eq!(run.status.code(), Some(2), "{}{}", stdout(run), stderr(run));
+        let err = stderr(run);
+        // Every problem, with its file, line and column, in words.
+        assert!(
+            err.contains("broken.yaml:4:1") && err.contains("timout"),
+            "{err}"
+        );
+        assert!(
+            err.contains("tabbed.yaml:3:1") && err.contains("a tab character"),
+            "{err}"
+        );
+        assert!(err.contains("2 broken case files"), "{err}");
+        assert!(!stdout(run).contains("good"), "nothing was graded");
+    }
+    assert!(!out.join("results.json").exists(), "no reports for grade");
 }
 
 /// Where waiting cannot be detected, input is typed all at once, the user

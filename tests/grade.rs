@@ -10,27 +10,6 @@ use std::process::Output;
 use common::*;
 use serde_json::Value;
 
-/// A few cases of a game's suite, with quick limits: a class test needs
-/// every kind of case, not every case.
-fn small_suite(game: &str, dir: &Path, cases: &[&str]) -> PathBuf {
-    let from = root().join("cases").join(game);
-    let to = dir.join(format!("cases-{game}"));
-    fs::create_dir_all(&to).unwrap();
-    let suite = fs::read_to_string(from.join("suite.yaml"))
-        .unwrap()
-        .replace("timeout: 5s", "timeout: 2s")
-        .replace("cpu: 2s", "cpu: 1s");
-    fs::write(to.join("suite.yaml"), suite).unwrap();
-    for case in cases {
-        fs::copy(
-            from.join(format!("{case}.yaml")),
-            to.join(format!("{case}.yaml")),
-        )
-        .unwrap();
-    }
-    to
-}
-
 /// Cases for each game's class.
 fn cases_of(game: &str) -> &'static [&'static str] {
     match game {

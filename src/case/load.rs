@@ -1,5 +1,7 @@
-//! Reading a case folder. A broken case file is reported and skipped; the
-//! rest of the folder still loads.
+//! Reading a case folder. Every broken case file is reported with its
+//! file, line, column and what to write instead; the rest of the folder
+//! still loads (so that all problems are listed at once), and the
+//! commands that grade refuse a folder with any problem.
 
 use std::fs;
 use std::path::Path;
@@ -226,21 +228,120 @@ fn case_name(path: &Path) -> Result<String, Problem> {
 
 /// Parses YAML, turning an error into a problem at its line and column.
 fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, Problem> {
-    serde_yaml::from_str(text).map_err(|e| Problem {
-        file: path.to_path_buf(),
-        position: e.location().map(|l| (l.line(), l.column())),
-        message: yaml_message(&e),
+    serde_yaml::from_str(text).map_err(|e| {
+        let mut position = e.location().map(|l| (l.line(), l.column()));
+        if e.to_string().contains("tab character") {
+            position = tab_before(text, position).or(position);
+        }
+        Problem {
+            file: path.to_path_buf(),
+            position,
+            message: yaml_message(&e, text, position),
+        }
     })
 }
 
+/// Where the tab is that the parser complains about: it reports the
+/// place it noticed, which can be the line after.
+fn tab_before(text: &str, position: Option<(usize, usize)>) -> Option<(usize, usize)> {
+    let last = position.map_or(usize::MAX, |(line, _)| line);
+    text.lines()
+        .enumerate()
+        .take(last)
+        .filter_map(|(i, line)| {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            indent.find('\t').map(|column| (i + 1, column + 1))
+        })
+        .last()
+}
+
 /// serde_yaml's message without its own "at line N column M" suffix,
-/// since the position is shown in front.
-fn yaml_message(e: &serde_yaml::Error) -> String {
-    let text = e.to_string();
-    match text.find(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
+/// since the position is shown in front; a syntax error is said in words
+/// with what to write instead, the parser's own words after it.
+fn yaml_message(e: &serde_yaml::Error, text: &str, position: Option<(usize, usize)>) -> String {
+    let full = e.to_string();
+    let raw = match full.find(" at line ") {
+        Some(at) => full[..at].to_string(),
+        None => full,
+    };
+    let at = position.and_then(|(line, column)| {
+        text.lines()
+            .nth(line.saturating_sub(1))
+            .and_then(|l| l.chars().nth(column.saturating_sub(1)))
+    });
+    if let Some(guess) = did_you_mean(&raw) {
+        return format!("{raw}: did you mean `{guess}`?");
     }
+    match syntax_in_words(&raw, at) {
+        Some(words) => format!("{words} (the YAML parser says: {raw})"),
+        None => raw,
+    }
+}
+
+/// For "unknown field `timout`, expected one of `timeout`, ...": the
+/// expected name closest to the one written, when it is a likely typo.
+fn did_you_mean(raw: &str) -> Option<String> {
+    let rest = raw
+        .strip_prefix("unknown field `")
+        .or_else(|| raw.strip_prefix("unknown variant `"))?;
+    let (written, expected) = rest.split_once('`')?;
+    let candidates = expected.split('`').skip(1).step_by(2);
+    let (distance, best) = candidates
+        .map(|c| (edit_distance(written, c), c))
+        .min_by_key(|(d, _)| *d)?;
+    (distance > 0 && distance <= 2.max(written.len() / 4)).then(|| best.to_string())
+}
+
+/// Levenshtein distance, for short names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// A YAML syntax error in words, with the fix; `at` is the character
+/// where the parser stopped.
+fn syntax_in_words(raw: &str, at: Option<char>) -> Option<&'static str> {
+    let tab = at == Some('\t') || raw.contains("tab character");
+    Some(if tab {
+        "a tab character: YAML indents with spaces only; replace the tab with spaces"
+    } else if raw.contains("cannot start any token") {
+        "this character cannot start a value (`@`, `` ` `` and `%` cannot): put the value in \
+         quotes, 'like this'"
+    } else if raw.contains("mapping values are not allowed") {
+        "a `: ` inside a value: put the value in quotes ('Enter row: A') or move it to the \
+         next line"
+    } else if raw.contains("did not find expected key") {
+        "this line is not indented like the lines of its block: line up the keys of one \
+         block in the same column"
+    } else if raw.contains("could not find expected ':'") {
+        "a line that is neither `key: value` nor part of the value above: add the `:`, or \
+         indent it under its key"
+    } else if raw.contains("did not find expected ',' or ']'") {
+        "a list in `[...]` that is not closed: end it with `]`, with `,` between its items"
+    } else if raw.contains("did not find expected ',' or '}'") {
+        "a `{...}` that is not closed: end it with `}`"
+    } else if raw.contains("unexpected end of stream") {
+        "the file ends inside a quoted value or a list: close the quote or the bracket"
+    } else if raw.contains("unknown escape character") {
+        "a `\\` in double quotes starts an escape: write `\\\\`, or use single quotes"
+    } else if raw.contains("block sequence entries are not allowed") {
+        "a `- ` item where a value was expected: put the list on the lines below its key, \
+         indented"
+    } else if raw.contains("duplicate") {
+        "a key given twice: keep one of them"
+    } else {
+        return None;
+    })
 }
 
 #[cfg(test)]
@@ -295,6 +396,7 @@ mod tests {
             ("points.yaml", "input: x\npoints: -1\n"),
             ("duration.yaml", "input: x\ntimeout: 3 hours\n"),
             ("syntax.yaml", "input: [x\n"),
+            ("tab.yaml", "input: |\n\tx\n"),
             ("bad name!.yaml", "input: x\n"),
         ]);
         let suite = load_suite(dir.path()).unwrap();
@@ -309,13 +411,29 @@ mod tests {
         };
         let typo = find("typo.yaml");
         assert_eq!(typo.position.map(|p| p.0), Some(3));
-        assert!(typo.message.contains("timout"), "{}", typo.message);
+        assert!(
+            typo.message.contains("timout") && typo.message.ends_with("did you mean `timeout`?"),
+            "{}",
+            typo.message
+        );
         let number = find("number.yaml");
         assert_eq!(number.position.map(|p| p.0), Some(3));
         assert!(number.message.contains("quote it"), "{}", number.message);
         assert!(find("points.yaml").message.contains("zero or more"));
         assert!(find("duration.yaml").message.contains("unknown unit"));
         assert!(find("syntax.yaml").position.is_some());
+        assert!(
+            find("syntax.yaml").message.contains("not closed"),
+            "{}",
+            find("syntax.yaml").message
+        );
+        let tab = find("tab.yaml");
+        assert!(
+            tab.message.starts_with("a tab character"),
+            "{}",
+            tab.message
+        );
+        assert_eq!(tab.position.map(|p| p.0), Some(2));
         assert!(find("bad name!.yaml").message.contains("letters, digits"));
         let shown = typo.to_string();
         assert!(shown.contains("typo.yaml:3:"), "{shown}");

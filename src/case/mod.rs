@@ -14,6 +14,7 @@ use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::Limits;
 
+pub mod builtin;
 pub mod file;
 mod load;
 pub mod pin;
@@ -22,18 +23,36 @@ pub use file::{Mode, MoveNumbers, Visibility};
 pub use load::{load_suite, SUITE_FILE};
 
 /// The folder of suites used when none is named: `cases/` in the current
-/// folder if there is one, else the one `referee` was built from.
-pub fn default_root() -> PathBuf {
+/// folder if there is one, else the suites built into referee.
+pub fn default_root() -> Result<PathBuf, String> {
     let here = PathBuf::from("cases");
     if here.is_dir() {
-        return here;
+        return Ok(here);
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cases")
+    builtin::root().map(Path::to_path_buf)
 }
 
-/// The default suite folder for `game`: `<root>/<game id>`.
-pub fn default_dir(game: Game) -> PathBuf {
-    default_root().join(game.id())
+/// The suite used for `game` when none is named: `cases/<game id>` in the
+/// current folder if it holds a suite, else the one built into referee.
+pub fn default_dir(game: Game) -> Result<PathBuf, String> {
+    let here = PathBuf::from("cases").join(game.id());
+    if here.join(SUITE_FILE).is_file() {
+        return Ok(here);
+    }
+    builtin::dir(game)
+}
+
+/// Where a suite comes from, in words that stay the same from run to
+/// run: `built-in <game>`, or the folder's absolute path.
+pub fn origin(dir: &Path, game: Game) -> String {
+    if builtin::is_builtin(dir) {
+        format!("built-in {game}")
+    } else {
+        std::path::absolute(dir)
+            .unwrap_or_else(|_| dir.to_path_buf())
+            .display()
+            .to_string()
+    }
 }
 
 /// One case, with the suite's defaults applied.

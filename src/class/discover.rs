@@ -4,9 +4,11 @@
 //! folders is one submission. Any other folder is a class: each program
 //! file in it, and each folder in it, is one student's submission (hidden
 //! files, and files that are not programs, such as a gradebook export,
-//! are skipped). A student's folder without exactly one program becomes a
-//! submission that cannot be graded, with the reason, so nobody silently
-//! disappears from the gradebook.
+//! are skipped). Nothing is followed: a symbolic link, FIFO, device or
+//! socket where a program or a student's folder could be is a student
+//! too, whose submission is refused with the reason (see
+//! [`crate::submission::locate`]), so nobody silently disappears from the
+//! gradebook and nothing outside the class is ever read.
 
 use std::collections::HashMap;
 use std::fs;
@@ -15,15 +17,35 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::submission::programs_in;
+use crate::results::LmsId;
+use crate::submission;
 
 /// One student's submission, before it is looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The student's id: unique in the class, the same on every run.
+    /// The student's id: unique in the class, the same on every run,
+    /// readable (see [`readable`]).
     pub id: String,
+    /// The student's name as the file or folder gives it (`Zoë Müller`).
+    pub name: String,
+    /// The id a learning system gave the student, from its export's name.
+    pub lms: Option<LmsId>,
     /// The file or folder.
     pub path: PathBuf,
+}
+
+impl Entry {
+    /// The entry for `path`, with the id its name gives (not yet made
+    /// unique in a class).
+    pub fn new(path: &Path) -> Entry {
+        let (name, lms) = identify(path);
+        Entry {
+            id: readable(&name),
+            name,
+            lms,
+            path: path.to_path_buf(),
+        }
+    }
 }
 
 /// The submissions under `paths`, sorted by id. Fails when a path cannot
@@ -35,7 +57,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
     }
     if found.is_empty() {
         return Err(format!(
-            "no submissions found in {}",
+            "no submissions found in {} (a submission is a .c or .py file, an executable, \
+             or a folder holding one)",
             paths
                 .iter()
                 .map(|p| p.display().to_string())
@@ -50,49 +73,45 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
 
 /// The submissions one path stands for.
 fn expand(path: &Path) -> Result<Vec<PathBuf>, String> {
-    let meta =
-        fs::metadata(path).map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
-    if meta.is_file() {
+    let meta = fs::symlink_metadata(path)
+        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    if !meta.is_dir() {
+        // A file, or a link or special file that `locate` will refuse.
         return Ok(vec![path.to_path_buf()]);
     }
-    let programs =
-        programs_in(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
-    let folders = subfolders(path)?;
+    let listing =
+        submission::list(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
     // One program (or none: a student's empty folder, graded as such).
-    if folders.is_empty() && programs.len() <= 1 {
+    if listing.folders.is_empty() && listing.candidates() <= 1 {
         return Ok(vec![path.to_path_buf()]);
     }
-    let mut entries: Vec<PathBuf> = programs.into_iter().map(|(p, _)| p).collect();
-    entries.extend(folders);
+    let mut entries: Vec<PathBuf> = listing.programs.into_iter().map(|(p, _)| p).collect();
+    entries.extend(listing.unusable.into_iter().map(|(p, _)| p));
+    for (special, why, named) in listing.special {
+        if named {
+            entries.push(special);
+        } else {
+            eprintln!("referee: warning: {why}; it is not a submission and was left alone");
+        }
+    }
+    entries.extend(listing.folders);
     Ok(entries)
 }
 
-fn subfolders(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut folders = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| format!("{}: cannot list it: {e}", dir.display()))? {
-        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        let hidden = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if path.is_dir() && !hidden {
-            folders.push(path);
-        }
-    }
-    Ok(folders)
-}
-
-/// Ids from names; a name two submissions share gets `-2`, `-3`, ... in
-/// path order.
+/// Entries with ids made unique: a name two submissions share gets `-2`,
+/// `-3`, ... in path order.
 fn with_unique_ids(paths: Vec<PathBuf>) -> Vec<Entry> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut entries: Vec<Entry> = paths
-        .into_iter()
+        .iter()
         .map(|path| {
-            let base = student_id(&path);
-            let n = seen.entry(base.clone()).or_insert(0);
+            let mut entry = Entry::new(path);
+            let n = seen.entry(entry.id.clone()).or_insert(0);
             *n += 1;
-            let id = if *n == 1 { base } else { format!("{base}-{n}") };
-            Entry { id, path }
+            if *n > 1 {
+                entry.id = format!("{}-{n}", entry.id);
+            }
+            entry
         })
         .collect();
     entries.sort_by(|a, b| a.id.cmp(&b.id));
@@ -103,59 +122,99 @@ static BLACKBOARD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^.+?_([^_]+)_attempt_\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}")
         .expect("a valid pattern")
 });
-static CANVAS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^([a-z][a-z0-9]*)(?:_late)?_\d+_\d+_").expect("a valid pattern"));
+static CANVAS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{Nd}]*)(?:_late)?_(\d+)_\d+_")
+        .expect("a valid pattern")
+});
 static MOODLE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(.+?)_\d+_assignsubmission_").expect("a valid pattern"));
+    LazyLock::new(|| Regex::new(r"^(.+?)_(\d+)_assignsubmission_").expect("a valid pattern"));
 
-/// A student's id from a submission's file or folder name, recognising
-/// the exports of common learning systems:
+/// A student's name from a submission's file or folder name, and the id a
+/// learning system gave them, recognising the exports of common ones:
 ///
-/// - Blackboard: `Program 3_jsmith2_attempt_2017-02-20-23-59-59_prog3.c` → `jsmith2`;
-/// - Canvas: `smithjohn_12345_67890_lab6.c` (or `smithjohn_late_...`) → `smithjohn`;
-/// - Moodle: `John Smith_123_assignsubmission_file_` → `John-Smith`;
+/// - Blackboard: `Program 3_jsmith2_attempt_2017-02-20-23-59-59_prog3.c` →
+///   `jsmith2` (the user name is Blackboard's id);
+/// - Canvas: `smithjohn_12345_67890_lab6.c` (or `smithjohn_late_...`) →
+///   `smithjohn`, Canvas user id `12345`;
+/// - Moodle: `John Smith_123_assignsubmission_file_` → `John Smith`,
+///   participant `123` (the grading worksheet's "Participant 123");
 /// - anything else: the name without its extension (`alice.c` → `alice`).
-///
-/// Characters other than letters, digits, `.`, `_` and `-` become `-`.
-pub fn student_id(path: &Path) -> String {
-    let name = path
+pub fn identify(path: &Path) -> (String, Option<LmsId>) {
+    let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let id = if let Some(c) = BLACKBOARD.captures(&name) {
-        c[1].to_string()
-    } else if let Some(c) = CANVAS.captures(&name) {
-        c[1].to_string()
-    } else if let Some(c) = MOODLE.captures(&name) {
-        c[1].to_string()
-    } else if path.is_dir() {
-        name
+    let lms = |system: &str, id: &str| {
+        Some(LmsId {
+            system: system.into(),
+            id: id.into(),
+        })
+    };
+    if let Some(c) = BLACKBOARD.captures(&file_name) {
+        return (c[1].to_string(), lms("blackboard", &c[1]));
+    }
+    if let Some(c) = CANVAS.captures(&file_name) {
+        return (c[1].to_string(), lms("canvas", &c[2]));
+    }
+    if let Some(c) = MOODLE.captures(&file_name) {
+        return (c[1].trim().to_string(), lms("moodle", &c[2]));
+    }
+    let is_dir = fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+    let name = if is_dir {
+        file_name
     } else {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or(name)
+            .unwrap_or(file_name)
     };
-    let cleaned: String = id
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if cleaned.is_empty() {
-        "submission".into()
-    } else {
-        cleaned
+    (name.trim().to_string(), None)
+}
+
+/// A student's id from a submission's file or folder name (see
+/// [`identify`] and [`readable`]).
+pub fn student_id(path: &Path) -> String {
+    readable(&identify(path).0)
+}
+
+/// A name as an id that is safe as a file name and still readable:
+/// Latin letters with accents are folded to ASCII (`Zoë Müller` →
+/// `Zoe-Muller`, `ß` → `ss`), letters and digits of other scripts are
+/// kept as they are (`李雷`), and every run of anything else (spaces,
+/// punctuation, `/`) becomes one `-`. Never empty, never `.`-led.
+pub fn readable(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_') {
+            out.push(c);
+        } else if is_latin(c) {
+            let folded = deunicode::deunicode_char(c).unwrap_or("-");
+            out.extend(folded.chars().filter(char::is_ascii_alphanumeric));
+        } else if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
     }
+    let trimmed = out.trim_matches('-');
+    if trimmed.is_empty() {
+        "submission".into()
+    } else if trimmed.starts_with('.') {
+        format!("_{trimmed}")
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// Latin letters beyond ASCII (accented letters, `ß`, `æ`, `ø`, ...),
+/// which have an ASCII spelling every reader knows.
+fn is_latin(c: char) -> bool {
+    matches!(c as u32, 0x00C0..=0x024F | 0x1E00..=0x1EFF) && c != '×' && c != '÷'
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::symlink;
 
     #[test]
     fn ids_come_from_learning_system_exports() {
@@ -168,6 +227,25 @@ mod tests {
         assert_eq!(id("smithjohn_late_12345_67890_lab6-1.c"), "smithjohn");
         assert_eq!(id("alice.c"), "alice");
         assert_eq!(id("Bob Lee's lab6.c"), "Bob-Lee-s-lab6");
+        let (name, lms) = identify(Path::new("smithjohn_12345_67890_lab6.c"));
+        assert_eq!(name, "smithjohn");
+        assert_eq!(lms.unwrap().id, "12345");
+        let (name, lms) = identify(Path::new("Zoë Müller_123_assignsubmission_file_"));
+        assert_eq!(name, "Zoë Müller");
+        let lms = lms.unwrap();
+        assert_eq!((lms.system.as_str(), lms.id.as_str()), ("moodle", "123"));
+    }
+
+    #[test]
+    fn names_stay_readable() {
+        assert_eq!(readable("Zoë Müller"), "Zoe-Muller");
+        assert_eq!(readable("José García"), "Jose-Garcia");
+        assert_eq!(readable("Straße Ærø"), "Strasse-AEro");
+        assert_eq!(readable("李雷"), "李雷");
+        assert_eq!(readable("Анна Петрова"), "Анна-Петрова");
+        assert_eq!(readable("../x"), "_..-x");
+        assert_eq!(readable("  "), "submission");
+        assert_eq!(readable("a / b"), "a-b");
     }
 
     #[test]
@@ -183,9 +261,16 @@ mod tests {
         fs::write(class.join("carol/lab6.c"), "").unwrap();
         fs::create_dir(class.join("dave")).unwrap();
         fs::create_dir_all(class.join("sub/alice")).unwrap();
+        fs::write(class.join("erin.cpp"), "").unwrap();
+        symlink("/etc/shadow", class.join("mallory.c")).unwrap();
+        symlink("/etc", class.join("trent")).unwrap();
+        symlink("/dev/zero", class.join("grades.csv")).unwrap();
         let found = discover(std::slice::from_ref(&class)).unwrap();
         let ids: Vec<&str> = found.iter().map(|e| e.id.as_str()).collect();
-        assert_eq!(ids, ["alice", "bob", "carol", "dave", "sub"]);
+        assert_eq!(
+            ids,
+            ["alice", "bob", "carol", "dave", "erin", "mallory", "sub", "trent"]
+        );
         // One student's folder on its own is one submission.
         let one = discover(&[class.join("carol")]).unwrap();
         assert_eq!((one.len(), one[0].id.as_str()), (1, "carol"));

@@ -5,7 +5,7 @@
 mod discover;
 mod fingerprint;
 
-pub use discover::{discover, student_id, Entry};
+pub use discover::{discover, identify, readable, student_id, Entry};
 pub use fingerprint::{fingerprint, suite_fingerprint};
 
 /// A shard of a class: the `index`-th (from 1) of `count`.
@@ -26,8 +26,17 @@ impl std::str::FromStr for Shard {
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
+        if count == 0 {
+            return Err(format!(
+                "`{s}`: a class is split into 1 shard or more, not 0"
+            ));
+        }
+        if index == 0 || index > count {
+            return Err(format!(
+                "`{s}`: there {} {count} shard{}, numbered 1 to {count}; K is one of them",
+                if count == 1 { "is" } else { "are" },
+                if count == 1 { "" } else { "s" },
+            ));
         }
         Ok(Shard { index, count })
     }

@@ -12,7 +12,7 @@ use crate::case::{self, pin, Problem, Suite};
 /// folder without a `suite.yaml` but with suites inside counts as a root.
 fn suites(dirs: &[PathBuf]) -> Result<Vec<Result<Suite, Problem>>, Failure> {
     let dirs = if dirs.is_empty() {
-        vec![case::default_root()]
+        vec![case::default_root()?]
     } else {
         dirs.to_vec()
     };
@@ -183,11 +183,14 @@ fn escape_cell(text: &str) -> String {
 
 fn print_suite(suite: &Suite) {
     let public: f64 = suite.public_cases().map(|c| c.points).sum();
+    let public_cases = suite.public_cases().count();
     println!(
-        "{} ({}): {} cases, {} points ({} public, {} hidden)",
+        "{} ({}): {} cases ({} public, {} hidden), {} points ({} public, {} hidden)",
         suite.dir.display(),
         suite.game,
         suite.cases.len(),
+        public_cases,
+        suite.cases.len() - public_cases,
         points(suite.max_points()),
         points(public),
         points(suite.max_points() - public)

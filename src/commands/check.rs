@@ -78,8 +78,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
 fn load_suite(args: &CheckArgs, submission: &Submission) -> Result<Suite, Failure> {
     let dir = match (&args.cases, args.game) {
         (Some(dir), _) => dir.clone(),
-        (None, Some(game)) => case::default_dir(game.0),
-        (None, None) => case::default_dir(submission::infer_game(submission)?),
+        (None, Some(game)) => case::default_dir(game.0)?,
+        (None, None) => case::default_dir(submission::infer_game(submission)?)?,
     };
     super::load_suite(&dir, args.game.map(|g| g.0))
 }

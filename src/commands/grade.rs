@@ -6,16 +6,16 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use super::{points, Failure};
 use crate::batch::{self, Batch, Progress};
 use crate::case::{self, Suite};
 use crate::class;
 use crate::cli::GradeArgs;
-use crate::export;
+use crate::export::{self, folder};
 use crate::grading::{self, Settings};
-use crate::results::{Status, SubmissionResult};
+use crate::results::{ClassResults, Status, SubmissionResult};
 
 /// Set by Ctrl-C: no new submission starts.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -24,18 +24,25 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// 130 when interrupted (what was graded is kept and reported).
 pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let game = args.game.0;
-    let dir = args
-        .cases
-        .clone()
-        .unwrap_or_else(|| case::default_dir(game));
+    let dir = super::suite_dir(&args.cases, game)?;
     let suite = super::load_suite(&dir, Some(game))?;
     if suite.cases.is_empty() {
-        return Err(format!("{} has no cases to grade", dir.display()));
+        return Err(format!(
+            "{} has no cases to grade: add case files (`name.yaml`, see the README's \"Cases\")",
+            dir.display()
+        ));
     }
     let mut entries = class::discover(&args.submissions)?;
     if let Some(shard) = args.shard {
         entries.retain(|e| shard.includes(&e.id));
     }
+    let stamp = folder::Stamp::new(
+        game.id(),
+        case::origin(&dir, game),
+        &args.submissions,
+        args.shard.map(|s| s.to_string()),
+    );
+    folder::check(&args.out, &stamp, args.force)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("{}: cannot create it: {e}", args.out.display()))?;
     install_interrupt();
@@ -49,9 +56,10 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         settings: Settings {
             cflags: super::cflags(&args.cflags),
             jobs: 1,
+            max_timeouts: args.max_timeouts,
             ..Settings::default()
         },
-        jobs: args.jobs.unwrap_or(cores).max(1),
+        jobs: args.jobs.unwrap_or(cores),
         out: &args.out,
         force: args.force,
         stop: &STOP,
@@ -60,18 +68,26 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let submissions = batch.run(&entries, &progress);
     progress.done();
     let results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
-    let written = export::write_all(&args.out, &results)
-        .map_err(|e| format!("{}: cannot write the reports: {e}", args.out.display()))?;
+    let written = folder::publish(&args.out, &results, &stamp)?;
     print_summary(
         &suite,
-        &results.submissions,
+        &results,
         progress.cached.load(Ordering::Relaxed),
         start,
         &args.out,
         written.len(),
     );
     if STOP.load(Ordering::Relaxed) {
-        eprintln!("referee: interrupted: the submissions graded so far are in the reports; run again to grade the rest");
+        let waiting = results
+            .submissions
+            .iter()
+            .filter(|s| s.status == Status::NotGraded)
+            .count();
+        eprintln!(
+            "referee: interrupted: {waiting} of {} submissions not graded yet; the reports hold \
+             the others. Run the same command again to grade the rest (what was graded is kept).",
+            results.submissions.len()
+        );
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
@@ -106,8 +122,9 @@ impl Reporter {
             let bar = ProgressBar::new(total as u64);
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} graded  {per_sec}  {eta} left  {msg}",
+                    "{bar:30} {pos}/{len} graded  {rate}  {eta} left  {msg}",
                 )
+                .map(|style| style.with_key("rate", rate))
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar
@@ -127,17 +144,26 @@ impl Reporter {
     }
 }
 
+/// Submissions per second, to one decimal (`2.6/s`).
+fn rate(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{:.1}/s", state.per_sec());
+}
+
 impl Progress for Reporter {
     fn finished(&self, result: &SubmissionResult, cached: bool) {
         if cached {
             self.cached.fetch_add(1, Ordering::Relaxed);
         }
         let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let score = match result.status {
+            Status::Graded | Status::CompileError => {
+                format!("{}/{} ", points(result.score), points(result.max_score))
+            }
+            Status::Error | Status::NotGraded => String::new(),
+        };
         let line = format!(
-            "{} {}/{} {}{}",
+            "{} {score}{}{}",
             result.id,
-            points(result.score),
-            points(result.max_score),
             status_word(result.status),
             if cached {
                 " (unchanged, not regraded)"
@@ -166,22 +192,26 @@ fn status_word(status: Status) -> &'static str {
 
 fn print_summary(
     suite: &Suite,
-    submissions: &[SubmissionResult],
+    results: &ClassResults,
     cached: usize,
     start: Instant,
     out: &Path,
     files: usize,
 ) {
+    let n = results.submissions.len();
     println!(
-        "Graded {} submission{} on {} cases in {} ({} unchanged since the last run).",
-        submissions.len(),
-        if submissions.len() == 1 { "" } else { "s" },
+        "{} submission{} on {} cases in {} ({} unchanged since the last run).",
+        n,
+        if n == 1 { "" } else { "s" },
         suite.cases.len(),
         seconds_since(start),
         cached
     );
-    print!("{}", export::summary::text(submissions, suite.max_points()));
-    println!("Reports: {} ({files} files).", out.display());
+    print!("{}", export::summary::text(results));
+    println!(
+        "Reports: {} ({files} files; give students feedback/, keep index.html for yourself).",
+        out.display()
+    );
 }
 
 /// Time since `start`, for logs.

@@ -95,6 +95,8 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
     };
     let entry = Entry {
         id: ID.into(),
+        name: ID.into(),
+        lms: None,
         path: args.submission.clone(),
     };
     let graded = batch.run(std::slice::from_ref(&entry), &Quiet);
@@ -106,10 +108,16 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
 fn load_suite(args: &GradescopeArgs) -> Result<Suite, Ungraded> {
     let (dir, game) = match (&args.cases, args.game) {
         (Some(dir), game) => (dir.clone(), game.map(|g| g.0)),
-        (None, Some(game)) => (case::default_dir(game.0), Some(game.0)),
+        (None, Some(game)) => (
+            case::default_dir(game.0).map_err(Ungraded::Grader)?,
+            Some(game.0),
+        ),
         (None, None) => {
             let game = infer_game(&args.submission)?;
-            (case::default_dir(game), Some(game))
+            (
+                case::default_dir(game).map_err(Ungraded::Grader)?,
+                Some(game),
+            )
         }
     };
     super::load_suite(&dir, game).map_err(Ungraded::Grader)
@@ -142,6 +150,8 @@ fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
         shard: None,
         submissions: vec![SubmissionResult {
             id: ID.into(),
+            name: None,
+            lms: None,
             path: args.submission.display().to_string(),
             score: 0.0,
             max_score: 0.0,

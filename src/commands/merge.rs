@@ -7,12 +7,12 @@ use std::process::ExitCode;
 
 use super::Failure;
 use crate::batch::{detail_file, write_detail};
-use crate::export::{self, json};
+use crate::export::{folder, json};
 use crate::results::{ClassResults, SubmissionResult};
 
 /// Merges the shards' results; fails when they are not of one class
 /// (another game or suite) or when a submission appears twice.
-pub fn run(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, Failure> {
+pub fn run(out: &Path, shards: &[PathBuf], force: bool) -> Result<ExitCode, Failure> {
     let mut merged: Option<ClassResults> = None;
     for dir in shards {
         let shard = read_shard(dir)?;
@@ -44,14 +44,19 @@ pub fn run(out: &Path, shards: &[PathBuf]) -> Result<ExitCode, Failure> {
     let mut merged = merged.ok_or("name at least one shard folder")?;
     merged.shard = None;
     merged.submissions.sort_by(|a, b| a.id.cmp(&b.id));
+    let suite = fs::read_to_string(shards[0].join(folder::STAMP))
+        .ok()
+        .and_then(|text| serde_json::from_str::<folder::Stamp>(&text).ok())
+        .map_or_else(|| merged.suite.title.clone(), |stamp| stamp.suite);
+    let stamp = folder::Stamp::new(&merged.game, suite, shards, None);
+    folder::check(out, &stamp, force)?;
     for submission in &merged.submissions {
         write_detail(out, submission).map_err(|e| {
             let file = detail_file(out, &submission.id);
             format!("{}: cannot write it: {e}", file.display())
         })?;
     }
-    let written = export::write_all(out, &merged)
-        .map_err(|e| format!("{}: cannot write the reports: {e}", out.display()))?;
+    let written = folder::publish(out, &merged, &stamp)?;
     println!(
         "Merged {} shards: {} submissions. Reports: {} ({} files).",
         shards.len(),

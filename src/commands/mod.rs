@@ -49,7 +49,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Grade(args) => grade::run(&args),
         Command::Gradescope(args) => gradescope::run(&args),
-        Command::Merge { out, shards } => merge::run(&out, &shards),
+        Command::Merge { out, shards, force } => merge::run(&out, &shards, force),
         Command::Doctor => doctor::run(),
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
@@ -59,6 +59,7 @@ pub fn main() -> ExitCode {
         },
     };
     crate::sandbox::shutdown();
+    crate::case::builtin::remove();
     match result {
         Ok(code) => code,
         Err(message) => {
@@ -75,9 +76,10 @@ pub fn points(p: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// Loads the suite in `dir`, checks that it is for `game` when one was
-/// given, and warns about each case that could not be loaded (the others
-/// are graded). Shared by the commands that grade.
+/// Loads the suite in `dir` and checks that it is for `game` when one was
+/// given. A suite with a broken case is refused with every problem
+/// listed, before anything is graded: skipping the case would quietly
+/// change every student's grade. Shared by the commands that grade.
 fn load_suite(
     dir: &std::path::Path,
     game: Option<reference::Game>,
@@ -85,15 +87,38 @@ fn load_suite(
     let suite = crate::case::load_suite(dir).map_err(|p| p.to_string())?;
     if let Some(game) = game.filter(|g| *g != suite.game) {
         return Err(format!(
-            "--game {game} was given, but the cases in {} are for {}",
+            "--game {game} was given, but the cases in {} are for {}: name the cases of \
+             {game} with --cases, or give --game {}",
             dir.display(),
+            suite.game,
             suite.game
         ));
     }
-    for problem in &suite.problems {
-        eprintln!("referee: warning: skipping a case: {problem}");
+    if !suite.problems.is_empty() {
+        let n = suite.problems.len();
+        let list: Vec<String> = suite.problems.iter().map(|p| format!("  {p}")).collect();
+        return Err(format!(
+            "{} has {n} broken case file{}, so nothing was graded:\n{}\n\
+             Fix {}, then run again (`referee cases validate {}` checks the folder).",
+            dir.display(),
+            if n == 1 { "" } else { "s" },
+            list.join("\n"),
+            if n == 1 { "it" } else { "them" },
+            dir.display()
+        ));
     }
     Ok(suite)
+}
+
+/// The suite folder named by `--cases`, else the default one for `game`.
+fn suite_dir(
+    cases: &Option<std::path::PathBuf>,
+    game: reference::Game,
+) -> Result<std::path::PathBuf, Failure> {
+    match cases {
+        Some(dir) => Ok(dir.clone()),
+        None => crate::case::default_dir(game),
+    }
 }
 
 /// `--cflags` as the list of flags it holds.

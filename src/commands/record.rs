@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io::{self, BufRead, ErrorKind, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
@@ -14,10 +14,12 @@ use crate::cli::RecordArgs;
 /// Plays, then saves the case.
 pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
     let game = args.game.0;
+    // Only where it is told, or the current folder's `cases/<game>`:
+    // never into the suites referee was built with.
     let dir = args
         .cases
         .clone()
-        .unwrap_or_else(|| case::default_dir(game));
+        .unwrap_or_else(|| PathBuf::from("cases").join(game.id()));
     let file = dir.join(format!("{}.yaml", args.name));
     check_name(&args.name)?;
     if file.exists() && !args.force {
@@ -26,8 +28,19 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
             file.display()
         ));
     }
-    ensure_suite(&dir, game)?;
-    eprintln!("referee: recording a {game} case; play, and end with the game's end or Ctrl-D.");
+    let created = ensure_suite(&dir, game)?;
+    let absolute = std::path::absolute(&file).unwrap_or_else(|_| file.clone());
+    eprintln!(
+        "referee: recording a {game} case into {}{}; play, and end with the game's end or Ctrl-D.",
+        absolute.display(),
+        match (created, &args.cases) {
+            (true, None) =>
+                " (a new case folder: from this folder, check and grade now use it \
+                             instead of the built-in cases)",
+            (true, Some(_)) => " (a new case folder)",
+            (false, _) => "",
+        }
+    );
     let lines = play_and_record(game)?;
     fs::write(&file, case_yaml(args, &lines))
         .map_err(|e| format!("{}: cannot write it: {e}", file.display()))?;
@@ -74,15 +87,17 @@ fn check_name(name: &str) -> Result<(), Failure> {
     }
 }
 
-/// Creates the folder and its `suite.yaml` when they do not exist yet.
-fn ensure_suite(dir: &Path, game: reference::Game) -> Result<(), Failure> {
+/// Creates the folder and its `suite.yaml` when they do not exist yet;
+/// true when it did.
+fn ensure_suite(dir: &Path, game: reference::Game) -> Result<bool, Failure> {
     let suite = dir.join(SUITE_FILE);
     if suite.exists() {
-        return Ok(());
+        return Ok(false);
     }
     fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
     fs::write(&suite, format!("game: {game}\n"))
-        .map_err(|e| format!("{}: cannot write it: {e}", suite.display()))
+        .map_err(|e| format!("{}: cannot write it: {e}", suite.display()))?;
+    Ok(true)
 }
 
 /// Plays the reference on the terminal, keeping each line it read.

@@ -347,7 +347,16 @@ impl<'a> TerminalDiff<'a> {
                 visible::safe(inputs.get(n - 1).copied().unwrap_or("").as_bytes())
             ),
         };
-        let quote = |line: &TermLine| format!("`{}`", show_line(line, &Style::PLAIN, true));
+        // What was typed is not what the program printed: quoted apart,
+        // so a missing space before it shows (`(0-5):·`, then `0` typed).
+        let quote = |line: &TermLine| match &line.input {
+            Some(input) => format!(
+                "`{}` (then `{}` was typed)",
+                visible::marked(&line.output),
+                visible::safe(input.as_bytes())
+            ),
+            None => format!("`{}`", show_line(line, &Style::PLAIN, true)),
+        };
         Some(match (tag, want, got) {
             (DiffTag::Insert, _, Some(g)) => format!(
                 "{after}, your program printed {}, which the reference does not print.",

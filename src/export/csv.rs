@@ -1,12 +1,21 @@
 //! `gradebook.csv`: one row per student, ready for a spreadsheet or a
 //! learning system's grade import.
 //!
-//! Columns: `id,score,max_score,status`, then one per case (in the
-//! suite's order) holding the points earned; a case that did not run (a
-//! submission that could not be graded) is left empty. The first line is
-//! the header; the total is the `score` column. Fields are quoted as RFC
-//! 4180 says, and a text field a spreadsheet would read as a formula
-//! (starting with `=`, `+`, `-`, `@`) is prefixed with `'`.
+//! Columns: `id,name,lms_id,score,max_score,status`, then one per case
+//! (in the suite's order) holding the points earned. `name` is the
+//! student's name as their file or folder gives it, `lms_id` the id the
+//! learning system's export gave them (Canvas user id, Moodle
+//! participant number, Blackboard user name). A submission that was not
+//! graded (it could not be, or grading was interrupted) has no score:
+//! its `score` and case columns are empty, and `status` says why. The
+//! first line is the header; the total is the `score` column. Fields are
+//! quoted as RFC 4180 says, and a text field a spreadsheet would read as
+//! a formula (starting with `=`, `+`, `-`, `@`) is prefixed with `'`.
+//!
+//! [`Moodle`] writes `moodle-grades.csv`, Moodle's assignment grading
+//! worksheet (`Identifier,Full name,Grade,Maximum Grade`), for a class
+//! downloaded from Moodle: the assignment's "Upload grading worksheet"
+//! takes it as it is.
 
 use std::io;
 use std::path::PathBuf;
@@ -14,7 +23,7 @@ use std::path::PathBuf;
 use super::view::{self, rows};
 use super::Exporter;
 use crate::commands::points;
-use crate::results::ClassResults;
+use crate::results::{ClassResults, SubmissionResult};
 
 /// The file's name.
 pub const FILE: &str = "gradebook.csv";
@@ -30,13 +39,20 @@ impl Exporter for Csv {
 
 /// The whole file.
 pub fn gradebook(results: &ClassResults) -> String {
-    let mut header = vec!["id", "score", "max_score", "status"];
+    let mut header = vec!["id", "name", "lms_id", "score", "max_score", "status"];
     header.extend(results.suite.cases.iter().map(|c| c.name.as_str()));
     let mut out = line(header.iter().map(|h| text(h)));
     for submission in &results.submissions {
+        let scored = view::has_score(submission.status);
         let mut fields = vec![
             text(&submission.id),
-            points(submission.score),
+            text(submission.name.as_deref().unwrap_or(&submission.id)),
+            text(submission.lms.as_ref().map_or("", |l| l.id.as_str())),
+            if scored {
+                points(submission.score)
+            } else {
+                String::new()
+            },
             points(submission.max_score),
             text(view::status_id(submission.status)),
         ];
@@ -49,6 +65,51 @@ pub fn gradebook(results: &ClassResults) -> String {
         out.push_str(&line(fields.into_iter()));
     }
     out
+}
+
+/// The Moodle grading worksheet's file name.
+pub const MOODLE_FILE: &str = "moodle-grades.csv";
+
+/// `moodle-grades.csv`, when the class came from Moodle.
+pub struct Moodle;
+
+impl Exporter for Moodle {
+    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
+        Ok(moodle_worksheet(results)
+            .map(|text| (PathBuf::from(MOODLE_FILE), text.into_bytes()))
+            .into_iter()
+            .collect())
+    }
+}
+
+/// Moodle's grading worksheet: a row per student whose submission came
+/// from Moodle (its name carries the participant number) and has a
+/// score; `None` when no submission came from Moodle. Moodle matches
+/// rows by `Identifier` (`Participant 123`) and reads `Grade`; the other
+/// columns are for the reader.
+pub fn moodle_worksheet(results: &ClassResults) -> Option<String> {
+    let from_moodle = |s: &&SubmissionResult| s.lms.as_ref().is_some_and(|l| l.system == "moodle");
+    if !results.submissions.iter().any(|s| from_moodle(&s)) {
+        return None;
+    }
+    let header = ["Identifier", "Full name", "Grade", "Maximum Grade"];
+    let mut out = line(header.iter().map(|h| text(h)));
+    for s in results.submissions.iter().filter(from_moodle) {
+        if !view::has_score(s.status) {
+            continue;
+        }
+        let id = s.lms.as_ref().map_or("", |l| l.id.as_str());
+        out.push_str(&line(
+            [
+                text(&format!("Participant {id}")),
+                text(s.name.as_deref().unwrap_or(&s.id)),
+                points(s.score),
+                points(s.max_score),
+            ]
+            .into_iter(),
+        ));
+    }
+    Some(out)
 }
 
 /// One record, CRLF-terminated as RFC 4180 says.
@@ -85,10 +146,10 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "id,score,max_score,status,public-pass,public-fail,hidden-fail",
-                "alice,1,4.5,graded,1,0,0",
-                "\"bob, \"\"the builder\"\"\",0,4.5,compile-error,0,0,0",
-                "carol,0,4.5,error,,,",
+                "id,name,lms_id,score,max_score,status,public-pass,public-fail,hidden-fail",
+                "alice,alice,,1,4.5,graded,1,0,0",
+                "\"bob, \"\"the builder\"\"\",\"bob, \"\"the builder\"\"\",,0,4.5,compile-error,0,0,0",
+                "carol,carol,,,4.5,error,,,",
                 "",
             ]
         );
@@ -108,6 +169,30 @@ mod tests {
 
     #[test]
     fn an_empty_class_is_a_header() {
-        assert_eq!(gradebook(&empty_class()), "id,score,max_score,status\r\n");
+        assert_eq!(
+            gradebook(&empty_class()),
+            "id,name,lms_id,score,max_score,status\r\n"
+        );
+        assert_eq!(moodle_worksheet(&empty_class()), None);
+    }
+
+    #[test]
+    fn moodle_gets_its_worksheet() {
+        let mut class = class();
+        for (s, n) in class.submissions.iter_mut().zip([7, 8, 9]) {
+            s.name = Some(format!("Zoë {n}"));
+            s.lms = Some(crate::results::LmsId {
+                system: "moodle".into(),
+                id: n.to_string(),
+            });
+        }
+        let sheet = moodle_worksheet(&class).unwrap();
+        // carol could not be graded: no grade is uploaded for her.
+        assert_eq!(
+            sheet,
+            "Identifier,Full name,Grade,Maximum Grade\r\n\
+             Participant 7,Zoë 7,1,4.5\r\n\
+             Participant 8,Zoë 8,0,4.5\r\n"
+        );
     }
 }

@@ -28,10 +28,15 @@ use crate::compare::{self, Options, Region, RowKind};
 use crate::results::{ClassResults, Status, SubmissionResult};
 use crate::verdict::Verdict;
 
-/// The TAs' page.
+/// The TAs' page, beside `feedback/` (not in it: that folder is what
+/// students are given).
 pub const INDEX: &str = "index.html";
 
-/// `feedback/<id>.html` and `feedback/index.html`.
+/// Transcript lines shown around each difference; longer runs of lines
+/// between them are folded.
+const CONTEXT: usize = 3;
+
+/// `feedback/<id>.html` and `index.html`.
 pub struct Html;
 
 impl Exporter for Html {
@@ -48,7 +53,7 @@ impl Exporter for Html {
             })
             .collect();
         let index = index(results, &names).into_bytes();
-        files.push((PathBuf::from(DIR).join(INDEX), index));
+        files.push((PathBuf::from(INDEX), index));
         Ok(files)
     }
 }
@@ -100,6 +105,13 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 .diff td.gap { background: #2d333b; }
 .diff td.t.skip, .legend .skip { color: #8b949e; }
 .ws { color: var(--fail); }
+pre.explain { background: #fff; }
+pre.explain .ref { display: inline-block; width: 100%; background: var(--pass-bg); }
+pre.explain .you { display: inline-block; width: 100%; background: var(--fail-bg); }
+pre.explain .hunk { color: var(--muted); }
+details.fold summary { cursor: pointer; color: #8b949e; background: #24292f; font-size: 12px; padding: 2px 8px; }
+details.fold[open] summary { border-bottom: 1px solid #57606a; }
+.diff + .diff, details.fold .diff, details.fold + .diff { border-radius: 0; }
 footer { color: var(--muted); font-size: 12px; text-align: center; margin: 24px 0; }
 ";
 
@@ -123,9 +135,25 @@ fn student_page(
     submission: &SubmissionResult,
     regions: &[Region],
 ) -> String {
-    let rows = rows(&results.suite, submission);
+    let rows = view::public_first(rows(&results.suite, submission));
     let title = format!("Feedback for {}", submission.id);
-    let mut body = header(&title, &results.suite.title, submission, &summary(&rows));
+    let mut body = format!(
+        "<h1>{}</h1>\n<p class=\"sub\">{}</p>\n",
+        esc(&title),
+        esc(&results.suite.title)
+    );
+    if !view::has_score(submission.status) {
+        // Nothing ran: no score to show, no cases to list.
+        let (heading, message) = view::problem(submission).unwrap_or_default();
+        let _ = writeln!(
+            body,
+            "<section class=\"card problem\"><h2>Not graded</h2><p>{}</p><pre>{}</pre></section>",
+            esc(heading),
+            esc(&message)
+        );
+        return page(&title, &body, &results.referee_version);
+    }
+    body.push_str(&score_card(submission, &summary(&rows)));
     if let Some((heading, message)) = view::problem(submission) {
         let _ = writeln!(
             body,
@@ -134,21 +162,19 @@ fn student_page(
             esc(&message)
         );
     }
-    if !rows.is_empty() {
-        body.push_str(&case_table(&rows));
-    }
+    // What failed comes first, so the first screen shows it.
     for (i, row) in rows.iter().enumerate() {
         body.push_str(&failure(i, row, regions));
+    }
+    if !rows.is_empty() {
+        body.push_str(&case_table(&rows));
     }
     page(&title, &body, &results.referee_version)
 }
 
-fn header(title: &str, suite: &str, submission: &SubmissionResult, summary: &str) -> String {
+fn score_card(submission: &SubmissionResult, summary: &str) -> String {
     format!(
-        "<h1>{}</h1>\n<p class=\"sub\">{}</p>\n<section class=\"card\">\
-         <div class=\"score\">{} / {} points</div>{}<div>{}</div></section>\n",
-        esc(title),
-        esc(suite),
+        "<section class=\"card\"><div class=\"score\">{} / {} points</div>{}<div>{}</div></section>\n",
         points(submission.score),
         points(submission.max_score),
         bar(submission.fraction()),
@@ -226,12 +252,43 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
         let _ = writeln!(out, "<p class=\"reason\">{}</p>", esc(&reason));
     }
     if !result.explanation.trim().is_empty() {
-        let _ = writeln!(out, "<pre>{}</pre>", esc(result.explanation.trim_end()));
+        out.push_str(&explanation(&result.explanation));
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
         out.push_str(&side_by_side(expected, actual, &result.options(), regions));
     }
     out.push_str("</section>\n");
+    out
+}
+
+/// An explanation in a `<pre>`, its diff coloured as the transcripts
+/// are: the reference's lines (`-`) as the reference's, the program's
+/// (`+`) as the program's, `@@` positions dimmed.
+fn explanation(text: &str) -> String {
+    let mut out = String::from("<pre class=\"explain\">");
+    for line in text.trim_end().lines() {
+        let t = line.trim_start();
+        let class = if t.starts_with("- the reference") {
+            Some("hunk")
+        } else if t.starts_with("- ") || t == "-" {
+            Some("ref")
+        } else if t.starts_with("+ ") || t == "+" {
+            Some("you")
+        } else if t.starts_with("@@") {
+            Some("hunk")
+        } else {
+            None
+        };
+        match class {
+            Some(class) => {
+                let _ = writeln!(out, "<span class=\"{class}\">{}</span>", esc(line));
+            }
+            None => {
+                let _ = writeln!(out, "{}", esc(line));
+            }
+        }
+    }
+    out.push_str("</pre>\n");
     out
 }
 
@@ -255,11 +312,76 @@ pub fn side_by_side(expected: &str, actual: &str, options: &Options, regions: &[
     if rows.iter().any(|r| r.kind == RowKind::NotCompared) {
         out.push_str("; <span class=\"skip\">greyed lines are not compared</span>");
     }
-    out.push_str(
-        ".</p>\n<table class=\"diff\"><colgroup><col style=\"width: 2.8em\"><col><col style=\"width: 2.8em\"><col></colgroup>\
-         <thead><tr><th colspan=\"2\">The reference</th><th colspan=\"2\">Your program</th></tr></thead><tbody>\n",
+    out.push_str(".</p>\n");
+    let mut first = true;
+    if rows.is_empty() {
+        out.push_str(&diff_table(&[], &want, &got, true));
+    }
+    for (shown, part) in folds(&rows) {
+        let table = diff_table(part, &want, &got, first);
+        first = false;
+        if shown {
+            out.push_str(&table);
+        } else {
+            let _ = writeln!(
+                out,
+                "<details class=\"fold\"><summary>{} more line{}, the same in both: show them</summary>{table}</details>",
+                part.len(),
+                if part.len() == 1 { "" } else { "s" }
+            );
+        }
+    }
+    out
+}
+
+/// The rows cut into runs shown (within [`CONTEXT`] lines of a
+/// difference, or of the end when nothing differs) and runs folded
+/// (longer stretches of lines the same in both).
+fn folds(rows: &[compare::Row]) -> Vec<(bool, &[compare::Row])> {
+    let mut near = vec![false; rows.len()];
+    let mut marks: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].kind == RowKind::Differs)
+        .collect();
+    if marks.is_empty() && !rows.is_empty() {
+        marks.push(rows.len() - 1);
+    }
+    for i in marks {
+        let (low, high) = (i.saturating_sub(CONTEXT), (i + CONTEXT).min(rows.len() - 1));
+        near[low..=high].iter_mut().for_each(|n| *n = true);
+    }
+    // Runs of rows near a difference or not; a short run far from one is
+    // shown too, since folding it would save nothing.
+    let mut parts: Vec<(bool, std::ops::Range<usize>)> = Vec::new();
+    let mut start = 0;
+    for i in 1..=rows.len() {
+        if i < rows.len() && near[i] == near[start] {
+            continue;
+        }
+        let shown = near[start] || i - start <= CONTEXT;
+        match parts.last_mut() {
+            Some((true, last)) if shown => last.end = i,
+            _ => parts.push((shown, start..i)),
+        }
+        start = i;
+    }
+    parts
+        .into_iter()
+        .map(|(shown, range)| (shown, &rows[range]))
+        .collect()
+}
+
+/// One table of transcript rows; the first carries the headings.
+fn diff_table(rows: &[compare::Row], want: &[&str], got: &[&str], headings: bool) -> String {
+    let mut out = String::from(
+        "<table class=\"diff\"><colgroup><col style=\"width: 2.8em\"><col><col style=\"width: 2.8em\"><col></colgroup>",
     );
-    for row in &rows {
+    if headings {
+        out.push_str(
+            "<thead><tr><th colspan=\"2\">The reference</th><th colspan=\"2\">Your program</th></tr></thead>",
+        );
+    }
+    out.push_str("<tbody>\n");
+    for row in rows {
         let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
         let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
         out.push_str("<tr>");
@@ -328,18 +450,22 @@ fn class_summary(results: &ClassResults) -> String {
     if n == 0 {
         return "No submissions.".into();
     }
-    let mean = results.submissions.iter().map(|s| s.score).sum::<f64>() / n as f64;
-    let graded = results
-        .submissions
-        .iter()
-        .filter(|s| s.status == Status::Graded)
-        .count();
-    format!(
-        "{n} submission{}, {graded} graded; mean score {} of {}.",
+    let tally = view::tally(results);
+    let scored: Vec<f64> = tally.scored().map(|s| s.score).collect();
+    let mut text = format!(
+        "{n} submission{}: {}",
         if n == 1 { "" } else { "s" },
-        points(crate::results::round(mean)),
-        points(results.suite.max_score)
-    )
+        super::summary::counts(&tally).trim_end()
+    );
+    if !scored.is_empty() {
+        let mean = scored.iter().sum::<f64>() / scored.len() as f64;
+        text.push_str(&format!(
+            " Mean score of the graded: {} of {}.",
+            points(crate::results::round(mean)),
+            points(results.suite.max_score)
+        ));
+    }
+    text
 }
 
 fn student_table(results: &ClassResults, names: &[String]) -> String {
@@ -358,17 +484,29 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
             Status::Graded => "pass",
             _ => "fail",
         };
+        let (score, bar, cases) = if view::has_score(s.status) {
+            (
+                format!("{} / {}", points(s.score), points(s.max_score)),
+                bar(s.fraction()),
+                format!("{passed} / {}", results.suite.cases.len()),
+            )
+        } else {
+            ("—".to_string(), String::new(), "—".to_string())
+        };
+        let why = match (s.status, &s.message) {
+            (Status::Error | Status::NotGraded, Some(message)) => format!(
+                "<div class=\"sub\">{}</div>",
+                esc(message.lines().next().unwrap_or_default())
+            ),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
-            "<tr><td><a href=\"{name}.html\">{}</a></td><td class=\"num\">{} / {}</td><td>{}</td>\
-             <td><span class=\"verdict {tone}\">{}</span></td><td class=\"num\">{passed} / {}</td>\
-             <td><a href=\"{name}.html\">page</a> · <a href=\"{name}.md\">Markdown</a></td></tr>",
+            "<tr><td><a href=\"{DIR}/{name}.html\">{}</a></td><td class=\"num\">{score}</td><td>{bar}</td>\
+             <td><span class=\"verdict {tone}\">{}</span>{why}</td><td class=\"num\">{cases}</td>\
+             <td><a href=\"{DIR}/{name}.html\">page</a> · <a href=\"{DIR}/{name}.md\">Markdown</a></td></tr>",
             esc(&s.id),
-            points(s.score),
-            points(s.max_score),
-            bar(s.fraction()),
             view::status_id(s.status),
-            results.suite.cases.len()
         );
     }
     out.push_str("</tbody></table></section>\n");
@@ -454,9 +592,13 @@ mod tests {
         assert!(html.contains("id=\"case-1\""));
         assert!(html.contains("Public-fail reason: typed `SECRET-public-fail` &lt;b&gt;"));
         assert!(
-            html.contains("&lt;tag&gt;\n  \\x1b[31mred\\x07</pre>"),
+            html.contains("&lt;tag&gt;\n  \\x1b[31mred\\x07\n</pre>"),
             "{html}"
         );
+        // What failed comes before the table of every case.
+        let failure = html.find("id=\"case-1\"").unwrap();
+        let table = html.find("<h2>Cases</h2>").unwrap();
+        assert!(failure < table, "{html}");
         // Equal lines plain, the differing one highlighted on both sides.
         assert!(html.contains("<td class=\"n\">2</td><td class=\"t\">board</td><td class=\"n\">2</td><td class=\"t\">board</td>"));
         assert!(html.contains("<td class=\"t ref\">X wins</td><td class=\"n\">3</td><td class=\"t you\">O wins &lt;script&gt;</td>"), "{html}");
@@ -483,7 +625,9 @@ mod tests {
         assert!(html.contains("does not compile</span>"));
         let html = student(2);
         assert!(html.contains("class/carol: no program in this folder"));
-        assert!(html.contains("not run"));
+        assert!(html.contains("<h2>Not graded</h2>"), "{html}");
+        assert!(!html.contains("points"), "no score for what was not graded");
+        assert!(!html.contains("not run"), "no cases listed");
     }
 
     #[test]
@@ -503,18 +647,64 @@ mod tests {
         let class = class();
         let names = view::file_names(&class);
         let html = index(&class, &names);
-        assert!(html.contains("<a href=\"alice.html\">alice</a>"));
+        assert!(html.contains("<a href=\"feedback/alice.html\">alice</a>"));
+        assert!(html.contains(
+            "<a href=\"feedback/bob-the-builder.html\">bob, &quot;the builder&quot;</a>"
+        ));
         assert!(
-            html.contains("<a href=\"bob---the-builder-.html\">bob, &quot;the builder&quot;</a>")
-        );
-        assert!(
-            html.contains("3 submissions, 1 graded; mean score 0.3333 of 4.5."),
+            html.contains("3 submissions: 1 graded, 1 does not compile, 1 could not be graded. Mean score of the graded: 0.5 of 4.5."),
             "{html}"
         );
+        // Who could not be graded says why, with no score.
+        assert!(html.contains("<td class=\"num\">—</td>"), "{html}");
         assert!(html.contains("1 of 3"));
         let empty = empty_class();
         let html = index(&empty, &[]);
         assert!(html.contains("No submissions."));
+    }
+
+    #[test]
+    fn explanations_are_coloured_like_the_transcripts() {
+        let html = explanation(
+            "  After input 1 (`4`), the reference printed `X`.\n  - the reference  + your program\n  @@ line 3 @@\n     same\n   - X <b>\n   + O\n",
+        );
+        assert!(
+            html.contains("<span class=\"hunk\">  - the reference  + your program</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<span class=\"ref\">   - X &lt;b&gt;</span>\n<span class=\"you\">   + O</span>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("\n     same\n"), "{html}");
+    }
+
+    #[test]
+    fn long_runs_of_equal_lines_are_folded() {
+        let same: String = (1..=40).map(|i| format!("line {i}\n")).collect();
+        let table = side_by_side(
+            &format!("{same}Red wins!\n"),
+            &format!("{same}Yellow wins!\n"),
+            &Options::default(),
+            &[],
+        );
+        assert!(
+            table.contains("<details class=\"fold\"><summary>37 more lines, the same in both: show them</summary>"),
+            "{table}"
+        );
+        // The lines around the difference are shown, the rest folded.
+        let folded = &table[..table.find("</details>").unwrap()];
+        assert!(folded.contains(">line 37<"), "{table}");
+        let shown = &table[table.find("</details>").unwrap()..];
+        assert!(
+            shown.contains(">line 38<") && shown.contains(">Red wins!<"),
+            "{table}"
+        );
+        assert_eq!(table.matches("<thead>").count(), 1);
+        // Short outputs are not folded.
+        assert!(!side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[]).contains("<details"));
     }
 
     #[test]

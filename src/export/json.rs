@@ -3,12 +3,13 @@
 //! The keys DESIGN.md documents keep their meaning; everything else in
 //! [`crate::results`] is added. The full transcripts of failed cases are
 //! left out here (they are in `details/<id>.json` and the feedback pages)
-//! so the file stays small for a whole class.
+//! so the file stays small for a whole class. A submission that was not
+//! graded (`error`, `not-graded`) has a `null` score.
 
 use std::io;
 use std::path::PathBuf;
 
-use super::Exporter;
+use super::{view, Exporter};
 use crate::results::ClassResults;
 
 /// The file's name.
@@ -24,7 +25,20 @@ impl Exporter for Json {
             case.expected = None;
             case.actual = None;
         }
-        let mut json = serde_json::to_vec_pretty(&lean).map_err(io::Error::other)?;
+        let mut value = serde_json::to_value(&lean).map_err(io::Error::other)?;
+        // Nothing was graded: no score, rather than a 0 that looks like one.
+        let unscored = results
+            .submissions
+            .iter()
+            .map(|s| !view::has_score(s.status));
+        if let Some(list) = value["submissions"].as_array_mut() {
+            for (submission, unscored) in list.iter_mut().zip(unscored) {
+                if unscored {
+                    submission["score"] = serde_json::Value::Null;
+                }
+            }
+        }
+        let mut json = serde_json::to_vec_pretty(&value).map_err(io::Error::other)?;
         json.push(b'\n');
         Ok(vec![(PathBuf::from(FILE), json)])
     }

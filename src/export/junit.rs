@@ -6,7 +6,8 @@
 //! that did not pass is a `<failure>` (its `type` the verdict, its
 //! `message` the reason, its text the explanation). A submission that does
 //! not compile, or could not be graded, has an `<error>` in every case and
-//! the compiler's messages (or why) in the suite's `<system-err>`. This is
+//! the compiler's messages (or why) in the suite's `<system-err>`; one
+//! not graded yet (grading was interrupted) has every case `<skipped>`. This is
 //! a file for TAs: hidden cases are reported in full.
 //!
 //! Everything is escaped, and characters XML 1.0 forbids (control
@@ -41,6 +42,7 @@ struct Counts {
     tests: usize,
     failures: usize,
     errors: usize,
+    skipped: usize,
     millis: u64,
 }
 
@@ -49,15 +51,17 @@ impl Counts {
         self.tests += other.tests;
         self.failures += other.failures;
         self.errors += other.errors;
+        self.skipped += other.skipped;
         self.millis += other.millis;
     }
 
     fn attributes(&self) -> String {
         format!(
-            "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\"",
+            "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\"",
             self.tests,
             self.failures,
             self.errors,
+            self.skipped,
             seconds(self.millis)
         )
     }
@@ -97,6 +101,10 @@ fn testsuite(results: &ClassResults, submission: &SubmissionResult) -> (String, 
                 counts.errors += 1;
                 xml
             }
+            Outcome::Skipped(xml) => {
+                counts.skipped += 1;
+                xml
+            }
         };
         cases.push_str(&testcase(&results.game, &row, &body));
     }
@@ -134,10 +142,17 @@ enum Outcome {
     Pass,
     Failure(String),
     Error(String),
+    /// Not graded yet: grading was interrupted before it.
+    Skipped(String),
 }
 
 /// What a case's `<testcase>` holds.
 fn outcome(submission: &SubmissionResult, row: &Row<'_>) -> Outcome {
+    if submission.status == Status::NotGraded {
+        return Outcome::Skipped(
+            "      <skipped message=\"not graded yet: grading was interrupted\"/>\n".into(),
+        );
+    }
     let Some(result) = row.result else {
         let why = submission.message.as_deref().unwrap_or("not run");
         return Outcome::Error(element("error", "not-run", why, ""));

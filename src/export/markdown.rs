@@ -44,11 +44,26 @@ impl Exporter for Markdown {
 
 /// One student's feedback.
 pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String {
-    let rows = rows(&results.suite, submission);
+    let rows = view::public_first(rows(&results.suite, submission));
     let mut out = format!(
-        "# Feedback for {}: {}\n\n**Score: {} / {} points.** {}\n\n",
+        "# Feedback for {}: {}\n\n",
         inline(&submission.id),
-        inline(&results.suite.title),
+        inline(&results.suite.title)
+    );
+    if !view::has_score(submission.status) {
+        // Nothing ran: no score to show, no cases to list.
+        let (heading, message) = view::problem(submission).unwrap_or_default();
+        let _ = write!(
+            out,
+            "**Not graded.** {}\n\n{}",
+            inline(heading),
+            fenced(&message)
+        );
+        return out;
+    }
+    let _ = write!(
+        out,
+        "**Score: {} / {} points.** {}\n\n",
         points(submission.score),
         points(submission.max_score),
         summary(&rows)
@@ -192,8 +207,12 @@ mod tests {
     #[test]
     fn an_ungradable_submission_says_why() {
         let md = student(2);
-        assert!(md.contains("## Your submission could not be graded:\n\n```text\nclass/carol: no program in this folder\n```"), "{md}");
-        assert!(md.contains("| ✗ | public-pass | 0 / 1 | not run |"));
+        assert!(md.contains("**Not graded.** Your submission could not be graded:\n\n```text\nclass/carol: no program in this folder\n```"), "{md}");
+        assert!(
+            !md.contains("points"),
+            "no score for what was not graded: {md}"
+        );
+        assert!(!md.contains("not run"), "no cases listed: {md}");
     }
 
     #[test]
@@ -211,7 +230,7 @@ mod tests {
             names,
             [
                 "feedback/alice.md",
-                "feedback/bob---the-builder-.md",
+                "feedback/bob-the-builder.md",
                 "feedback/carol.md"
             ]
         );

@@ -5,7 +5,7 @@
 //! | format | files | for |
 //! |---|---|---|
 //! | [`json`] | `results.json`: every result, the documented schema | scripts |
-//! | [`csv`] | `gradebook.csv`: a row per student, points per case | the gradebook |
+//! | [`csv`] | `gradebook.csv`: a row per student, points per case; `moodle-grades.csv`: Moodle's grading worksheet | the gradebook, Moodle |
 //! | [`junit`] | `junit.xml`: a test suite per student | CI dashboards |
 //! | [`markdown`] | `feedback/<id>.md`: a student's feedback | students |
 //! | [`html`] | `feedback/<id>.html`, `feedback/index.html`: the same as pages, transcripts side by side; the class for TAs | students, TAs |
@@ -14,13 +14,13 @@
 //! What a student may see of a case (never a hidden case's details) is
 //! decided once, in [`view`].
 
-use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::results::ClassResults;
 
 pub mod csv;
+pub mod folder;
 pub mod gradescope;
 pub mod html;
 pub mod json;
@@ -41,24 +41,9 @@ pub fn all() -> Vec<Box<dyn Exporter>> {
     vec![
         Box::new(json::Json),
         Box::new(csv::Csv),
+        Box::new(csv::Moodle),
         Box::new(junit::Junit),
         Box::new(markdown::Markdown),
         Box::new(html::Html),
     ]
-}
-
-/// Writes every format's files under `out`; the paths written.
-pub fn write_all(out: &Path, results: &ClassResults) -> io::Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
-    for exporter in all() {
-        for (relative, contents) in exporter.files(results)? {
-            let path = out.join(relative);
-            if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)?;
-            }
-            fs::write(&path, contents)?;
-            written.push(path);
-        }
-    }
-    Ok(written)
 }

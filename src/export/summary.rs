@@ -1,30 +1,120 @@
-//! The summary printed on the terminal after grading: the score
-//! distribution as a text histogram, and the cases most often failed.
+//! The summary printed on the terminal after grading: how many students
+//! of each kind (graded, not compiling, not gradable, not graded yet),
+//! who the students are that were not graded and why, the score
+//! distribution of those that were as a text histogram, and the cases
+//! most often failed.
 
 use std::fmt::Write;
 
+use super::view::{self, Tally};
 use crate::commands::points;
-use crate::results::SubmissionResult;
+use crate::results::{ClassResults, SubmissionResult};
 use crate::verdict::Verdict;
 
 /// Bars of the histogram: scores in tenths of the maximum.
 const BUCKETS: usize = 10;
 /// Cases listed as most failed.
 const MOST_FAILED: usize = 5;
+/// Students listed by name in one group before "and N more".
+const LISTED: usize = 20;
 
 /// The summary as text.
-pub fn text(submissions: &[SubmissionResult], max: f64) -> String {
-    let mut out = String::new();
-    if submissions.is_empty() {
-        return out;
+pub fn text(results: &ClassResults) -> String {
+    let tally = view::tally(results);
+    let mut out = counts(&tally);
+    list_students(&mut out, &tally);
+    let scored: Vec<&SubmissionResult> = tally.scored().collect();
+    if !scored.is_empty() {
+        histogram(&mut out, &scored, results.suite.max_score);
+        most_failed(&mut out, &scored);
     }
+    out
+}
+
+/// "26 graded, 2 do not compile, 3 could not be graded, 29 not graded yet."
+pub fn counts(tally: &Tally<'_>) -> String {
+    let mut parts = vec![format!("{} graded", tally.graded.len())];
+    if !tally.compile_errors.is_empty() {
+        let n = tally.compile_errors.len();
+        parts.push(format!(
+            "{n} {} not compile",
+            if n == 1 { "does" } else { "do" }
+        ));
+    }
+    if !tally.ungradable.is_empty() {
+        parts.push(format!("{} could not be graded", tally.ungradable.len()));
+    }
+    if !tally.not_graded.is_empty() {
+        parts.push(format!(
+            "{} not graded yet (interrupted)",
+            tally.not_graded.len()
+        ));
+    }
+    format!("{}.\n", parts.join(", "))
+}
+
+fn list_students(out: &mut String, tally: &Tally<'_>) {
+    if !tally.ungradable.is_empty() {
+        let _ = writeln!(out, "Could not be graded ({}):", tally.ungradable.len());
+        let width = tally
+            .ungradable
+            .iter()
+            .map(|s| s.id.chars().count())
+            .max()
+            .unwrap_or(0);
+        for s in &tally.ungradable {
+            let why = s.message.as_deref().unwrap_or("no reason given");
+            let first = why.lines().next().unwrap_or_default();
+            let _ = writeln!(out, "  {:<width$}  {}", s.id, view::printable(first));
+        }
+    }
+    if !tally.compile_errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "Do not compile ({}): {}",
+            tally.compile_errors.len(),
+            names(&tally.compile_errors)
+        );
+    }
+    if !tally.not_graded.is_empty() {
+        let _ = writeln!(
+            out,
+            "Not graded yet ({}; run the same command again to grade them): {}",
+            tally.not_graded.len(),
+            names(&tally.not_graded)
+        );
+    }
+}
+
+/// Ids, the first [`LISTED`] of them.
+fn names(students: &[&SubmissionResult]) -> String {
+    let mut text: Vec<&str> = students
+        .iter()
+        .take(LISTED)
+        .map(|s| s.id.as_str())
+        .collect();
+    let more = students.len().saturating_sub(LISTED);
+    let more = format!("and {more} more");
+    if students.len() > LISTED {
+        text.push(&more);
+    }
+    text.join(", ")
+}
+
+fn histogram(out: &mut String, scored: &[&SubmissionResult], max: f64) {
     let mut counts = [0usize; BUCKETS];
-    for s in submissions {
+    for s in scored {
         let bucket = ((s.fraction() * BUCKETS as f64) as usize).min(BUCKETS - 1);
         counts[bucket] += 1;
     }
     let widest = counts.iter().copied().max().unwrap_or(1).max(1);
-    let _ = writeln!(out, "Scores (out of {}):", points(max));
+    let n = scored.len();
+    let _ = writeln!(
+        out,
+        "Scores of the {n} student{} with a score (out of {}):",
+        if n == 1 { "" } else { "s" },
+        points(max)
+    );
     for (i, count) in counts.iter().enumerate().rev() {
         let low = max * i as f64 / BUCKETS as f64;
         let high = max * (i + 1) as f64 / BUCKETS as f64;
@@ -37,8 +127,11 @@ pub fn text(submissions: &[SubmissionResult], max: f64) -> String {
             count
         );
     }
+}
+
+fn most_failed(out: &mut String, scored: &[&SubmissionResult]) {
     let mut failures: Vec<(String, usize)> = Vec::new();
-    for case in submissions.iter().flat_map(|s| &s.cases) {
+    for case in scored.iter().flat_map(|s| &s.cases) {
         if case.verdict != Verdict::Pass {
             match failures.iter_mut().find(|(n, _)| *n == case.name) {
                 Some((_, n)) => *n += 1,
@@ -50,8 +143,50 @@ pub fn text(submissions: &[SubmissionResult], max: f64) -> String {
     if !failures.is_empty() {
         let _ = writeln!(out, "Cases most often failed:");
         for (name, n) in failures.iter().take(MOST_FAILED) {
-            let _ = writeln!(out, "  {n:>4} of {}  {name}", submissions.len());
+            let _ = writeln!(out, "  {n:>4} of {}  {name}", scored.len());
         }
     }
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::view::tests::class;
+    use crate::results::Status;
+
+    #[test]
+    fn every_kind_of_student_is_counted_apart_and_listed() {
+        let mut class = class();
+        let mut waiting = class.submissions[2].clone();
+        waiting.id = "dave".into();
+        waiting.status = Status::NotGraded;
+        waiting.message = Some("grading was interrupted before this submission".into());
+        class.submissions.push(waiting);
+        let text = text(&class);
+        assert!(
+            text.starts_with(
+                "1 graded, 1 does not compile, 1 could not be graded, 1 not graded yet (interrupted).\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Could not be graded (1):\n  carol  class/carol: no program in this folder\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Do not compile (1): bob, \"the builder\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Not graded yet (1; run the same command again to grade them): dave\n"),
+            "{text}"
+        );
+        // Only the graded and the non-compiling have a score to count.
+        assert!(
+            text.contains("Scores of the 2 students with a score (out of 4.5):"),
+            "{text}"
+        );
+    }
 }

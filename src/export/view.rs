@@ -91,6 +91,13 @@ pub fn rows<'a>(suite: &'a SuiteInfo, submission: &'a SubmissionResult) -> Vec<R
     rows
 }
 
+/// Rows as a student reads them: public cases first, then hidden ones,
+/// each in the suite's order.
+pub fn public_first(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
+    rows.sort_by_key(|r| r.visibility != Visibility::Public);
+    rows
+}
+
 /// A failure's reason as a sentence for the student, unless its
 /// explanation already opens with it (it usually does).
 pub fn reason(result: &CaseResult) -> Option<String> {
@@ -117,6 +124,47 @@ pub fn status_id(status: Status) -> &'static str {
     }
 }
 
+/// The students of a class by what happened to them, each group in the
+/// class's order.
+#[derive(Debug, Default)]
+pub struct Tally<'a> {
+    /// Every case ran.
+    pub graded: Vec<&'a SubmissionResult>,
+    /// The program does not compile (a real score: 0).
+    pub compile_errors: Vec<&'a SubmissionResult>,
+    /// No program could be graded: the message says why.
+    pub ungradable: Vec<&'a SubmissionResult>,
+    /// Grading stopped before them.
+    pub not_graded: Vec<&'a SubmissionResult>,
+}
+
+impl<'a> Tally<'a> {
+    /// The students whose score is a grade: graded, or not compiling.
+    pub fn scored(&self) -> impl Iterator<Item = &'a SubmissionResult> + '_ {
+        self.graded.iter().chain(&self.compile_errors).copied()
+    }
+}
+
+/// The class's students by what happened to them.
+pub fn tally(results: &ClassResults) -> Tally<'_> {
+    let mut tally = Tally::default();
+    for s in &results.submissions {
+        match s.status {
+            Status::Graded => tally.graded.push(s),
+            Status::CompileError => tally.compile_errors.push(s),
+            Status::Error => tally.ungradable.push(s),
+            Status::NotGraded => tally.not_graded.push(s),
+        }
+    }
+    tally
+}
+
+/// Whether a submission's score is a grade (it was graded, or does not
+/// compile); reports show no score for the others.
+pub fn has_score(status: Status) -> bool {
+    matches!(status, Status::Graded | Status::CompileError)
+}
+
 /// Why a submission has no per-case results, for its student: `None`
 /// when it was graded.
 pub fn problem(submission: &SubmissionResult) -> Option<(&'static str, String)> {
@@ -127,7 +175,10 @@ pub fn problem(submission: &SubmissionResult) -> Option<(&'static str, String)> 
             Some(("Your program does not compile. The compiler said:", message))
         }
         Status::Error => Some(("Your submission could not be graded:", message)),
-        Status::NotGraded => Some(("Your submission has not been graded yet:", message)),
+        Status::NotGraded => Some((
+            "Your submission has not been graded yet:",
+            "Grading stopped before it; it will be graded when grading goes on.".into(),
+        )),
     }
 }
 
@@ -159,9 +210,9 @@ fn is_nonchar(c: char) -> bool {
 }
 
 /// The name reports give each submission's files (`feedback/<name>.md`),
-/// in the class's order: the id with anything but letters, digits, `.`,
-/// `_` and `-` replaced, never empty, never `.`-led (no hidden files, no
-/// `..`), never `index` (the TAs' page), and unique.
+/// in the class's order: the id made safe as a file name (see
+/// [`crate::class::readable`]: readable, never empty, never `.`-led, so
+/// no hidden files and no `..`), never `index`, and unique.
 pub fn file_names(results: &ClassResults) -> Vec<String> {
     let mut taken: HashSet<String> = HashSet::from(["index".to_string()]);
     results
@@ -181,23 +232,7 @@ pub fn file_names(results: &ClassResults) -> Vec<String> {
 }
 
 fn clean_name(id: &str) -> String {
-    let cleaned: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if cleaned.is_empty() {
-        "submission".into()
-    } else if cleaned.starts_with('.') {
-        format!("_{cleaned}")
-    } else {
-        cleaned
-    }
+    crate::class::readable(id)
 }
 
 #[cfg(test)]
@@ -255,6 +290,8 @@ pub(crate) mod tests {
         };
         let graded = SubmissionResult {
             id: "alice".into(),
+            name: None,
+            lms: None,
             path: "class/alice.c".into(),
             score: 1.0,
             max_score: 4.5,
@@ -281,6 +318,8 @@ pub(crate) mod tests {
         };
         let compile = SubmissionResult {
             id: "bob, \"the builder\"".into(),
+            name: None,
+            lms: None,
             path: "class/bob.c".into(),
             score: 0.0,
             max_score: 4.5,
@@ -308,6 +347,8 @@ pub(crate) mod tests {
         };
         let empty = SubmissionResult {
             id: "carol".into(),
+            name: None,
+            lms: None,
             path: "class/carol".into(),
             score: 0.0,
             max_score: 4.5,
@@ -390,7 +431,7 @@ pub(crate) mod tests {
             names[3..],
             ["index-2", "a-b", "a-b-2", "_..", "submission", "a-b-3"]
         );
-        assert_eq!(names[1], "bob---the-builder-");
+        assert_eq!(names[1], "bob-the-builder");
         let unique: HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
     }

@@ -5,13 +5,23 @@
 //! A submission is a `.c` file (compiled with the system C compiler), a
 //! `.py` file (run with Python 3), an executable, or a folder holding
 //! exactly one of those.
+//!
+//! Everything here looks at what students control without following it:
+//! folders are listed with the type of each entry as it is on disk
+//! (`symlink_metadata`), only regular files count as programs, and a
+//! symbolic link, FIFO, device, socket or oversized file is refused with
+//! its reason, never opened. Contents are read only through
+//! [`crate::untrusted`].
 
 use std::fmt;
-use std::fs;
+use std::fs::{self, Metadata};
+use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use reference::Game;
+
+use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
 pub mod python;
@@ -50,86 +60,232 @@ pub struct Submission {
     pub language: Language,
 }
 
+/// Extensions of C++ sources: reported, since referee compiles C.
+const CPP: &[&str] = &["cpp", "cc", "cxx", "c++", "C"];
+
+/// How much of a source is looked at to tell text from a binary.
+const SNIFF: u64 = 64 * 1024;
+
+/// What one folder holds, looked at without following anything.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// Regular program files, sorted; a compiled binary that has a source
+    /// of the same name beside it (`lab6` beside `lab6.c`) is left out:
+    /// the source wins.
+    pub programs: Vec<(PathBuf, Language)>,
+    /// Files that look like programs but cannot be graded (a C++ source,
+    /// an oversized file), each with why.
+    pub unusable: Vec<(PathBuf, String)>,
+    /// Symbolic links, FIFOs, devices and sockets, each with what it is;
+    /// `true` when its name is one a program could have (a program's
+    /// extension, or none).
+    pub special: Vec<(PathBuf, String, bool)>,
+    /// Real folders (not links to one), sorted.
+    pub folders: Vec<PathBuf>,
+}
+
+impl Listing {
+    /// How many entries could be a student's program or folder.
+    pub fn candidates(&self) -> usize {
+        self.programs.len()
+            + self.unusable.len()
+            + self.special.iter().filter(|(_, _, named)| *named).count()
+    }
+}
+
+/// Lists `dir`: hidden entries (a leading `.`) are skipped, files that are
+/// no program (a README, a gradebook export) ignored.
+pub fn list(dir: &Path) -> std::io::Result<Listing> {
+    let mut listing = Listing::default();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        // `DirEntry::metadata` does not follow a link.
+        let meta = entry.metadata()?;
+        let kind = meta.file_type();
+        if kind.is_dir() {
+            listing.folders.push(path);
+        } else if !kind.is_file() {
+            let why = refusal_of(&path, &meta).to_string();
+            listing
+                .special
+                .push((path.clone(), why, could_be_program(&path)));
+        } else {
+            match classify(&path, &meta) {
+                Some(Ok(language)) => listing.programs.push((path, language)),
+                Some(Err(why)) => listing.unusable.push((path, why)),
+                None => {}
+            }
+        }
+    }
+    listing.programs.sort();
+    listing.unusable.sort();
+    listing.special.sort();
+    listing.folders.sort();
+    sources_win(&mut listing.programs);
+    Ok(listing)
+}
+
+/// Drops each executable named like a source beside it (`lab6`, `lab6.c`).
+fn sources_win(programs: &mut Vec<(PathBuf, Language)>) {
+    let sources: Vec<PathBuf> = programs
+        .iter()
+        .filter(|(_, l)| *l != Language::Executable)
+        .map(|(p, _)| p.with_extension(""))
+        .collect();
+    programs.retain(|(p, l)| *l != Language::Executable || !sources.contains(p));
+}
+
+/// Whether a file of this name could be a program: a program's
+/// extension, or none (an executable).
+fn could_be_program(path: &Path) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        None => true,
+        Some(ext) => matches!(ext, "c" | "py") || CPP.contains(&ext),
+    }
+}
+
+/// Why a file that is not a regular file is not read.
+fn refusal_of(path: &Path, meta: &Metadata) -> Refusal {
+    if meta.file_type().is_symlink() {
+        Refusal::Link(path.to_path_buf())
+    } else {
+        Refusal::NotRegular(path.to_path_buf(), untrusted::kind(meta))
+    }
+}
+
+/// A regular file: its language if it is a program, why not if it looks
+/// like one but cannot be graded, `None` if it is no program at all.
+fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, String>> {
+    let ext = path.extension().and_then(|e| e.to_str());
+    let language = match ext {
+        Some("c") => Language::C,
+        Some("py") => Language::Python,
+        Some(ext) if CPP.contains(&ext) => {
+            return Some(Err(format!(
+                "{} is a C++ source; referee grades C (.c), Python (.py) and executables: \
+                 hand in the program as a .c file if it is C",
+                path.display()
+            )))
+        }
+        _ if meta.permissions().mode() & 0o111 != 0 => Language::Executable,
+        _ => return None,
+    };
+    if meta.len() > PROGRAM_LIMIT {
+        let too_large = Refusal::TooLarge {
+            path: path.to_path_buf(),
+            size: meta.len(),
+            limit: PROGRAM_LIMIT,
+        };
+        return Some(Err(too_large.to_string()));
+    }
+    Some(Ok(language))
+}
+
 /// Finds the program at `path`: a program file, or a folder holding
-/// exactly one.
+/// exactly one and nothing referee would have to refuse to open.
 pub fn locate(path: &Path) -> Result<Submission, String> {
-    let meta = fs::metadata(path).map_err(|e| match e.kind() {
+    // `symlink_metadata` looks at the entry itself: a link is refused,
+    // not followed. (`folder/` with a slash names the folder a link
+    // points to, which is the TA's own choice.)
+    let meta = fs::symlink_metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("{}: no such file or folder", path.display()),
         _ => format!("{}: cannot read it: {e}", path.display()),
     })?;
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    if meta.is_file() {
-        let language = language_of(&absolute).ok_or_else(|| {
-            format!(
-                "{}: not a program: a submission is a .c file, a .py file, an executable, \
-                 or a folder holding one of them",
-                path.display()
-            )
-        })?;
-        return Ok(Submission {
-            id: stem(&absolute),
-            file: absolute,
-            language,
-        });
+    let kind = meta.file_type();
+    if kind.is_file() {
+        let language = match classify(path, &meta) {
+            Some(found) => found?,
+            None => {
+                return Err(format!(
+                    "{}: not a program: a submission is a .c file, a .py file, an executable, \
+                     or a folder holding one of them",
+                    path.display()
+                ))
+            }
+        };
+        return found(path, path, language);
     }
-    let programs =
-        programs_in(&absolute).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
-    match &programs[..] {
-        [(file, language)] => Ok(Submission {
-            id: stem(&absolute),
-            file: file.clone(),
-            language: *language,
-        }),
-        [] => Err(format!(
+    if !kind.is_dir() {
+        return Err(refusal_of(path, &meta).to_string());
+    }
+    let listing = list(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
+    if !listing.special.is_empty() {
+        let reasons: Vec<&str> = listing
+            .special
+            .iter()
+            .map(|(_, why, _)| why.as_str())
+            .collect();
+        return Err(format!(
+            "{} holds what referee never opens in a submission: {}",
+            path.display(),
+            reasons.join("; ")
+        ));
+    }
+    match (&listing.programs[..], &listing.unusable[..]) {
+        ([(file, language)], []) => found(path, file, *language),
+        ([], []) => Err(format!(
             "{}: no program in this folder (looked for a .c file, a .py file or an executable)",
             path.display()
         )),
-        several => Err(format!(
-            "{}: this folder holds {} programs ({}); a submission holds exactly one \
-             (to grade a whole class, use `referee grade`)",
-            path.display(),
-            several.len(),
-            several
+        ([], [(_, why)]) => Err(why.clone()),
+        (programs, unusable) => {
+            let names: Vec<String> = programs
                 .iter()
-                .map(|(f, _)| f
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+                .map(|(f, _)| f)
+                .chain(unusable.iter().map(|(f, _)| f))
+                .map(|f| {
+                    f.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
+            Err(format!(
+                "{}: this folder holds {} programs ({}); a submission holds exactly one: \
+                 remove the others",
+                path.display(),
+                names.len(),
+                names.join(", ")
+            ))
+        }
     }
 }
 
-/// The programs directly in a folder, sorted; hidden files are skipped.
-pub fn programs_in(dir: &Path) -> std::io::Result<Vec<(PathBuf, Language)>> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
-        let hidden = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if hidden || !path.is_file() {
-            continue;
-        }
-        if let Some(language) = language_of(&path) {
-            found.push((path, language));
-        }
+/// The submission `given` (a file or folder), whose program is `file`:
+/// checked to be what its name says.
+fn found(given: &Path, file: &Path, language: Language) -> Result<Submission, String> {
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    if language != Language::Executable {
+        check_text(&absolute, language)?;
     }
-    found.sort();
-    Ok(found)
+    Ok(Submission {
+        id: stem(given),
+        file: absolute,
+        language,
+    })
 }
 
-fn language_of(file: &Path) -> Option<Language> {
-    match file.extension().and_then(|e| e.to_str()) {
-        Some("c") => Some(Language::C),
-        Some("py") => Some(Language::Python),
-        _ => {
-            let mode = fs::metadata(file).ok()?.permissions().mode();
-            (mode & 0o111 != 0).then_some(Language::Executable)
-        }
+/// Refuses a "source" that holds binary data (a compiled program named
+/// `.c`): the compiler would only pour out pages of garbage about it.
+fn check_text(file: &Path, language: Language) -> Result<(), String> {
+    let (handle, _) = untrusted::open(file, PROGRAM_LIMIT).map_err(|r| r.to_string())?;
+    let mut start = Vec::new();
+    handle
+        .take(SNIFF)
+        .read_to_end(&mut start)
+        .map_err(|e| format!("{}: cannot read it: {e}", file.display()))?;
+    if start.contains(&0) {
+        return Err(format!(
+            "{} is not {language} source: it holds binary data (a compiled program given the \
+             name of a source?); hand in the source file",
+            file.display()
+        ));
     }
+    Ok(())
 }
 
 fn stem(path: &Path) -> String {
@@ -154,9 +310,8 @@ pub fn infer_game(submission: &Submission) -> Result<Game, String> {
         Language::C => {}
     }
     let name = submission.file.to_string_lossy().to_lowercase();
-    let text = fs::read(&submission.file)
-        .map(|b| String::from_utf8_lossy(&b).to_lowercase())
-        .unwrap_or_default();
+    let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).map_err(|r| r.to_string())?;
+    let text = String::from_utf8_lossy(&bytes).to_lowercase();
     let pentago = name.contains("pentago") || text.contains("pentago") || text.contains("quadrant");
     let connect4 = name.contains("connect")
         || name.contains("lab6")
@@ -172,6 +327,7 @@ pub fn infer_game(submission: &Submission) -> Result<Game, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::symlink;
 
     #[test]
     fn files_and_folders_are_located() {
@@ -201,6 +357,67 @@ mod tests {
         let txt = dir.path().join("notes.txt");
         fs::write(&txt, "").unwrap();
         assert!(locate(&txt).unwrap_err().contains("not a program"));
+    }
+
+    fn executable(path: &Path, bytes: &[u8]) {
+        fs::write(path, bytes).unwrap();
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn a_source_wins_over_its_compiled_binary() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("lab6.c"), "int main(){}").unwrap();
+        executable(&dir.path().join("lab6"), b"\x7fELF\0\0binary");
+        let found = locate(dir.path()).unwrap();
+        assert_eq!(found.language, Language::C);
+        assert!(found.file.ends_with("lab6.c"));
+        // Another binary beside it is a second program.
+        executable(&dir.path().join("a.out"), b"\x7fELF\0\0binary");
+        assert!(locate(dir.path()).unwrap_err().contains("2 programs"));
+    }
+
+    #[test]
+    fn cpp_sources_and_binaries_named_as_sources_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let cpp = dir.path().join("lab6.cpp");
+        fs::write(&cpp, "int main(){}").unwrap();
+        assert!(locate(&cpp).unwrap_err().contains("C++"));
+        assert!(locate(dir.path()).unwrap_err().contains("C++"));
+        fs::write(dir.path().join("lab6.c"), "int main(){}").unwrap();
+        let err = locate(dir.path()).unwrap_err();
+        assert!(
+            err.contains("2 programs") && err.contains("lab6.cpp"),
+            "{err}"
+        );
+        let binary = dir.path().join("binary.c");
+        fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+        let err = locate(&binary).unwrap_err();
+        assert!(err.contains("binary data"), "{err}");
+    }
+
+    #[test]
+    fn links_and_special_files_are_refused_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret.yaml");
+        fs::write(&secret, "CANARY").unwrap();
+        let link = dir.path().join("bob.c");
+        symlink(&secret, &link).unwrap();
+        let err = locate(&link).unwrap_err();
+        assert!(
+            err.contains("symbolic link") && !err.contains("CANARY"),
+            "{err}"
+        );
+        let folder = dir.path().join("mallory");
+        fs::create_dir(&folder).unwrap();
+        fs::write(folder.join("lab6.c"), "int main(){}").unwrap();
+        symlink("/dev/zero", folder.join("notes.txt")).unwrap();
+        let err = locate(&folder).unwrap_err();
+        assert!(err.contains("notes.txt is a symbolic link"), "{err}");
+        let listing = list(&folder).unwrap();
+        assert_eq!(listing.programs.len(), 1);
+        assert_eq!(listing.special.len(), 1);
+        assert!(!listing.special[0].2, "notes.txt cannot be a program");
     }
 
     #[test]

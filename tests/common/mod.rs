@@ -58,3 +58,42 @@ pub fn suite(game: &str, suite_extra: &str, cases: &[(&str, &str)]) -> tempfile:
     }
     dir
 }
+
+/// A few cases of a game's shipped suite, with quick limits, in `dir`: a
+/// class test needs every kind of case, not every case.
+pub fn small_suite(game: &str, dir: &Path, cases: &[&str]) -> PathBuf {
+    let from = root().join("cases").join(game);
+    let to = dir.join(format!("cases-{game}"));
+    fs::create_dir_all(&to).unwrap();
+    let suite = fs::read_to_string(from.join("suite.yaml"))
+        .unwrap()
+        .replace("timeout: 5s", "timeout: 2s")
+        .replace("cpu: 2s", "cpu: 1s");
+    fs::write(to.join("suite.yaml"), suite).unwrap();
+    for case in cases {
+        fs::copy(
+            from.join(format!("{case}.yaml")),
+            to.join(format!("{case}.yaml")),
+        )
+        .unwrap();
+    }
+    to
+}
+
+/// Every file under `dir`, recursively, as (path, contents).
+pub fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let meta = fs::symlink_metadata(&path).unwrap();
+        if meta.is_dir() {
+            found.extend(all_files(&path));
+        } else if meta.is_file() {
+            found.push((path.clone(), fs::read(&path).unwrap()));
+        }
+    }
+    found
+}

@@ -1,0 +1,286 @@
+//! The output folder of `grade` and `merge`: which run it belongs to,
+//! and replacing its reports as one set.
+//!
+//! A folder holds the reports of one run: one game, one case folder, one
+//! set of submissions named, one shard. Its `.referee-out.json` (the
+//! stamp) says which. A run into a folder made for another is refused
+//! with the reason; with `--force` it replaces that folder's reports
+//! whole. Reports are first written into a staging folder inside the
+//! output folder (so a full disk or any other failure leaves the
+//! previous set as it was), then moved into place one rename each, and
+//! every report file of the previous set that the new one does not have
+//! (the feedback of a student no longer in the class) is removed.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{all, csv, html, json, junit, markdown};
+use crate::batch::DETAILS;
+use crate::results::{ClassResults, SubmissionResult};
+
+/// The stamp's file name.
+pub const STAMP: &str = ".referee-out.json";
+
+/// How the staging folders inside an output folder begin.
+const STAGING: &str = ".referee-staging-";
+
+/// What run an output folder holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    /// The game id.
+    pub game: String,
+    /// The case folder graded against, as an absolute path, or
+    /// `built-in <game>`.
+    pub suite: String,
+    /// The submissions named on the command line, absolute and sorted;
+    /// for `merge`, the shard folders.
+    pub class: Vec<String>,
+    /// The shard (`K/N`) when the run was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+impl Stamp {
+    /// The stamp of a run of `game` on `suite` over `paths`.
+    pub fn new(game: &str, suite: String, paths: &[PathBuf], shard: Option<String>) -> Stamp {
+        let mut class: Vec<String> = paths
+            .iter()
+            .map(|p| {
+                std::path::absolute(p)
+                    .unwrap_or_else(|_| p.clone())
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        class.sort();
+        class.dedup();
+        Stamp {
+            game: game.into(),
+            suite,
+            class,
+            shard,
+        }
+    }
+
+    /// How `self` (the folder's) differs from `new` (this run's), in
+    /// words; `None` when they are the same run.
+    fn difference(&self, new: &Stamp) -> Option<String> {
+        if self.game != new.game {
+            return Some(format!("they are for {}, not {}", self.game, new.game));
+        }
+        if self.suite != new.suite {
+            return Some(format!(
+                "they were graded on {}, not {}",
+                self.suite, new.suite
+            ));
+        }
+        if self.shard != new.shard {
+            let shard = |s: &Option<String>| {
+                s.as_ref()
+                    .map_or("the whole class".to_string(), |s| format!("shard {s}"))
+            };
+            return Some(format!(
+                "they are {}, not {}",
+                shard(&self.shard),
+                shard(&new.shard)
+            ));
+        }
+        if self.class != new.class {
+            return Some(format!("they are of {}", self.class.join(", ")));
+        }
+        None
+    }
+}
+
+/// The names of everything referee writes at the top of an output folder.
+fn report_names() -> [&'static str; 9] {
+    [
+        json::FILE,
+        csv::FILE,
+        csv::MOODLE_FILE,
+        junit::FILE,
+        html::INDEX,
+        markdown::DIR,
+        DETAILS,
+        STAMP,
+        // Where older versions put the TAs' page: removed with the rest.
+        "feedback/index.html",
+    ]
+}
+
+/// Checks that `out` may take this run's reports: a new or empty folder,
+/// or one holding this same run's; with `force`, also one holding
+/// another run's (whose reports the new set then replaces whole). A file,
+/// or a folder holding anything but referee's reports, is refused.
+pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), String> {
+    let meta = match fs::symlink_metadata(out) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: cannot read it: {e}", out.display())),
+    };
+    if !meta.is_dir() {
+        return Err(format!(
+            "{} is a file, not a folder: --out names the folder the reports go in; \
+             choose another name",
+            out.display()
+        ));
+    }
+    let entries: Vec<String> = fs::read_dir(out)
+        .map_err(|e| format!("{}: cannot list it: {e}", out.display()))?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| !n.starts_with(STAGING))
+        .collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let known = report_names();
+    if !entries.iter().any(|n| n == json::FILE || n == STAMP) {
+        return Err(format!(
+            "{} is not empty and holds no referee reports; name a new or empty folder \
+             with --out (referee never removes what it did not write)",
+            out.display()
+        ));
+    }
+    let theirs = read_stamp(out);
+    let difference = match &theirs {
+        Some(theirs) => theirs.difference(stamp),
+        None => Some("they were written by an older referee".to_string()),
+    };
+    match difference {
+        None => Ok(()),
+        Some(_) if force => {
+            let strangers: Vec<&String> = entries
+                .iter()
+                .filter(|n| !known.contains(&n.as_str()))
+                .collect();
+            if !strangers.is_empty() {
+                eprintln!(
+                    "referee: note: {} also holds files referee did not write; they are left as they are",
+                    out.display()
+                );
+            }
+            Ok(())
+        }
+        Some(why) => Err(format!(
+            "{} holds the reports of another run ({why}); name another --out, or add --force \
+             to replace them",
+            out.display()
+        )),
+    }
+}
+
+fn read_stamp(out: &Path) -> Option<Stamp> {
+    let text = fs::read_to_string(out.join(STAMP)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Writes `results`' reports into `out` as one set (see the module's
+/// documentation); the paths of the reports written.
+pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<PathBuf>, String> {
+    let cannot = |e: io::Error| format!("{}: cannot write the reports: {e}", out.display());
+    fs::create_dir_all(out).map_err(cannot)?;
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    for exporter in all() {
+        files.extend(exporter.files(results).map_err(cannot)?);
+    }
+    let stamp_json = serde_json::to_vec_pretty(stamp).map_err(|e| cannot(io::Error::other(e)))?;
+    remove_leftover_staging(out);
+    let staging = tempfile::Builder::new()
+        .prefix(STAGING)
+        .tempdir_in(out)
+        .map_err(cannot)?;
+    for (relative, contents) in files
+        .iter()
+        .chain([(PathBuf::from(STAMP), stamp_json)].iter())
+    {
+        write_new(&staging.path().join(relative), contents).map_err(|e| {
+            format!(
+                "{}: cannot write the reports ({e}); the previous reports are as they were",
+                out.display()
+            )
+        })?;
+    }
+    let mut moved = Vec::new();
+    for (relative, _) in files
+        .iter()
+        .chain([(PathBuf::from(STAMP), Vec::new())].iter())
+    {
+        let target = out.join(relative);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(cannot)?;
+        }
+        fs::rename(staging.path().join(relative), &target).map_err(cannot)?;
+        moved.push(target);
+    }
+    remove_stale(out, &files, &results.submissions);
+    moved.pop(); // the stamp is not a report
+    Ok(moved)
+}
+
+/// Removes the staging folders a run stopped at once (a second Ctrl-C)
+/// left behind.
+fn remove_leftover_staging(out: &Path) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(STAGING) && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Writes a new file and flushes it to disk, so a full disk is found now.
+fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    let mut file = fs::File::create(path)?;
+    file.write_all(contents)?;
+    file.sync_all()
+}
+
+/// Removes the report files of a previous set that this one does not
+/// have, and the kept results of students no longer in the class.
+fn remove_stale(out: &Path, files: &[(PathBuf, Vec<u8>)], submissions: &[SubmissionResult]) {
+    let new: HashSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+    let top = [
+        json::FILE,
+        csv::FILE,
+        csv::MOODLE_FILE,
+        junit::FILE,
+        html::INDEX,
+    ];
+    for name in top {
+        if !new.contains(Path::new(name)) {
+            let _ = fs::remove_file(out.join(name));
+        }
+    }
+    remove_unlisted(&out.join(markdown::DIR), |name| {
+        new.contains(Path::new(markdown::DIR).join(name).as_path())
+    });
+    let ids: HashSet<String> = submissions
+        .iter()
+        .map(|s| format!("{}.json", s.id))
+        .collect();
+    remove_unlisted(&out.join(DETAILS), |name| ids.contains(name));
+}
+
+/// Removes each regular file of `dir` that `keep` does not want.
+fn remove_unlisted(dir: &Path, keep: impl Fn(&str) -> bool) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && !keep(&name) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
