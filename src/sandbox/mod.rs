@@ -816,15 +816,20 @@ fn temporary_folder() -> io::Result<tempfile::TempDir> {
     Ok(dir)
 }
 
+/// The builds folder may be entered but not listed, even by its owner:
+/// a program run as the user who runs referee cannot find its
+/// classmates' builds there (their names are random).
+const BUILDS_MODE: u32 = 0o311;
+
 /// Makes the builds folder (a tmpfs where referee has a mount namespace);
 /// whether it is on a tmpfs.
 fn make_builds_folder(builds: &Path, isolation: Isolation) -> bool {
     if fs::create_dir(builds).is_err() {
         return false;
     }
-    let tmpfs =
-        isolation != Isolation::None && space::mount_tmpfs(builds, BUILDS_DISK, 0o711).is_ok();
-    let _ = fs::set_permissions(builds, fs::Permissions::from_mode(0o711));
+    let tmpfs = isolation != Isolation::None
+        && space::mount_tmpfs(builds, BUILDS_DISK, BUILDS_MODE).is_ok();
+    let _ = fs::set_permissions(builds, fs::Permissions::from_mode(BUILDS_MODE));
     tmpfs
 }
 
@@ -1108,6 +1113,8 @@ pub fn shutdown() {
     if sandbox.isolation != Isolation::None {
         space::unmount(&sandbox.builds);
     }
+    // Listable again, so that it can be removed.
+    let _ = fs::set_permissions(&sandbox.builds, fs::Permissions::from_mode(0o700));
     let _ = fs::remove_dir_all(sandbox.dir.path());
     if let Some(hierarchy) = &sandbox.hierarchy {
         hierarchy.clean_up(true);
