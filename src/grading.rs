@@ -9,15 +9,16 @@ use std::sync::{Mutex, OnceLock};
 use reference::Game;
 
 use crate::call::{self, Call};
-use crate::case::{Case, Mode, Suite};
+use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
 use crate::explain::{self, terminal};
 use crate::game::{self, Reading};
+use crate::judge::{self, Faults};
 use crate::results;
-use crate::run::{self, Ending, Feed, Program, RunResult};
+use crate::run::{self, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
-use crate::verdict::{judge, Judgement, Verdict};
+use crate::verdict::{Judgement, Verdict};
 
 /// How to grade.
 #[derive(Clone, Debug)]
@@ -108,7 +109,7 @@ pub fn prepare<'s>(
 /// What happened on one case.
 #[derive(Clone, Debug)]
 pub struct CaseOutcome {
-    /// The verdict and why.
+    /// The verdict, why, and what each part of the case earned.
     pub judgement: Judgement,
     /// Points earned.
     pub score: f64,
@@ -116,8 +117,8 @@ pub struct CaseOutcome {
     pub run: Option<RunResult>,
     /// For a function call: what the function did, if it got that far.
     pub call: Option<call::Outcome>,
-    /// In game mode: the first way the play differs from the reference's.
-    pub game: Option<game::Difference>,
+    /// What was wrong, part by part, for explanations.
+    pub faults: Faults,
 }
 
 /// Whether a submission ran at all.
@@ -195,15 +196,11 @@ pub fn grade_until(
 
 fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
     let outcome = CaseOutcome {
-        judgement: Judgement {
-            verdict: Verdict::CompileError,
-            reason: "your program does not compile".into(),
-            output_matches: false,
-        },
+        judgement: Judgement::nothing(Verdict::CompileError, "your program does not compile"),
         score: 0.0,
         run: None,
         call: None,
-        game: None,
+        faults: Faults::default(),
     };
     Graded {
         status: Status::CompileError(messages),
@@ -274,23 +271,15 @@ pub fn run_case(
         (Expected::Play(expected), _) => {
             let jail = jail(&built.program, case)?;
             let result = execute(&built.program, case, &jail, feed)?;
-            let text = judge(
+            let setting = judge::Setting {
+                case,
+                game: suite.game,
+                regions: &suite.regions,
                 expected,
-                &result,
-                &case.compare,
-                &suite.regions,
-                &case.limits,
-            );
-            let (judgement, difference) = match case.mode {
-                Mode::Text => (text, None),
-                Mode::Game => {
-                    let want = prepared.reading(suite.game, expected);
-                    game::judge(suite.game, want, &result, text, case)
-                }
             };
-            let mut outcome = outcome(case, judgement, Some(result), None);
-            outcome.game = difference;
-            Ok(outcome)
+            let want = || prepared.reading(suite.game, expected);
+            let (judgement, faults) = judge::whole_game(&setting, want, &result);
+            Ok(outcome(judgement, faults, Some(result), None))
         }
         (Expected::Call(_), None) => Err("a call case without a call".into()),
     }
@@ -314,22 +303,17 @@ fn execute(
 }
 
 fn outcome(
-    case: &Case,
     judgement: Judgement,
+    faults: Faults,
     run: Option<RunResult>,
     call: Option<call::Outcome>,
 ) -> CaseOutcome {
-    let score = match judgement.verdict {
-        Verdict::Pass => case.points,
-        Verdict::FormatDiffers => case.points - case.format_points,
-        _ => 0.0,
-    };
     CaseOutcome {
+        score: judgement.score(),
         judgement,
-        score,
         run,
         call,
-        game: None,
+        faults,
     }
 }
 
@@ -341,63 +325,29 @@ fn call_case(
     expected: &call::Expected,
 ) -> Result<CaseOutcome, String> {
     let Some(caller) = &built.caller else {
-        let judgement = Judgement {
-            verdict: Verdict::Crashed,
-            reason: format!(
+        let judgement = Judgement::nothing(
+            Verdict::Crashed,
+            format!(
                 "{} is a Python function; this submission is not a Python file",
                 call.function.name()
             ),
-            output_matches: false,
-        };
-        return Ok(outcome(case, judgement, None, None));
+        );
+        return Ok(outcome(judgement, Faults::default(), None, None));
     };
     let mut program = caller.clone();
     program.argv.push(call.request().into());
     let jail = jail(&program, case)?;
     let result = execute(&program, case, &jail, Feed::Interactive)?;
-    let reported = std::fs::read_to_string(jail.workdir().join(call::RESULT_FILE)).ok();
-    let (verdict, reason, outcome_of_call) = match (&result.ending, reported) {
-        (Ending::Exited(_), Some(json)) => {
-            let reported = call::parse_outcome(&json)?;
-            let (verdict, reason) = call::judge(call, expected, &reported);
-            (verdict, reason, Some(reported))
-        }
-        (Ending::WaitingForInput, _) => (
-            Verdict::WaitingForInput,
-            format!(
-                "{} asked for input; the function should not read any",
-                call.describe()
-            ),
-            None,
-        ),
-        _ => {
-            // Timeouts, crashes and limits are judged like a whole game.
-            let silent = ReferenceRun {
-                transcript: crate::transcript::Transcript::new(),
-                waited_at_end: false,
-            };
-            let j = judge(&silent, &result, &case.compare, &[], &case.limits);
-            let reason = match j.verdict {
-                Verdict::Pass | Verdict::WrongOutput => format!(
-                    "{} ended the program before returning (sys.exit?)",
-                    call.describe()
-                ),
-                _ => j.reason,
-            };
-            let verdict = if matches!(j.verdict, Verdict::Pass | Verdict::WrongOutput) {
-                Verdict::Crashed
-            } else {
-                j.verdict
-            };
-            (verdict, reason, None)
-        }
+    let reported = match std::fs::read_to_string(jail.workdir().join(call::RESULT_FILE)) {
+        Ok(json) => Some(call::parse_outcome(&json)?),
+        Err(_) => None,
     };
-    let judgement = Judgement {
-        verdict,
-        reason,
-        output_matches: verdict == Verdict::Pass,
+    let judgement = judge::function_call(case, call, expected, &result, reported.clone());
+    let faults = Faults {
+        play: (judgement.verdict != Verdict::Pass).then_some(judge::PlayFault::Call),
+        ..Faults::default()
     };
-    Ok(outcome(case, judgement, Some(result), outcome_of_call))
+    Ok(outcome(judgement, faults, Some(result), reported))
 }
 
 fn program_name(program: &Program) -> String {

@@ -28,6 +28,24 @@ pub struct SuiteFile {
     /// How C submissions are compiled.
     #[serde(default)]
     pub compile: CompileFile,
+    /// The handout's rubric: the items cases earn points for, each with
+    /// the points the handout gives it.
+    #[serde(default)]
+    pub rubric: Vec<RubricItemFile>,
+}
+
+/// One item of a handout's rubric.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RubricItemFile {
+    /// Its name, as cases' `rubric:` fields give it.
+    pub item: String,
+    /// The points the handout gives it.
+    pub points: Points,
+    /// Graded by a person (code style, a lab interview): no case earns
+    /// its points.
+    #[serde(default)]
+    pub by_hand: bool,
 }
 
 /// A case file: the input, and any settings that differ from the suite's
@@ -54,8 +72,15 @@ pub struct CaseFile {
     pub mode: Option<Mode>,
     /// With `mode: game`, the points that also need the text to match.
     pub format_points: Option<Points>,
-    /// With `mode: game`, whether prompts must show move numbers.
+    /// With `mode: game`, how move numbers in prompts are judged.
     pub move_numbers: Option<MoveNumbers>,
+    /// With `mode: game`, the points that need the run to end as the
+    /// reference's does.
+    pub ending_points: Option<Points>,
+    /// Whether a program must exit with status 0.
+    pub exit_status: Option<ExitStatus>,
+    /// With `mode: game`, the parts of the text `format_points` grade.
+    pub format: Option<Vec<TextPart>>,
 }
 
 /// Settings a suite gives every case.
@@ -73,8 +98,15 @@ pub struct Settings {
     pub mode: Option<Mode>,
     /// With `mode: game`, the points that also need the text to match.
     pub format_points: Option<Points>,
-    /// With `mode: game`, whether prompts must show move numbers.
+    /// With `mode: game`, how move numbers in prompts are judged.
     pub move_numbers: Option<MoveNumbers>,
+    /// With `mode: game`, the points that need the run to end as the
+    /// reference's does.
+    pub ending_points: Option<Points>,
+    /// Whether a program must exit with status 0.
+    pub exit_status: Option<ExitStatus>,
+    /// With `mode: game`, the parts of the text `format_points` grade.
+    pub format: Option<Vec<TextPart>>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -121,7 +153,52 @@ pub enum Mode {
     Game,
 }
 
-/// Whether a game-mode case requires move numbers in prompts.
+/// Whether a program's exit status counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExitStatus {
+    /// A program must exit with 0 where the reference exits: any other
+    /// status is a fault of the ending (verdict `crashed`).
+    #[default]
+    Zero,
+    /// Any status is fine (a handout that never says what to return);
+    /// a status other than 0 is only mentioned.
+    Any,
+}
+
+/// A part of a game's text that format points can grade, read by the
+/// game's reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextPart {
+    /// Everything but the ignored regions.
+    All,
+    /// What is printed before the first board, the ignored regions aside.
+    Instructions,
+    /// Each board display: its rows and the blank, border and number
+    /// lines around them.
+    Boards,
+    /// Each refusal's message.
+    Errors,
+    /// What is printed after the last input, the board display aside
+    /// (it is its own part): the win or tie, the goodbye.
+    Ending,
+}
+
+impl TextPart {
+    /// How a sentence names it.
+    pub fn words(self) -> &'static str {
+        match self {
+            TextPart::All => "the text",
+            TextPart::Instructions => "the instructions",
+            TextPart::Boards => "the board display",
+            TextPart::Errors => "the error messages",
+            TextPart::Ending => "the ending",
+        }
+    }
+}
+
+/// How a game-mode case judges the move numbers in prompts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MoveNumbers {
@@ -130,6 +207,9 @@ pub enum MoveNumbers {
     Optional,
     /// A prompt without one is a difference.
     Required,
+    /// Not judged: for cases about something else, so that a fault of
+    /// the move number costs only the cases about move numbers.
+    Ignored,
 }
 
 /// Who sees a case.

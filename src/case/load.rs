@@ -7,7 +7,7 @@ use std::path::Path;
 use reference::Game;
 
 use super::file::{CaseFile, Mode, Settings, SuiteFile, Visibility};
-use super::{Case, Problem, Suite};
+use super::{Case, Problem, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
@@ -47,15 +47,59 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         regions,
         compile_flags: suite_file.compile.flags,
         problems: Vec::new(),
+        rubric: suite_file
+            .rubric
+            .into_iter()
+            .map(|item| RubricItem {
+                name: item.item,
+                points: item.points.0,
+                by_hand: item.by_hand,
+            })
+            .collect(),
     };
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults, suite.game) {
+        match load_case(&path, &suite_file.defaults, suite.game)
+            .and_then(|case| in_rubric(case, &suite.rubric))
+        {
             Ok(case) => suite.cases.push(case),
             Err(problem) => suite.problems.push(problem),
         }
     }
     suite.cases.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(suite)
+}
+
+/// A case whose rubric item is one of the suite's, when the suite lists
+/// its rubric.
+fn in_rubric(case: Case, rubric: &[RubricItem]) -> Result<Case, Problem> {
+    if rubric.is_empty() {
+        return Ok(case);
+    }
+    let names = || {
+        rubric
+            .iter()
+            .map(|i| format!("`{}`", i.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &case.rubric {
+        Some(item) if rubric.iter().any(|i| &i.name == item) => Ok(case),
+        Some(item) => Err(Problem::new(
+            &case.file,
+            format!(
+                "rubric item `{item}` is not in suite.yaml's rubric; the items are: {}",
+                names()
+            ),
+        )),
+        None => Err(Problem::new(
+            &case.file,
+            format!(
+                "the suite lists its rubric, so each case names the item it earns points for \
+                 (`rubric:`); the items are: {}",
+                names()
+            ),
+        )),
+    }
 }
 
 /// The case files of a folder, sorted: every `.yaml` but `suite.yaml`.
@@ -148,18 +192,20 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
         .clone()
         .or(defaults.format_points.clone())
         .map_or(0.0, |p| p.0);
-    if format_points > points {
-        return Err(Problem::new(
-            path,
-            format!("format_points ({format_points}) is more than the case's points ({points})"),
-        ));
-    }
-    if format_points > 0.0 && mode == Mode::Text {
-        return Err(Problem::new(
-            path,
-            "format_points only means something with `mode: game`",
-        ));
-    }
+    let ending_points = file
+        .ending_points
+        .clone()
+        .or(defaults.ending_points.clone())
+        .map_or(0.0, |p| p.0);
+    let format = file.format.clone().or(defaults.format.clone());
+    check_parts(
+        path,
+        mode,
+        points,
+        format_points,
+        ending_points,
+        format.is_some(),
+    )?;
     let mut limits = Limits::default();
     if let Some(t) = file.timeout.as_ref().or(defaults.timeout.as_ref()) {
         limits.wall = t.0;
@@ -200,7 +246,48 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
             .move_numbers
             .or(defaults.move_numbers)
             .unwrap_or_default(),
+        ending_points,
+        exit_status: file
+            .exit_status
+            .or(defaults.exit_status)
+            .unwrap_or_default(),
+        format,
     })
+}
+
+/// The parts of a case's points add up, and are for game mode.
+fn check_parts(
+    path: &Path,
+    mode: Mode,
+    points: f64,
+    format_points: f64,
+    ending_points: f64,
+    names_format: bool,
+) -> Result<(), Problem> {
+    if format_points + ending_points > points + 1e-9 {
+        return Err(Problem::new(
+            path,
+            format!(
+                "format_points ({format_points}) and ending_points ({ending_points}) together are \
+                 more than the case's points ({points})"
+            ),
+        ));
+    }
+    let game_only = [
+        (format_points > 0.0, "format_points"),
+        (ending_points > 0.0, "ending_points"),
+        (names_format, "format"),
+    ];
+    match game_only.iter().find(|(set, _)| *set) {
+        Some((_, name)) if mode == Mode::Text => Err(Problem::new(
+            path,
+            format!(
+                "{name} only means something with `mode: game` (in text mode the whole \
+                 transcript and the ending earn the points together)"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A case's name is its file name: letters, digits, `-`, `_` and `.`, so
