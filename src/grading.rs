@@ -275,6 +275,7 @@ pub fn run_case(
                 case,
                 game: suite.game,
                 regions: &suite.regions,
+                graded: &suite.graded,
                 expected,
             };
             let want = || prepared.reading(suite.game, expected);

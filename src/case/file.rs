@@ -32,6 +32,22 @@ pub struct SuiteFile {
     /// the points the handout gives it.
     #[serde(default)]
     pub rubric: Vec<RubricItemFile>,
+    /// Named regions of the output that a case's `format` can grade.
+    #[serde(default)]
+    pub regions: Vec<GradedRegionFile>,
+}
+
+/// A region a case can grade: from the first line matching `from` (the
+/// first line when left out) up to, not including, the next line
+/// matching `until` (the end when left out).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GradedRegionFile {
+    pub name: String,
+    #[serde(default)]
+    pub from: Option<Pattern>,
+    #[serde(default)]
+    pub until: Option<Pattern>,
 }
 
 /// One item of a handout's rubric.
@@ -79,8 +95,9 @@ pub struct CaseFile {
     pub ending_points: Option<Points>,
     /// Whether a program must exit with status 0.
     pub exit_status: Option<ExitStatus>,
-    /// With `mode: game`, the parts of the text `format_points` grade.
-    pub format: Option<Vec<TextPart>>,
+    /// With `mode: game`, the parts of the text `format_points` grade:
+    /// the names of [`TextPart`]s or of the suite's `regions`.
+    pub format: Option<Vec<String>>,
 }
 
 /// Settings a suite gives every case.
@@ -105,8 +122,9 @@ pub struct Settings {
     pub ending_points: Option<Points>,
     /// Whether a program must exit with status 0.
     pub exit_status: Option<ExitStatus>,
-    /// With `mode: game`, the parts of the text `format_points` grade.
-    pub format: Option<Vec<TextPart>>,
+    /// With `mode: game`, the parts of the text `format_points` grade:
+    /// the names of [`TextPart`]s or of the suite's `regions`.
+    pub format: Option<Vec<String>>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -167,9 +185,8 @@ pub enum ExitStatus {
 }
 
 /// A part of a game's text that format points can grade, read by the
-/// game's reader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+/// game's reader, or a region the suite names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextPart {
     /// Everything but the ignored regions.
     All,
@@ -183,18 +200,50 @@ pub enum TextPart {
     /// What is printed after the last input, the board display aside
     /// (it is its own part): the win or tie, the goodbye.
     Ending,
+    /// One of the suite's `regions`, by its place in the list.
+    Region(usize),
 }
 
 impl TextPart {
-    /// How a sentence names it.
-    pub fn words(self) -> &'static str {
+    /// The parts the reader finds, by their case-file names.
+    pub const NAMED: [(&'static str, TextPart); 5] = [
+        ("all", TextPart::All),
+        ("instructions", TextPart::Instructions),
+        ("boards", TextPart::Boards),
+        ("errors", TextPart::Errors),
+        ("ending", TextPart::Ending),
+    ];
+
+    /// How a sentence names it; a region by its name in `regions`.
+    pub fn words(self, regions: &[String]) -> String {
         match self {
-            TextPart::All => "the text",
-            TextPart::Instructions => "the instructions",
-            TextPart::Boards => "the board display",
-            TextPart::Errors => "the error messages",
-            TextPart::Ending => "the ending",
+            TextPart::All => "the text".into(),
+            TextPart::Instructions => "the instructions".into(),
+            TextPart::Boards => "the board display".into(),
+            TextPart::Errors => "the error messages".into(),
+            TextPart::Ending => "the ending".into(),
+            TextPart::Region(i) => regions
+                .get(i)
+                .map_or("a region".into(), |name| format!("the {name}")),
         }
+    }
+
+    /// The part a case file names: one the reader finds, or one of the
+    /// suite's regions.
+    pub fn named(name: &str, regions: &[String]) -> Result<TextPart, String> {
+        if let Some((_, part)) = Self::NAMED.iter().find(|(n, _)| *n == name) {
+            return Ok(*part);
+        }
+        if let Some(i) = regions.iter().position(|r| r == name) {
+            return Ok(TextPart::Region(i));
+        }
+        let mut known: Vec<String> = Self::NAMED.iter().map(|(n, _)| n.to_string()).collect();
+        known.extend(regions.iter().cloned());
+        Err(format!(
+            "unknown part `{name}` in `format`; the parts are: {} (a region is named in \
+             suite.yaml's `regions`)",
+            known.join(", ")
+        ))
     }
 }
 

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use reference::Game;
 
+use super::file::TextPart;
 use super::file::{CaseFile, Mode, Settings, SuiteFile, Visibility};
-use super::{Case, Problem, RubricItem, Suite};
+use super::{Case, GradedRegion, Problem, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
@@ -56,9 +57,19 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
                 by_hand: item.by_hand,
             })
             .collect(),
+        graded: suite_file
+            .regions
+            .into_iter()
+            .map(|r| GradedRegion {
+                name: r.name,
+                from: r.from.map(|p| p.0),
+                until: r.until.map(|p| p.0),
+            })
+            .collect(),
     };
+    let graded = suite.graded_names();
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults, suite.game)
+        match load_case(&path, &suite_file.defaults, suite.game, &graded)
             .and_then(|case| in_rubric(case, &suite.rubric))
         {
             Ok(case) => suite.cases.push(case),
@@ -175,7 +186,12 @@ fn task(path: &Path, file: &CaseFile, game: Game) -> Result<(Vec<String>, Option
     }
 }
 
-fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Problem> {
+fn load_case(
+    path: &Path,
+    defaults: &Settings,
+    game: Game,
+    regions: &[String],
+) -> Result<Case, Problem> {
     let name = case_name(path)?;
     let text =
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
@@ -197,7 +213,16 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
         .clone()
         .or(defaults.ending_points.clone())
         .map_or(0.0, |p| p.0);
-    let format = file.format.clone().or(defaults.format.clone());
+    let format = match file.format.as_ref().or(defaults.format.as_ref()) {
+        Some(names) => Some(
+            names
+                .iter()
+                .map(|name| TextPart::named(name, regions))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|message| Problem::new(path, message))?,
+        ),
+        None => None,
+    };
     check_parts(
         path,
         mode,
@@ -406,6 +431,58 @@ mod tests {
         assert!(find("bad name!.yaml").message.contains("letters, digits"));
         let shown = typo.to_string();
         assert!(shown.contains("typo.yaml:3:"), "{shown}");
+    }
+
+    #[test]
+    fn parts_of_a_case_add_up_and_name_what_exists() {
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "game: pentago\ndefaults:\n  mode: game\nregions:\n  - name: goodbye\n    from: '^Thanks'\nrubric:\n  - item: exits\n    points: 2\n",
+            ),
+            (
+                "good.yaml",
+                "rubric: exits\ninput: x\npoints: 2\nending_points: 1.5\nformat_points: 0.5\nformat: [errors, goodbye]\n",
+            ),
+            ("too-many.yaml", "rubric: exits\ninput: x\npoints: 1\nending_points: 1\nformat_points: 0.5\n"),
+            ("unknown-part.yaml", "rubric: exits\ninput: x\nformat: [farewell]\n"),
+            ("no-item.yaml", "input: x\n"),
+            ("other-item.yaml", "rubric: loops\ninput: x\n"),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let [good] = &suite.cases[..] else {
+            panic!("{:?}", suite.problems)
+        };
+        assert_eq!(
+            good.format.as_deref(),
+            Some(&[TextPart::Errors, TextPart::Region(0)][..])
+        );
+        assert_eq!((good.play_points(), good.ending_points), (0.0, 1.5));
+        let problem = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .map(|p| p.message.clone())
+                .unwrap_or_default()
+        };
+        assert!(problem("too-many.yaml").contains("together are more than"));
+        assert!(problem("unknown-part.yaml").contains("errors, ending, goodbye"));
+        assert!(problem("no-item.yaml").contains("the items are: `exits`"));
+        assert!(problem("other-item.yaml").contains("`loops` is not in suite.yaml's rubric"));
+        assert!(
+            suite.rubric_problems().is_empty(),
+            "{:?}",
+            suite.rubric_problems()
+        );
+        let text = folder(&[
+            ("suite.yaml", "game: connect4\n"),
+            ("a.yaml", "input: '0'\nending_points: 0.5\n"),
+        ]);
+        let suite = load_suite(text.path()).unwrap();
+        assert!(suite.problems[0]
+            .message
+            .contains("only means something with `mode: game`"));
     }
 
     #[test]

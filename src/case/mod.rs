@@ -108,6 +108,21 @@ pub struct Suite {
     pub problems: Vec<Problem>,
     /// The handout's rubric, when `suite.yaml` gives it.
     pub rubric: Vec<RubricItem>,
+    /// Regions of the output that cases' `format` can grade.
+    pub graded: Vec<GradedRegion>,
+}
+
+/// A region of the output a case's format can grade: from the first
+/// line matching `from` (the first line when `None`) up to, not
+/// including, the next line matching `until` (the end when `None`).
+#[derive(Clone, Debug)]
+pub struct GradedRegion {
+    /// Its name, as cases' `format` gives it.
+    pub name: String,
+    /// Where it starts.
+    pub from: Option<regex::bytes::Regex>,
+    /// The first line after it.
+    pub until: Option<regex::bytes::Regex>,
 }
 
 /// One item of a handout's rubric.
@@ -132,6 +147,11 @@ impl Suite {
     /// The points all cases are worth together.
     pub fn max_points(&self) -> f64 {
         self.cases.iter().map(|c| c.points).sum()
+    }
+
+    /// The names of the regions cases can grade, in order.
+    pub fn graded_names(&self) -> Vec<String> {
+        self.graded.iter().map(|r| r.name.clone()).collect()
     }
 
     /// The cases earning points for `item`, in order.

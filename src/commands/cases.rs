@@ -174,7 +174,7 @@ pub fn markdown_table(suite: &Suite) -> String {
             case.name,
             points(case.points),
             case.visibility,
-            judged(case),
+            judged(suite, case),
             escape_cell(case.rubric.as_deref().unwrap_or("")),
             escape_cell(case.description.as_deref().unwrap_or(""))
         ));
@@ -185,7 +185,7 @@ pub fn markdown_table(suite: &Suite) -> String {
 
 /// How a case is judged, in a few words: `exact`, `function call`, or
 /// for a game-mode case the play and what else earns points.
-fn judged(case: &case::Case) -> String {
+fn judged(suite: &Suite, case: &case::Case) -> String {
     if case.call.is_some() {
         return "function call".into();
     }
@@ -194,11 +194,12 @@ fn judged(case: &case::Case) -> String {
     }
     let mut parts = vec![format!("play {}", points(case.play_points()))];
     if case.format_points > 0.0 || case.format.is_some() {
-        let named: Vec<&str> = case
+        let regions = suite.graded_names();
+        let named: Vec<String> = case
             .format
             .iter()
             .flatten()
-            .map(|p| p.words().trim_start_matches("the "))
+            .map(|p| p.words(&regions).trim_start_matches("the ").to_string())
             .collect();
         let what = if named.is_empty() {
             "text".to_string()
@@ -320,7 +321,7 @@ fn print_suite(suite: &Suite) {
             case.call
                 .as_ref()
                 .map_or(case.input.len().to_string(), |c| c.describe()),
-            judged(case),
+            judged(suite, case),
             case.description
                 .as_ref()
                 .map(|d| format!("  — {d}"))

@@ -123,7 +123,7 @@ fn format_part(
     style: &Style,
     room: Room,
 ) -> bool {
-    let part = difference.part.words();
+    let part = difference.name.as_str();
     let place = after_input(difference.turn, difference.input.as_deref());
     if difference.yours.is_empty() {
         let _ = writeln!(
@@ -284,15 +284,9 @@ pub fn explain_outcome(
         (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game => {
             game_case(prepared, outcome, game, run, style, room)
         }
-        (Expected::Play(expected), _, Some(run)) => text_case(
-            outcome,
-            expected,
-            run,
-            &case.compare,
-            regions,
-            style,
-            room,
-        ),
+        (Expected::Play(expected), _, Some(run)) => {
+            text_case(outcome, expected, run, &case.compare, regions, style, room)
+        }
         (Expected::Call(expected), Some(call), _) => {
             let mut text = format!("  {}.\n", capitalized(&outcome.judgement.reason));
             if let Some(done) = &outcome.call {

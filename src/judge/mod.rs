@@ -21,7 +21,7 @@
 //! the fault that cost points (see [`verdict_of`]).
 
 use crate::call::{self, Call};
-use crate::case::{Case, ExitStatus, Mode, TextPart};
+use crate::case::{Case, ExitStatus, GradedRegion, Mode, TextPart};
 use crate::compare::{self, Region};
 use crate::expected::ReferenceRun;
 use crate::explain::terminal;
@@ -65,6 +65,8 @@ pub struct Setting<'a> {
     pub game: reference::Game,
     /// Output never graded.
     pub regions: &'a [Region],
+    /// The regions a case's format can name.
+    pub graded: &'a [GradedRegion],
     /// The reference's run.
     pub expected: &'a ReferenceRun,
 }
@@ -225,7 +227,10 @@ fn format_difference(
             reading: got,
         },
         &case.compare,
-        setting.regions,
+        &parts::Regions {
+            ignored: setting.regions,
+            graded: setting.graded,
+        },
     )
 }
 
@@ -305,7 +310,7 @@ pub fn verdict_of(
             format!("{base}{}", note(case, faults.ending)),
         );
     };
-    let part = format.part.words();
+    let part = &format.name;
     let start = if plays {
         format!("{base}, but prints {part} differently")
     } else {
@@ -333,7 +338,7 @@ fn format_note(parts: &[PartScore], faults: &Faults) -> String {
         .iter()
         .any(|p| p.part == Part::Format && !p.earned && p.points > 0.0);
     match (&faults.format, format_lost) {
-        (Some(format), true) => format!("; it also prints {} differently", format.part.words()),
+        (Some(format), true) => format!("; it also prints {} differently", format.name),
         _ => String::new(),
     }
 }

@@ -10,7 +10,7 @@
 //! is right when at least one turn could be compared and every compared
 //! turn matches under the case's comparison options.
 
-use crate::case::TextPart;
+use crate::case::{GradedRegion, TextPart};
 use crate::compare::{comparable, Line, Options, Region};
 use crate::explain::terminal::TermLine;
 use crate::game::{LineKind, Reading};
@@ -20,6 +20,8 @@ use crate::game::{LineKind, Reading};
 pub struct FormatDifference {
     /// The part.
     pub part: TextPart,
+    /// How a sentence names it ("the error messages", "the goodbye").
+    pub name: String,
     /// The turn: 0 before the first input, k after input line k.
     pub turn: usize,
     /// The input line that started the turn, as typed.
@@ -39,19 +41,30 @@ pub struct Side<'a> {
     pub reading: &'a Reading,
 }
 
+/// The suite's regions: those never graded, and those a case can name.
+pub struct Regions<'a> {
+    /// Output never graded (the identifying header).
+    pub ignored: &'a [Region],
+    /// Regions a case's `format` can name.
+    pub graded: &'a [GradedRegion],
+}
+
 /// The first difference in any of `parts`, if there is one.
 pub fn compare(
     parts: &[TextPart],
     reference: &Side<'_>,
     yours: &Side<'_>,
     options: &Options,
-    regions: &[Region],
+    regions: &Regions<'_>,
 ) -> Option<FormatDifference> {
-    let kept = Kept::new(reference.lines, yours.lines, regions);
+    let kept = Kept::new(reference.lines, yours.lines, regions.ignored);
+    let names: Vec<String> = regions.graded.iter().map(|r| r.name.clone()).collect();
     parts.iter().find_map(|&part| {
-        let want = segments(part, reference, &kept.reference);
-        let got = segments(part, yours, &kept.yours);
-        compare_part(part, reference, yours, &want, &got, options)
+        let want = segments(part, reference, &kept.reference, regions.graded);
+        let got = segments(part, yours, &kept.yours, regions.graded);
+        let mut found = compare_part(part, reference, yours, &want, &got, options)?;
+        found.name = part.words(&names);
+        Some(found)
     })
 }
 
@@ -64,8 +77,15 @@ fn compare_part(
     options: &Options,
 ) -> Option<FormatDifference> {
     let mut compared = 0;
+    // A suite's region is where its patterns find it, whatever the turn.
+    let by_turn = !matches!(part, TextPart::Region(_));
     for (turn, lines) in want {
-        let Some((_, theirs)) = got.iter().rev().find(|(t, _)| t == turn) else {
+        let theirs = if by_turn {
+            got.iter().rev().find(|(t, _)| t == turn)
+        } else {
+            got.first()
+        };
+        let Some((_, theirs)) = theirs else {
             continue;
         };
         compared += 1;
@@ -94,6 +114,7 @@ fn difference(
     };
     FormatDifference {
         part,
+        name: String::new(),
         turn,
         input: reference
             .reading
@@ -167,7 +188,12 @@ fn numbered(texts: &[Vec<u8>]) -> Vec<Line<'_>> {
 }
 
 /// Each turn's lines of `part`, in order: (turn, line indices).
-fn segments(part: TextPart, side: &Side<'_>, kept: &[bool]) -> Vec<(usize, Vec<usize>)> {
+fn segments(
+    part: TextPart,
+    side: &Side<'_>,
+    kept: &[bool],
+    graded: &[GradedRegion],
+) -> Vec<(usize, Vec<usize>)> {
     let classes = &side.reading.lines;
     let is = |i: usize, kind: LineKind| classes.get(i).is_some_and(|c| c.kind == kind);
     let turn_of = |i: usize| classes.get(i).map_or(0, |c| c.turn);
@@ -208,7 +234,33 @@ fn segments(part: TextPart, side: &Side<'_>, kept: &[bool]) -> Vec<(usize, Vec<u
                 vec![(last, lines)]
             }
         }
+        TextPart::Region(i) => graded
+            .get(i)
+            .and_then(|region| region_lines(side.lines, region))
+            .map(|lines| vec![(turn_of(lines[0]), lines)])
+            .unwrap_or_default(),
     }
+}
+
+/// The lines of a suite's region: from the first line matching `from`
+/// up to the next matching `until`; `None` where `from` matches nothing.
+fn region_lines(lines: &[TermLine], region: &GradedRegion) -> Option<Vec<usize>> {
+    let texts: Vec<Vec<u8>> = lines.iter().map(|l| l.output.clone()).collect();
+    let start = match &region.from {
+        Some(from) => texts.iter().position(|t| from.is_match(t))?,
+        None => 0,
+    };
+    let end = region
+        .until
+        .as_ref()
+        .and_then(|until| {
+            texts[start + 1..]
+                .iter()
+                .position(|t| until.is_match(t))
+                .map(|at| start + 1 + at)
+        })
+        .unwrap_or(texts.len());
+    (start < end).then(|| (start..end).collect())
 }
 
 /// Lines grouped by turn, in order.
@@ -295,8 +347,33 @@ mod tests {
                 reading: &gr,
             },
             &Options::default(),
-            &[],
+            &Regions {
+                ignored: &[],
+                graded: &[goodbye()],
+            },
         )
+    }
+
+    /// A suite's region: the goodbye, from its line to the end.
+    fn goodbye() -> GradedRegion {
+        GradedRegion {
+            name: "goodbye".into(),
+            from: Some(regex::bytes::Regex::new("^Thanks").unwrap()),
+            until: None,
+        }
+    }
+
+    #[test]
+    fn a_region_the_suite_names_is_compared_where_its_patterns_find_it() {
+        let want = [&format!("Play.\n{BOARD}Thanks for playing.\nBye.\n")[..]];
+        let got = [&format!("Play!\n{BOARD}Thanks for playing.\nBye!\n")[..]];
+        let found = run(TextPart::Region(0), &want, &got, &[]).expect("the goodbye differs");
+        assert_eq!(found.name, "the goodbye");
+        assert_eq!(found.reference.len(), 2);
+        let same = [&format!("Hello.\n{BOARD}Thanks for playing.\nBye.\n")[..]];
+        assert_eq!(run(TextPart::Region(0), &want, &same, &[]), None);
+        let none = [&format!("Play.\n{BOARD}")[..]];
+        assert!(run(TextPart::Region(0), &want, &none, &[]).is_some_and(|f| f.yours.is_empty()));
     }
 
     #[test]

@@ -73,6 +73,7 @@ fn judged(case: &Case, run: &RunResult) -> (Judgement, Faults) {
         case,
         game: Game::Pentago,
         regions: &[],
+        graded: &[],
         expected: &expected,
     };
     whole_game(&setting, || &want, run)
