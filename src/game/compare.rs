@@ -320,18 +320,19 @@ fn errors(after: &After, want: &Turn, got: &Turn) -> Option<Difference> {
         return None;
     }
     let yours = if gk.is_empty() { &g } else { &gk };
-    let count = match (wk.len(), yours.len()) {
-        (w, y) if !wk.is_empty() && y > w && yours.starts_with(&wk) => format!(
-            ": {} message{} more than the reference's",
-            y - w,
-            if y - w == 1 { "" } else { "s" }
-        ),
-        (w, y) if y > 0 && y < w && wk.starts_with(yours) => format!(
-            ": {} message{} fewer than the reference's",
-            w - y,
-            if w - y == 1 { "" } else { "s" }
-        ),
-        _ => String::new(),
+    let (n_want, n_yours) = (wk.len(), yours.len());
+    let count = if n_want > 0 && n_yours > n_want && yours.starts_with(&wk) {
+        format!(
+            ": the reference does not report {}",
+            the(&error_words(&yours[n_want..]))
+        )
+    } else if n_yours > 0 && n_yours < n_want && wk.starts_with(yours) {
+        format!(
+            ": your program does not report {}",
+            the(&error_words(&wk[n_yours..]))
+        )
+    } else {
+        String::new()
     };
     Some(sentence(format!(
         "{}, the reference reported {}; your program reported {}{count}.",
@@ -339,6 +340,19 @@ fn errors(after: &After, want: &Turn, got: &Turn) -> Option<Difference> {
         error_words(&w),
         error_words(yours)
     )))
+}
+
+/// "an invalid row" as "the invalid row".
+fn the(words: &str) -> String {
+    let rest = words
+        .strip_prefix("an ")
+        .or_else(|| words.strip_prefix("a "))
+        .unwrap_or(words);
+    format!(
+        "the {}",
+        rest.replace(" and then an ", " and the ")
+            .replace(" and then a ", " and the ")
+    )
 }
 
 fn prompts(
@@ -427,8 +441,8 @@ mod tests {
             found.as_deref(),
             Some(
                 "After input line 2 (`A71R`), the reference reported an invalid column; your \
-                 program reported an invalid column and then an invalid row: 1 message more than \
-                 the reference's."
+                 program reported an invalid column and then an invalid row: the reference does \
+                 not report the invalid row."
             )
         );
         let later = difference(&input, |s| s.replace("B:  . O", "B:  . X"));
