@@ -7,7 +7,7 @@ use crate::case::MoveNumbers;
 /// The first way a program's game differs from the reference's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {
-    /// What differs, in a sentence: "After move 7 (`c41r`), the
+    /// What differs, in a sentence: "After input line 9 (`c41r`, move 7), the
     /// reference's board has X at C4 and your board has it at C6."
     pub sentence: String,
     /// The boards to show side by side: the reference's, then yours.
