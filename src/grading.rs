@@ -18,6 +18,7 @@ use crate::results;
 use crate::run::{self, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
+use crate::untrusted::{self, Refusal};
 use crate::verdict::{Judgement, Verdict};
 
 /// How to grade.
@@ -182,6 +183,7 @@ pub fn grade_until(
     let built = match submission::build(submission, cflags) {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
+        Err(BuildError::Refused(refusal)) => return Err(refusal.to_string()),
         Err(BuildError::Grader(message)) => return Err(message),
     };
     let Some(outcomes) = run_all(&built, suite, cases, settings, stop)? else {
@@ -269,8 +271,7 @@ pub fn run_case(
     match (&prepared.expected, &case.call) {
         (Expected::Call(expected), Some(call)) => call_case(built, case, call, expected),
         (Expected::Play(expected), _) => {
-            let jail = jail(&built.program, case)?;
-            let result = execute(&built.program, case, &jail, feed)?;
+            let (_jail, result) = execute(&built.program, case, feed)?;
             let setting = judge::Setting {
                 case,
                 game: suite.game,
@@ -286,21 +287,22 @@ pub fn run_case(
     }
 }
 
-/// A fresh sandbox for one run of `program`.
-fn jail<'s>(program: &Program, case: &Case) -> Result<Jail<'s>, String> {
-    sandbox::get()
-        .jail(&program.reads, &case.limits)
-        .map_err(|e| format!("cannot make a sandbox for the run: {e}"))
-}
-
-fn execute(
-    program: &Program,
-    case: &Case,
-    jail: &Jail<'_>,
-    feed: Feed,
-) -> Result<RunResult, String> {
-    run::run(program, &case.input, &case.limits, jail, feed)
-        .map_err(|e| format!("cannot run {}: {e}", program_name(program)))
+/// Runs `program` on the case in a fresh sandbox. A failure of the
+/// grader's own (no slot, no process to spare) is tried once more on a
+/// fresh slot, then reported as the grader's, never as the program's.
+fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResult), String> {
+    let attempt = || -> Result<(Jail, RunResult), String> {
+        let jail = sandbox::get()
+            .jail(&program.reads, &case.limits)
+            .map_err(|e| format!("cannot make a sandbox for the run: {e}"))?;
+        let result = run::run(program, &case.input, &case.limits, &jail, feed)
+            .map_err(|e| format!("cannot run {}: {e}", program_name(program)))?;
+        Ok((jail, result))
+    };
+    attempt().or_else(|_| {
+        sandbox::retire_thread_slot();
+        attempt()
+    })
 }
 
 fn outcome(
@@ -317,6 +319,10 @@ fn outcome(
         faults,
     }
 }
+
+/// The most a call's result file may hold: a board of the largest size,
+/// rendered, is far less.
+const RESULT_LIMIT: u64 = 4 << 20;
 
 /// Calls one of a Python submission's functions through the helper.
 fn call_case(
@@ -337,13 +343,29 @@ fn call_case(
     };
     let mut program = caller.clone();
     program.argv.push(call.request().into());
-    let jail = jail(&program, case)?;
-    let result = execute(&program, case, &jail, Feed::Interactive)?;
-    let reported = match std::fs::read_to_string(jail.workdir().join(call::RESULT_FILE)) {
-        Ok(json) => Some(call::parse_outcome(&json)?),
-        Err(_) => None,
+    let (jail, result) = execute(&program, case, Feed::Interactive)?;
+    // The program wrote the file: a link, a FIFO or a huge file is its
+    // doing, judged as a crash, never followed or waited for.
+    let report = match untrusted::read(&jail.workdir().join(call::RESULT_FILE), RESULT_LIMIT) {
+        Ok(json) => match call::parse_outcome(&String::from_utf8_lossy(&json)) {
+            Ok(outcome) => judge::Report::Returned(outcome),
+            Err(why) => judge::Report::Unusable(format!("{}: {why}", call.describe())),
+        },
+        Err(refusal @ (Refusal::Link(_) | Refusal::NotRegular(..) | Refusal::TooLarge { .. })) => {
+            judge::Report::Unusable(format!(
+                "{} left a {} that is not the helper's result: {}",
+                call.describe(),
+                call::RESULT_FILE,
+                refusal
+            ))
+        }
+        Err(_) => judge::Report::Missing,
     };
-    let judgement = judge::function_call(case, call, expected, &result, reported.clone());
+    let reported = match &report {
+        judge::Report::Returned(outcome) => Some(outcome.clone()),
+        _ => None,
+    };
+    let judgement = judge::function_call(case, call, expected, &result, report);
     let faults = Faults {
         play: (judgement.verdict != Verdict::Pass).then_some(judge::PlayFault::Call),
         ..Faults::default()

@@ -214,8 +214,12 @@ fn grade_and_check(user: Option<u32>) {
         );
     }
     let reads = fs::read_to_string(out.join("details/reads-outside.json")).unwrap();
+    // Writing into its own private /tmp is allowed; nothing else is.
+    let wrote_outside = reads
+        .split("\\n")
+        .any(|line| line.starts_with("WROTE ") && line != "WROTE /tmp/referee-escaped.txt");
     assert!(
-        !reads.contains("READ ") && !reads.contains("WROTE "),
+        !reads.contains("READ ") && !wrote_outside,
         "as {who}: {reads}"
     );
     for escaped in [
@@ -262,12 +266,14 @@ fn doctor_reports_the_protections() {
     let text = stdout(&out);
     for what in [
         "waiting for input",
-        "child processes",
+        "processes",
         "fork bombs",
         "memory",
+        "file system",
         "files",
         "disk",
         "network",
+        "system calls",
     ] {
         assert!(text.contains(what), "{what} missing:\n{text}");
     }

@@ -356,6 +356,18 @@ fn note(case: &Case, ending: Option<EndingFault>) -> String {
     format!(" (it {}, but {whose})", fault.what(&case.limits))
 }
 
+/// What the call helper left in its result file.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// What the function did.
+    Returned(call::Outcome),
+    /// A file the program made unusable (unreadable, a link, too large):
+    /// why, in a sentence.
+    Unusable(String),
+    /// No file: the program ended before the helper wrote one.
+    Missing,
+}
+
 /// Judges a function call: what the helper reported, or how the run
 /// that should have reported it ended. A crash, a hang or a read of input
 /// is the call's fault: the function did not return.
@@ -364,10 +376,11 @@ pub fn function_call(
     call: &Call,
     expected: &call::Expected,
     run: &RunResult,
-    reported: Option<call::Outcome>,
+    report: Report,
 ) -> Judgement {
-    let (verdict, reason) = match (run.ending, &reported) {
-        (Ending::Exited(_), Some(outcome)) => call::judge(call, expected, outcome),
+    let (verdict, reason) = match (run.ending, &report) {
+        (Ending::Exited(_), Report::Returned(outcome)) => call::judge(call, expected, outcome),
+        (Ending::Exited(_), Report::Unusable(why)) => (Verdict::Crashed, why.clone()),
         (Ending::WaitingForInput, _) => (
             Verdict::WaitingForInput,
             format!(

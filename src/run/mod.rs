@@ -10,23 +10,23 @@
 use std::ffi::OsString;
 use std::io;
 use std::os::fd::AsFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::notice;
-use crate::sandbox::{Confinement, Jail};
+use crate::sandbox::{Jail, Stdio};
 use crate::transcript::Transcript;
 
 mod notify;
 mod procfs;
-pub mod pty;
 mod serve;
 mod session;
-mod spawn;
+pub mod tool;
 
+pub use crate::sandbox::pty;
+pub use crate::sandbox::{clean_env, Limits};
 use session::{Detector, OutputPipe, Session};
-pub use spawn::limit_resources;
 
 /// A command to run: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,35 +49,6 @@ impl Program {
         Program {
             argv: vec![path.into_os_string()],
             reads,
-        }
-    }
-}
-
-/// What a run may use.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Time on the clock, from start to end.
-    pub wall: Duration,
-    /// Processor time; enforced in whole seconds, rounded up.
-    pub cpu: Duration,
-    /// Bytes of output kept; printing more ends the run.
-    pub output: u64,
-    /// Address space, in bytes; `None` for no limit.
-    pub memory: Option<u64>,
-    /// The largest file the program may write, in bytes.
-    pub file_size: u64,
-}
-
-impl Default for Limits {
-    /// Generous for first-year programs that finish in milliseconds:
-    /// limits catch runaway programs, never slow ones.
-    fn default() -> Self {
-        Limits {
-            wall: Duration::from_secs(10),
-            cpu: Duration::from_secs(5),
-            output: 1 << 20,
-            memory: Some(512 << 20),
-            file_size: 16 << 20,
         }
     }
 }
@@ -135,26 +106,6 @@ pub struct RunResult {
     pub unread_inputs: usize,
 }
 
-/// The clean environment programs run in: the same on every machine and
-/// nothing of the grader's (no tokens, no `PYTHON*`). Locale and terminal
-/// are fixed; `HOME` and `TMPDIR` are the run's own directory.
-pub fn clean_env(workdir: &Path) -> Vec<(OsString, OsString)> {
-    let dir = workdir.as_os_str().to_os_string();
-    [
-        ("PATH", OsString::from("/usr/local/bin:/usr/bin:/bin")),
-        ("HOME", dir.clone()),
-        ("TMPDIR", dir),
-        ("LANG", OsString::from("C.UTF-8")),
-        ("LC_ALL", OsString::from("C.UTF-8")),
-        ("TERM", OsString::from("dumb")),
-        ("USER", OsString::from("student")),
-        ("LOGNAME", OsString::from("student")),
-    ]
-    .into_iter()
-    .map(|(k, v)| (OsString::from(k), v))
-    .collect()
-}
-
 /// How waits are detected, when `REFEREE_DETECT` forces it: `notify`
 /// (seccomp notifications), `proc` (the `/proc` fallback) or `none` (type
 /// everything at once). For tests, and for machines where detection
@@ -196,15 +147,10 @@ pub fn run(
     program: &Program,
     inputs: &[String],
     limits: &Limits,
-    jail: &Jail<'_>,
+    jail: &Jail,
     feed: Feed,
 ) -> io::Result<RunResult> {
-    let place = Place {
-        workdir: jail.workdir(),
-        env: jail.env(),
-        confinement: jail.confinement(),
-    };
-    let mut result = run_in(program, inputs, limits, &place, feed, jail)?;
+    let mut result = run_in(program, inputs, limits, feed, jail)?;
     // A program that failed after its group ran into the memory limit ran
     // out of memory; one that finished despite it (the kernel dropped
     // caches) did not.
@@ -216,22 +162,14 @@ pub fn run(
     Ok(result)
 }
 
-/// Where and how a program runs.
-pub(crate) struct Place<'a> {
-    pub workdir: &'a Path,
-    pub env: Vec<(OsString, OsString)>,
-    pub confinement: Confinement,
-}
-
 /// Runs with the best way of detecting waits this machine has, falling
 /// back (and saying so once) when one fails.
 fn run_in(
     program: &Program,
     inputs: &[String],
     limits: &Limits,
-    place: &Place<'_>,
     feed: Feed,
-    jail: &Jail<'_>,
+    jail: &Jail,
 ) -> io::Result<RunResult> {
     let forced = forced_detection();
     if feed == Feed::Interactive
@@ -239,7 +177,7 @@ fn run_in(
         && matches!(forced, None | Some("notify"))
         && DETECTION.load(Ordering::Relaxed) != NOTIFY_FAILS
     {
-        match run_with(program, inputs, limits, place, jail, How::Notify) {
+        match run_with(program, inputs, limits, jail, How::Notify) {
             Ok(result) => {
                 DETECTION.store(NOTIFY_WORKS, Ordering::Relaxed);
                 return Ok(result);
@@ -251,7 +189,7 @@ fn run_in(
         }
     }
     if feed == Feed::Interactive && forced != Some("none") && procfs::Watcher::available() {
-        return run_with(program, inputs, limits, place, jail, How::Watch);
+        return run_with(program, inputs, limits, jail, How::Watch);
     }
     if feed == Feed::Interactive {
         notice::once(
@@ -260,7 +198,7 @@ fn run_in(
              input is typed all at once at the start; transcripts show every input first",
         );
     }
-    run_with(program, inputs, limits, place, jail, How::AllAtOnce)
+    run_with(program, inputs, limits, jail, How::AllAtOnce)
 }
 
 /// How a run learns the program waits.
@@ -275,77 +213,37 @@ fn run_with(
     program: &Program,
     inputs: &[String],
     limits: &Limits,
-    place: &Place<'_>,
-    jail: &Jail<'_>,
+    jail: &Jail,
     how: How,
 ) -> io::Result<RunResult> {
-    let (pty, reused) = terminal()?;
-    match run_on(&pty, program, inputs, limits, place, jail, how) {
-        Ok(result) => {
-            keep_terminal(pty);
-            Ok(result)
-        }
-        // A terminal another session still holds cannot be this run's:
-        // try once more on a new one.
-        Err(_) if reused => {
-            let pty = pty::Pty::open()?;
-            let result = run_on(&pty, program, inputs, limits, place, jail, how)?;
-            keep_terminal(pty);
-            Ok(result)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-thread_local! {
-    /// The terminal this thread's runs use, kept from run to run and reset
-    /// before each: opening and closing one costs tens of microseconds,
-    /// more when several processors do it at once (the kernel's
-    /// terminals share locks and kernel threads).
-    static TERMINAL: std::cell::RefCell<Option<pty::Pty>> = const { std::cell::RefCell::new(None) };
-}
-
-/// This thread's terminal, reset; and whether it was used before.
-fn terminal() -> io::Result<(pty::Pty, bool)> {
-    if let Some(pty) = TERMINAL.with_borrow_mut(Option::take) {
-        if pty.reset().is_ok() {
-            return Ok((pty, true));
-        }
-    }
-    Ok((pty::Pty::open()?, false))
-}
-
-fn keep_terminal(pty: pty::Pty) {
-    TERMINAL.with_borrow_mut(|kept| *kept = Some(pty));
-}
-
-fn run_on(
-    pty: &pty::Pty,
-    program: &Program,
-    inputs: &[String],
-    limits: &Limits,
-    place: &Place<'_>,
-    jail: &Jail<'_>,
-    how: How,
-) -> io::Result<RunResult> {
-    let notify = match how {
-        How::Notify => Some(notify::Installer::new()?),
-        _ => None,
-    };
+    let pty = jail.pty();
     let output = match how {
         How::Notify => Some(OutputPipe::open(limits.output)?),
         _ => None,
     };
+    let stdout = output
+        .as_ref()
+        .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
+    let filter = (how == How::Notify).then(notify::filter);
     let started_at = Instant::now();
-    let installer = notify.as_ref().map(|(installer, _)| installer);
-    let stdout = output.as_ref().map(|pipe| pipe.writer.as_fd());
-    let started = spawn::start(program, place, limits, pty, stdout, installer)?;
-    let detector = match (how, notify) {
-        (How::Notify, Some((installer, parent_end))) => {
-            drop(installer);
-            Detector::Notify(parent_end.receive()?)
+    let spawned = jail.spawn(
+        &program.argv,
+        Stdio {
+            stdin: pty.slave(),
+            stdout,
+            stderr: stdout,
+        },
+        filter,
+    )?;
+    let detector = match (how, spawned.listener) {
+        (How::Notify, Some(listener)) => Detector::Notify(notify::Notifier::new(listener)),
+        (How::Notify, None) => {
+            let _ = jail.stop();
+            return Err(io::Error::other(
+                "the program did not send its read listener",
+            ));
         }
-        (How::Watch, _) => match procfs::Watcher::new(started.pid) {
+        (How::Watch, _) => match procfs::Watcher::new(spawned.pid) {
             Ok(watcher) => Detector::Watch(watcher),
             Err(_) => Detector::AllAtOnce,
         },
@@ -354,8 +252,7 @@ fn run_on(
     Session {
         pty,
         output,
-        pid: started.pid,
-        pidfd: started.pidfd,
+        pid: spawned.pid,
         detector,
         inputs,
         limits,

@@ -15,12 +15,15 @@
 //!
 //! Every process the program starts inherits the filter, so wrappers
 //! (`sh -c`, a Python script started by a shell script) are followed too.
-//! The filter restricts nothing. Linux 5.5 or later; where it cannot be
-//! installed the runner falls back to [`super::procfs`].
+//! The filter restricts nothing (the sandbox's allowlist does), and it is
+//! small enough to read: it checks the architecture first and lets every
+//! other call through. seccompiler cannot express `SECCOMP_RET_USER_NOTIF`,
+//! so this one filter is written out here. Linux 5.5 or later; where it
+//! cannot be installed the runner falls back to [`super::procfs`].
 
 use std::io;
-use std::mem::{size_of, zeroed, MaybeUninit};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::mem::zeroed;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
 /// The audit architecture the filter matches, so a 32-bit syscall with the
 /// same number is not mistaken for `read`.
@@ -32,13 +35,6 @@ const AUDIT_ARCH: u32 = 0xC000_00B7;
 /// `SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP` (Linux 6.6): wake the waiting
 /// program on the runner's CPU, which halves the cost of each read.
 const SYNC_WAKE_UP: u64 = 1;
-
-/// What the child needs to install the filter, prepared before `fork` so
-/// that the child only makes system calls (nothing that allocates).
-pub struct Installer {
-    filter: &'static [libc::sock_filter],
-    child_end: OwnedFd,
-}
 
 /// The runner's end: one notification per held call.
 pub struct Notifier {
@@ -79,95 +75,15 @@ pub enum Reply {
 /// Whether this build can use notifications at all.
 pub const SUPPORTED: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
 
-impl Installer {
-    /// Prepares the filter and a socket pair to hand the listener back on.
-    pub fn new() -> io::Result<(Installer, ParentEnd)> {
-        let mut fds = [0 as RawFd; 2];
-        // SAFETY: socketpair fills two fds on success.
-        let rc = unsafe {
-            libc::socketpair(
-                libc::AF_UNIX,
-                libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
-                0,
-                fds.as_mut_ptr(),
-            )
-        };
-        if rc < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: both fds were just created and are owned by nobody else.
-        let (parent, child) =
-            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-        Ok((
-            Installer {
-                filter: notifying_filter(),
-                child_end: child,
-            },
-            ParentEnd(parent),
-        ))
-    }
-
-    /// The filter that holds the calls.
-    pub fn filter(&self) -> &'static [libc::sock_filter] {
-        self.filter
-    }
-
-    /// The plain values the child needs, to install `filter` (this
-    /// installer's, or one that includes it) and send its listener. The
-    /// installer and the filter must outlive the spawn.
-    pub fn child_side(&self, filter: &[libc::sock_filter]) -> ChildSide {
-        ChildSide {
-            filter: filter.as_ptr() as usize,
-            len: filter.len() as u16,
-            socket: self.child_end.as_raw_fd(),
-        }
-    }
+/// The filter a run's program installs last before `exec`, whose
+/// listener it hands to the runner (see [`crate::sandbox::Jail::spawn`]).
+pub fn filter() -> &'static [libc::sock_filter] {
+    notifying_filter()
 }
 
-/// [`Installer`] as plain values, for the child between `fork` and `exec`.
-#[derive(Clone, Copy)]
-pub struct ChildSide {
-    filter: usize,
-    len: u16,
-    socket: RawFd,
-}
-
-impl ChildSide {
-    /// In the child, between `fork` and `exec`: installs the filter and
-    /// sends its listener to the runner. Async-signal-safe.
-    pub fn install(&self) -> io::Result<()> {
-        // SAFETY: plain system calls on memory prepared before fork.
-        unsafe {
-            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let prog = libc::sock_fprog {
-                len: self.len,
-                filter: self.filter as *mut libc::sock_filter,
-            };
-            let listener = libc::syscall(
-                libc::SYS_seccomp,
-                libc::SECCOMP_SET_MODE_FILTER,
-                libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
-                &prog as *const libc::sock_fprog,
-            );
-            if listener < 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let sent = send_fd(self.socket, listener as RawFd);
-            libc::close(listener as RawFd);
-            sent
-        }
-    }
-}
-
-/// The runner's end of the socket the child sends its listener on.
-pub struct ParentEnd(OwnedFd);
-
-impl ParentEnd {
-    /// Receives the listener once the child has been spawned.
-    pub fn receive(self) -> io::Result<Notifier> {
-        let fd = recv_fd(self.0.as_raw_fd())?;
+impl Notifier {
+    /// The runner's end of a program's filter.
+    pub fn new(fd: OwnedFd) -> Notifier {
         // Best effort: older kernels lack the flag and work without it.
         // SAFETY: the ioctl takes a u64 flag value.
         unsafe {
@@ -177,11 +93,9 @@ impl ParentEnd {
                 SYNC_WAKE_UP,
             );
         }
-        Ok(Notifier { fd })
+        Notifier { fd }
     }
-}
 
-impl Notifier {
     /// The descriptor to poll: readable when a read call is held.
     pub fn as_fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
@@ -328,68 +242,4 @@ fn stmt(code: u16, k: u32) -> libc::sock_filter {
 
 fn jump(code: u16, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
     libc::sock_filter { code, jt, jf, k }
-}
-
-const CMSG_BUF: usize = 64;
-
-/// Sends one fd over a unix socket. Async-signal-safe: stack memory only.
-unsafe fn send_fd(socket: RawFd, fd: RawFd) -> io::Result<()> {
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    let mut cmsg_buf = [0u64; CMSG_BUF / 8];
-    let mut msg: libc::msghdr = zeroed();
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = cmsg_buf.as_mut_ptr().cast();
-    msg.msg_controllen = libc::CMSG_SPACE(size_of::<RawFd>() as u32) as usize;
-    let cmsg = libc::CMSG_FIRSTHDR(&msg);
-    (*cmsg).cmsg_level = libc::SOL_SOCKET;
-    (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-    (*cmsg).cmsg_len = libc::CMSG_LEN(size_of::<RawFd>() as u32) as usize;
-    std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<RawFd>(), fd);
-    if libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-fn recv_fd(socket: RawFd) -> io::Result<OwnedFd> {
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    let mut cmsg_buf = [0u64; CMSG_BUF / 8];
-    // SAFETY: a zeroed msghdr is valid; the buffers outlive the call.
-    unsafe {
-        let mut msg: libc::msghdr = zeroed();
-        msg.msg_iov = &mut iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = cmsg_buf.as_mut_ptr().cast();
-        msg.msg_controllen = CMSG_BUF;
-        if libc::recvmsg(
-            socket,
-            &mut msg,
-            libc::MSG_CMSG_CLOEXEC | libc::MSG_DONTWAIT,
-        ) < 0
-        {
-            return Err(io::Error::last_os_error());
-        }
-        let cmsg = libc::CMSG_FIRSTHDR(&msg);
-        if cmsg.is_null() || (*cmsg).cmsg_type != libc::SCM_RIGHTS {
-            return Err(io::Error::other(
-                "the program did not send its read listener",
-            ));
-        }
-        let mut fd = MaybeUninit::<RawFd>::uninit();
-        std::ptr::copy_nonoverlapping(
-            libc::CMSG_DATA(cmsg).cast::<u8>(),
-            fd.as_mut_ptr().cast::<u8>(),
-            size_of::<RawFd>(),
-        );
-        Ok(OwnedFd::from_raw_fd(fd.assume_init()))
-    }
 }

@@ -14,7 +14,7 @@ use super::procfs::Watcher;
 use super::pty::Pty;
 use super::serve;
 use super::{Clock, Ending, Limits, RunResult};
-use crate::sandbox::Jail;
+use crate::sandbox::{Ended, Jail};
 use crate::transcript::Transcript;
 
 /// How the session learns that the program waits for input.
@@ -35,8 +35,9 @@ const COLLECT_EVERY: Duration = Duration::from_millis(10);
 
 /// Why the loop stopped.
 enum Stop {
-    /// The program exited (or was killed by a signal) by itself.
-    Exited,
+    /// The program exited (or was killed by a signal) by itself, and the
+    /// slot's keeper cleared what it left.
+    Exited(Ended),
     /// The runner stopped it.
     Stopped(Ending),
 }
@@ -80,8 +81,8 @@ pub struct Session<'a> {
     pub pty: &'a Pty,
     /// Where its output goes, if not to the terminal.
     pub output: Option<OutputPipe>,
+    /// The program's process id.
     pub pid: i32,
-    pub pidfd: Option<OwnedFd>,
     pub detector: Detector,
     pub inputs: &'a [String],
     pub limits: &'a Limits,
@@ -89,7 +90,7 @@ pub struct Session<'a> {
     pub next: usize,
     pub transcript: Transcript,
     pub buf: Vec<u8>,
-    pub jail: &'a Jail<'a>,
+    pub jail: &'a Jail,
     /// What is left of the line being given to the program, when it read
     /// less than a whole line.
     pub pending: Vec<u8>,
@@ -111,7 +112,7 @@ impl Session<'_> {
         let stop = match self.drive(deadline) {
             Ok(stop) => stop,
             Err(e) => {
-                let _ = self.kill_all();
+                let _ = self.jail.stop();
                 return Err(e);
             }
         };
@@ -127,9 +128,6 @@ impl Session<'_> {
             let mut timeout = deadline - now;
             if let Detector::Watch(w) = &self.detector {
                 timeout = timeout.min(w.delay());
-            }
-            if self.pidfd.is_none() {
-                timeout = timeout.min(Duration::from_millis(1));
             }
             if matches!(self.detector, Detector::Notify(_)) {
                 timeout = timeout.min(COLLECT_EVERY);
@@ -151,8 +149,10 @@ impl Session<'_> {
                     return Ok(Stop::Stopped(ending));
                 }
             }
-            if ready.exited || (self.pidfd.is_none() && self.has_exited()) {
-                return Ok(Stop::Exited);
+            if ready.exited {
+                if let Some(ended) = self.jail.ended()? {
+                    return Ok(Stop::Exited(ended));
+                }
             }
             if let Some(ending) = self.look_for_waiting(ready.output)? {
                 return Ok(Stop::Stopped(ending));
@@ -173,9 +173,7 @@ impl Session<'_> {
         if watch_terminal {
             fds.push(PollFd::new(self.pty.master(), PollFlags::POLLIN));
         }
-        if let Some(pidfd) = &self.pidfd {
-            fds.push(PollFd::new(pidfd.as_fd(), PollFlags::POLLIN));
-        }
+        fds.push(PollFd::new(self.jail.as_fd(), PollFlags::POLLIN));
         let notify = match &self.detector {
             Detector::Notify(n) if !self.hung_up => Some(n),
             _ => None,
@@ -194,9 +192,7 @@ impl Session<'_> {
         if watch_terminal {
             ready.output = rest.next().is_some_and(is_ready);
         }
-        if self.pidfd.is_some() {
-            ready.exited = rest.next().is_some_and(is_ready);
-        }
+        ready.exited = rest.next().is_some_and(is_ready);
         if notify.is_some() {
             let revents = rest
                 .next()
@@ -322,17 +318,14 @@ impl Session<'_> {
         if !serve::same_file(call.pid, call.fd(), pipe.writer.as_fd()) || !self.still_held(call) {
             return Reply::Continue;
         }
-        serve::answer_question(call, self.pty.slave(), self.pid)
+        serve::answer_question(call, self.pty.slave(), self.jail.program_group(self.pid))
     }
 
     /// Whether `call`'s process still waits for the answer, so that its
-    /// pid still names it and its memory may be written. The program
-    /// itself is referee's child: its pid cannot name another process
-    /// before referee has reaped it, so there is nothing to ask.
+    /// pid still names it and its memory may be written. (Every process
+    /// of the run is the slot keeper's child, reaped by the keeper, so
+    /// even the program's own pid is asked about.)
     fn still_held(&self, call: &Call) -> bool {
-        if call.pid == self.pid {
-            return true;
-        }
         match &self.detector {
             Detector::Notify(notifier) => notifier.still_held(call),
             _ => false,
@@ -349,7 +342,10 @@ impl Session<'_> {
             watcher.reset();
             return Ok(None);
         }
-        if watcher.sleeps_reading_stdin()? && self.pty.unread_input()? == 0 {
+        // A program that is gone (its keeper reaps it at once) does not
+        // wait: its end is on its way.
+        let asleep = watcher.sleeps_reading_stdin().unwrap_or(false);
+        if asleep && self.pty.unread_input()? == 0 {
             let ending = self.type_next_line()?;
             if let Detector::Watch(watcher) = &mut self.detector {
                 watcher.reset();
@@ -387,83 +383,36 @@ impl Session<'_> {
         Ok(())
     }
 
-    fn has_exited(&self) -> bool {
-        // SAFETY: waitid with WNOWAIT only inspects the child.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let rc = libc::waitid(
-                libc::P_PID,
-                self.pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            );
-            rc == 0 && info.si_pid() != 0
-        }
-    }
-
-    /// Kills the program's whole process group, before reaping, so the
-    /// group id cannot have been reused by then.
-    fn kill_group(&self) {
-        // SAFETY: signalling our own child's process group.
-        unsafe {
-            libc::kill(-self.pid, libc::SIGKILL);
-        }
-    }
-
-    /// Kills the program and everything else the sandbox knows is the
-    /// run's, and reaps the program.
-    fn kill_all(&self) -> io::Result<(i32, libc::rusage)> {
-        self.kill_group();
-        let reaped = self.reap();
-        // Whatever left the process group: by now the program is gone,
-        // so only such escapees are still in the run's control group.
-        self.jail.kill_all();
-        reaped
-    }
-
-    /// Waits for the program to be gone; its status and resource use.
-    fn reap(&self) -> io::Result<(i32, libc::rusage)> {
-        let mut status = 0;
-        // SAFETY: wait4 writes the status and rusage.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        loop {
-            // SAFETY: see above.
-            let rc = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
-            if rc >= 0 {
-                return Ok((status, usage));
-            }
-            let err = io::Error::last_os_error();
-            if err.raw_os_error() != Some(libc::EINTR) {
-                return Err(err);
-            }
-        }
-    }
-
     fn finish(mut self, stop: Stop) -> io::Result<RunResult> {
         let over_limit = matches!(stop, Stop::Stopped(Ending::OutputLimit));
         let mut over_limit_now = false;
         if !over_limit {
             over_limit_now = self.read_output()?;
         }
-        let (status, usage) = self.kill_all()?;
+        let ended = match stop {
+            Stop::Exited(ended) => ended,
+            Stop::Stopped(_) => self.jail.stop()?,
+        };
         let wall = self.started.elapsed();
         if !over_limit && !over_limit_now {
             // What a killed program printed just before the kill.
             over_limit_now = self.read_output()?;
         }
-        let cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
-        let max_rss = (usage.ru_maxrss.max(0) as u64) * 1024;
         let ending = match stop {
             Stop::Stopped(ending) => ending,
-            Stop::Exited if over_limit_now => Ending::OutputLimit,
-            Stop::Exited => classify(status, cpu, max_rss, self.limits),
+            Stop::Exited(_) if over_limit_now => Ending::OutputLimit,
+            Stop::Exited(ended) => {
+                // A status the keeper could not reap: killed, for all we know.
+                let status = ended.status.unwrap_or(libc::SIGKILL);
+                classify(status, ended.cpu, ended.max_rss, self.limits)
+            }
         };
         Ok(RunResult {
             transcript: self.transcript,
             ending,
             wall,
-            cpu,
-            max_rss,
+            cpu: ended.cpu,
+            max_rss: ended.max_rss,
             unread_inputs: self.inputs.len() - self.next,
         })
     }
@@ -479,10 +428,6 @@ fn read_pipe(pipe: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<usize> {
             Err(e) => return Err(e.into()),
         }
     }
-}
-
-fn timeval(t: libc::timeval) -> Duration {
-    Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
 }
 
 /// Turns a wait status into an ending. A program that died of its CPU

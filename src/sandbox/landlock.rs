@@ -2,7 +2,8 @@
 //! enforced in the child just before `exec`.
 //!
 //! The program may read and execute the system's folders (`/usr`, `/lib`,
-//! `/bin`, `/etc`, ...) and its own (the build folder, Python's library),
+//! `/bin`, the loader's files of `/etc`) and its own (the build folder,
+//! Python's library),
 //! read and write its working folder and a few devices, and nothing else:
 //! not the cases, not other submissions, not the grader's output, not the
 //! user's home. It may not connect or bind TCP ports, and (Landlock ABI
@@ -37,19 +38,6 @@ pub const SYSTEM: &[&str] = &[
     "/etc/ld.so.conf.d",
     "/etc/localtime",
     "/etc/alternatives",
-    "/etc/nsswitch.conf",
-    "/etc/passwd",
-    "/etc/group",
-];
-
-/// Devices every program may read and write.
-const DEVICES: &[&str] = &[
-    "/dev/null",
-    "/dev/zero",
-    "/dev/full",
-    "/dev/random",
-    "/dev/urandom",
-    "/dev/tty",
 ];
 
 /// The Landlock ABI of the running kernel (0 without Landlock).
@@ -61,8 +49,10 @@ pub fn kernel_abi() -> i32 {
 }
 
 /// A ruleset for one run: `read` and the system folders readable and
-/// executable, `write` readable and writable.
-pub fn ruleset(read: &[PathBuf], write: &[&Path]) -> io::Result<Option<OwnedFd>> {
+/// executable, `write` readable and writable, and the devices of
+/// [`super::rootfs::DEVICES`] (the terminal only with `terminal`: a build
+/// has none).
+pub fn ruleset(read: &[PathBuf], write: &[PathBuf], terminal: bool) -> io::Result<Option<OwnedFd>> {
     let abi = ABI_WANTED;
     let fs_read = AccessFs::from_read(abi);
     let fs_all = AccessFs::from_all(abi);
@@ -84,8 +74,11 @@ pub fn ruleset(read: &[PathBuf], write: &[&Path]) -> io::Result<Option<OwnedFd>>
                 .map_err(io::Error::other)?;
         }
     }
-    let writable = DEVICES.iter().map(Path::new).chain(write.iter().copied());
-    for path in writable {
+    let devices = super::rootfs::DEVICES
+        .iter()
+        .filter(|d| terminal || **d != "/dev/tty")
+        .map(Path::new);
+    for path in devices.chain(write.iter().map(PathBuf::as_path)) {
         if let Ok(fd) = PathFd::new(path) {
             ruleset = ruleset
                 .add_rule(PathBeneath::new(fd, fs_all))

@@ -1,44 +1,63 @@
-//! The sandbox around every run of a student's program (and around its
-//! compilation): whether referee runs as root or as an ordinary user, a
-//! program cannot hang the grader, fill the disk, exhaust memory or
-//! processes, reach the network, read the cases or other students' files,
-//! or outlive its run.
+//! The sandbox around every run of a student's program, and around every
+//! compilation: whether referee runs as root, as an ordinary user, in a
+//! container, or as PID 1, a program cannot hang the grader, fill the
+//! disk, exhaust memory or processes, reach the network, read the cases
+//! or other students' files, change another student's grade, or outlive
+//! its run.
 //!
-//! The layers, each used where the machine has it ([`Sandbox::protections`]
-//! says which, and `referee doctor` prints them):
+//! Programs run in *slots*, one per referee worker thread, each set up
+//! once and reused run after run. Each slot has a keeper process
+//! ([`keeper`]) that holds the slot's layers:
 //!
-//! - a session and process group of its own, killed whole at the end of
-//!   the run; [`seccomp`] refuses `setsid`/`setpgid`, so nothing leaves it;
-//! - [`seccomp`] also refuses the network (sockets other than local Unix
-//!   ones), other processes, namespaces, mounts and kernel interfaces;
-//! - [`landlock`] limits files to the system's folders and the program's
-//!   own, and writes to its working folder; signals stay inside;
-//! - resource limits on processor time, address space, file size, open
-//!   files; and on processes: a control group per slot as root
-//!   ([`cgroup`], which also tells a memory overrun exactly and finds
-//!   every process to kill), `RLIMIT_NPROC` counted in referee's user
-//!   namespace otherwise;
-//! - working folders on a size-limited tmpfs per slot, in referee's own
-//!   mount namespace ([`space`]);
-//! - as root, every capability dropped before `exec`;
-//! - a clean environment (see [`crate::run::clean_env`]).
+//! - **namespaces**: a PID namespace whose init is the keeper (everything a
+//!   run started is killed and reaped before the slot is used again), an
+//!   empty network namespace, IPC and UTS namespaces, and a mount
+//!   namespace with a minimal root ([`rootfs`]); for an ordinary user, a
+//!   user namespace of the slot's own;
+//! - **seccomp**: an allowlist ([`seccomp`]), architecture checked first;
+//! - **Landlock** ([`landlock`]): files limited to the system's folders,
+//!   the program's own, and its working folder; signals and abstract
+//!   sockets kept inside;
+//! - **control groups** ([`cgroup`], version 1 or 2): processes and memory
+//!   capped for the run as a whole, overruns told exactly;
+//! - **a user of the slot's own** ([`uid`], as root): no program runs as
+//!   root, and file permissions and `RLIMIT_NPROC` hold between slots;
+//! - **a private tmpfs** per slot ([`space`]): the disk a run can fill is
+//!   capped in total;
+//! - resource limits, no capabilities, `no_new_privs`, only stdin, stdout
+//!   and stderr inherited, and a clean environment ([`limits`]).
+//!
+//! Each layer can be turned off for measuring or for a machine where one
+//! misbehaves (`REFEREE_SANDBOX_OFF`, see [`turned_off`]); where the
+//! machine lacks one, the others still hold, and [`Sandbox::protections`]
+//! (`referee doctor`) says exactly which hold.
 
-use std::cell::RefCell;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod cgroup;
+pub mod keeper;
 pub mod landlock;
+pub mod limits;
+pub mod pty;
+pub mod rootfs;
 pub mod seccomp;
 pub mod space;
+pub mod uid;
 
+pub use keeper::{Ended, Spawned};
+pub use limits::{clean_env, Limits};
 pub use space::Isolation;
 
-use crate::run::Limits;
+use keeper::{protocol, Blueprint, Keeper};
+use pty::Pty;
 
 /// Processes a run may have at once, counting the program itself.
 pub const PROCESSES: u32 = 64;
@@ -47,13 +66,19 @@ pub const PROCESSES: u32 = 64;
 /// tmpfs.
 pub const DISK: u64 = 64 << 20;
 
+/// What the built programs of the submissions being graded may hold in
+/// all, where they are on a tmpfs.
+const BUILDS_DISK: u64 = 1 << 30;
+
 static ISOLATION: OnceLock<Isolation> = OnceLock::new();
+static ROOT_AT_START: OnceLock<bool> = OnceLock::new();
 static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
 
 /// Puts referee in its own mount (and, for an ordinary user, user)
-/// namespace. Call first thing in `main`, while there is one thread;
-/// without it, working folders are plain folders.
+/// namespace, and keeps descriptors it inherited from reaching anything
+/// it starts. Call first thing in `main`, while there is one thread.
 pub fn isolate_process() {
+    close_inherited_on_exec();
     // SAFETY: reading the effective uid.
     let root = unsafe { libc::geteuid() } == 0;
     let _ = ROOT_AT_START.set(root);
@@ -65,7 +90,20 @@ pub fn isolate_process() {
     let _ = ISOLATION.set(isolation);
 }
 
-static ROOT_AT_START: OnceLock<bool> = OnceLock::new();
+/// Marks every descriptor above stderr close-on-exec: one a TA's shell
+/// left open (`exec 8<secret; referee grade ...`) reaches no tool referee
+/// starts. (Programs are protected anyway: their keeper closes all.)
+fn close_inherited_on_exec() {
+    // SAFETY: close_range only changes descriptor flags.
+    unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            libc::c_uint::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+    }
+}
 
 /// The process's sandbox, probed on first use.
 pub fn get() -> &'static Sandbox {
@@ -83,59 +121,162 @@ pub struct Protection {
     pub off: Option<String>,
 }
 
+/// The layers that can be turned off, by the names `REFEREE_SANDBOX_OFF`
+/// takes.
+const LAYERS: &[&str] = &[
+    "seccomp", "landlock", "cgroups", "tmpfs", "pid", "net", "ipc", "mount", "uid",
+];
+
+/// Whether `REFEREE_SANDBOX_OFF` (a comma-separated list of `seccomp`,
+/// `landlock`, `cgroups`, `tmpfs`, `pid`, `net`, `ipc`, `mount`, `uid`,
+/// or `namespaces` for `pid,net,ipc,mount`, or `all`) turns a layer off:
+/// for showing what each layer stops on its own, for measuring what each
+/// costs, and for machines where one misbehaves.
+pub fn turned_off(name: &str) -> bool {
+    std::env::var("REFEREE_SANDBOX_OFF")
+        .map(|v| {
+            v.split(',').map(str::trim).any(|p| {
+                p == name
+                    || p == "all"
+                    || (p == "namespaces" && matches!(name, "pid" | "net" | "ipc" | "mount"))
+            })
+        })
+        .unwrap_or(false)
+}
+
+/// The names of every layer, for messages.
+pub fn layer_names() -> &'static [&'static str] {
+    LAYERS
+}
+
+/// Whether seccomp filters can be installed here.
+pub fn seccomp_available() -> bool {
+    // SAFETY: asking for the calling thread's seccomp mode.
+    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+}
+
+/// Which layers a slot's keeper is made with; narrowed, once for the
+/// process, when the machine refuses one.
+#[derive(Clone, Debug)]
+struct Layers {
+    pid: bool,
+    net: bool,
+    ipc: bool,
+    mount: bool,
+    uid: bool,
+    cgroups: bool,
+    /// Why a layer is off (its name, the reason).
+    off: Vec<(&'static str, String)>,
+}
+
+impl Layers {
+    fn namespaces(&self) -> bool {
+        self.pid || self.net || self.ipc || self.mount
+    }
+
+    fn turn_off(&mut self, layer: &'static str, why: String) {
+        match layer {
+            "pid" => self.pid = false,
+            "net" => self.net = false,
+            "ipc" => self.ipc = false,
+            "mount" => self.mount = false,
+            "uid" => self.uid = false,
+            "cgroups" => self.cgroups = false,
+            _ => {}
+        }
+        self.off.retain(|(l, _)| *l != layer);
+        self.off.push((layer, why));
+    }
+
+    fn why_off(&self, layer: &str) -> Option<&str> {
+        self.off
+            .iter()
+            .find(|(l, _)| *l == layer)
+            .map(|(_, why)| why.as_str())
+    }
+}
+
 /// What this machine offers, and the slots runs take turns in.
 pub struct Sandbox {
     root: bool,
     isolation: Isolation,
     landlock_abi: i32,
     seccomp: bool,
-    cgroups: bool,
-    nproc: Option<u64>,
-    filter: Box<[libc::sock_filter]>,
+    /// The allowlist for a keeper with a PID namespace, and without.
+    allowlists: Option<[Box<[libc::sock_filter]>; 2]>,
+    hierarchy: Option<cgroup::Hierarchy>,
+    layers: Mutex<Layers>,
+    /// Set once a keeper started: `layers` will not narrow any more.
+    settled: AtomicBool,
     dir: tempfile::TempDir,
-    free: Mutex<Vec<Slot>>,
-    made: Mutex<usize>,
+    builds: PathBuf,
+    free: Mutex<Vec<Arc<Slot>>>,
+    made: AtomicUsize,
 }
 
-/// A place for one run at a time: a folder (a tmpfs where possible) and,
-/// as root, control groups. A slot belongs to one referee thread at a time
-/// (the thread's programs are born in its process group), and goes back
-/// to the pool when the thread ends.
-#[derive(Clone)]
-struct Slot {
+/// A place for one run at a time: working folders on a tmpfs, a terminal,
+/// a keeper in the slot's namespaces, control groups, a user of its own.
+/// A slot belongs to one referee thread at a time and goes back to the
+/// pool when the thread ends, unless it was retired (something of it
+/// could not be made clean again).
+pub struct Slot {
+    work: PathBuf,
+    tmp: PathBuf,
+    pty: Pty,
+    keeper: Keeper,
+    group: Option<cgroup::Group>,
+    /// Held while the slot lives.
+    _lease: Option<uid::Lease>,
+    /// What this slot's keeper has: a PID namespace, and a minimal root
+    /// (with the places of the run's folders in it).
+    pid_namespace: bool,
+    places: Option<rootfs::Places>,
+    /// The last Landlock ruleset made for this slot, and what for.
+    rules: Mutex<Option<MadeRules>>,
+    retired: AtomicBool,
+    /// Removed last, once the keeper (and with it the run) is gone.
+    _folders: Folders,
+}
+
+/// A slot's folders, removed when the slot goes.
+struct Folders {
     dir: PathBuf,
-    group: Option<Arc<cgroup::Group>>,
-    /// The last Landlock ruleset made for this slot, and what it was made
-    /// for: a suite's runs all need the same one.
-    rules: Arc<Mutex<Option<MadeRules>>>,
+    new_root: PathBuf,
+    tmpfs: bool,
 }
 
-/// A Landlock ruleset and what it was made for.
+impl Drop for Folders {
+    fn drop(&mut self) {
+        if self.tmpfs {
+            space::unmount(&self.dir);
+        }
+        let _ = fs::remove_dir_all(&self.dir);
+        let _ = fs::remove_dir(&self.new_root);
+    }
+}
+
 type MadeRules = (RulesFor, Arc<OwnedFd>);
 
-/// What a Landlock ruleset allows: the folders read and written (by
-/// inode: the rules hold the folders themselves, not their names).
+/// What a Landlock ruleset allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct RulesFor {
     read: Vec<PathBuf>,
-    write: Vec<PathBuf>,
-    workdir: u64,
+    terminal: bool,
 }
 
 thread_local! {
     /// The slot this thread runs programs in.
-    static THREAD_SLOT: RefCell<Option<ThreadSlot>> = const { RefCell::new(None) };
+    static THREAD_SLOT: std::cell::RefCell<Option<ThreadSlot>> =
+        const { std::cell::RefCell::new(None) };
 }
 
-/// A thread's slot, given back to the pool when the thread ends; and
-/// whether the thread joined the slot's control groups (see
-/// [`cgroup::Group`]).
-struct ThreadSlot(Slot, bool);
+/// A thread's slot, given back to the pool when the thread ends.
+struct ThreadSlot(Arc<Slot>);
 
 impl Drop for ThreadSlot {
     fn drop(&mut self) {
         if let Some(sandbox) = SANDBOX.get() {
-            sandbox.give_back(self.0.clone());
+            sandbox.give_back(Arc::clone(&self.0));
         }
     }
 }
@@ -148,7 +289,7 @@ impl Sandbox {
             .get()
             .unwrap_or(&(unsafe { libc::geteuid() } == 0));
         let isolation = *ISOLATION.get().unwrap_or(&Isolation::None);
-        let dir = match tempfile::Builder::new().prefix("referee-").tempdir() {
+        let dir = match temporary_folder() {
             Ok(dir) => dir,
             Err(e) => {
                 // Nothing can run without working folders: say what to do.
@@ -160,9 +301,58 @@ impl Sandbox {
                 std::process::exit(2);
             }
         };
-        let cgroups = root && on("cgroups") && cgroup::probe();
-        if cgroups {
-            cgroup::remove_stale();
+        let builds = dir.path().join("builds");
+        let builds_on_tmpfs = make_builds_folder(&builds, isolation);
+        let mut layers = Layers {
+            pid: on("pid"),
+            net: on("net"),
+            ipc: on("ipc"),
+            mount: on("mount"),
+            uid: root && on("uid"),
+            cgroups: false,
+            off: Vec::new(),
+        };
+        for name in ["pid", "net", "ipc", "mount"] {
+            if turned_off(name) {
+                layers.turn_off(name, "turned off (REFEREE_SANDBOX_OFF)".into());
+            }
+        }
+        if !root {
+            layers
+                .off
+                .push(("uid", "referee is not root: programs run as you".into()));
+        } else if turned_off("uid") {
+            layers.turn_off("uid", "turned off (REFEREE_SANDBOX_OFF)".into());
+        }
+        let hierarchy = if on("cgroups") {
+            match cgroup::Hierarchy::find() {
+                Ok(h) => {
+                    h.clean_up(false);
+                    layers.cgroups = true;
+                    Some(h)
+                }
+                Err(why) => {
+                    layers.turn_off("cgroups", why);
+                    None
+                }
+            }
+        } else {
+            layers.turn_off("cgroups", "turned off (REFEREE_SANDBOX_OFF)".into());
+            None
+        };
+        let seccomp = on("seccomp") && seccomp::SUPPORTED && seccomp_available();
+        let allowlists = seccomp
+            .then(|| {
+                Some([
+                    seccomp::allowlist(true).ok()?,
+                    seccomp::allowlist(false).ok()?,
+                ])
+            })
+            .flatten();
+        if !builds_on_tmpfs && isolation != Isolation::None {
+            layers
+                .off
+                .push(("builds", "built programs are on the disk".into()));
         }
         // Library users (tests) do not call shutdown(); clean up at exit.
         // SAFETY: registering a plain function to run at exit.
@@ -177,96 +367,289 @@ impl Sandbox {
             } else {
                 0
             },
-            seccomp: on("seccomp") && seccomp::SUPPORTED && seccomp_available(),
-            cgroups,
-            nproc: process_limit(root, isolation),
-            filter: seccomp::filter(),
+            seccomp: allowlists.is_some(),
+            allowlists,
+            hierarchy,
+            layers: Mutex::new(layers),
+            settled: AtomicBool::new(false),
             dir,
+            builds,
             free: Mutex::new(Vec::new()),
-            made: Mutex::new(0),
+            made: AtomicUsize::new(0),
         }
     }
 
-    /// Every protection, on or off, in words.
-    pub fn protections(&self) -> Vec<Protection> {
-        let on = |what, how: String| Protection {
-            what,
-            on: Some(how),
-            off: None,
-        };
-        let off = |what, why: &str| Protection {
-            what,
-            on: None,
-            off: Some(why.to_string()),
-        };
-        let mut list = Vec::new();
-        list.push(if self.seccomp {
-            on("child processes", "kept in the program's process group (setsid refused) and killed at the end of each case".into())
-        } else {
-            off("child processes", "seccomp is not available: a child that starts its own session may outlive its case")
-        });
-        list.push(match (self.cgroups, self.nproc) {
-            (true, _) => on("fork bombs", format!("at most {PROCESSES} processes per run (cgroup pids controller)")),
-            (false, Some(_)) => on(
-                "fork bombs",
-                match self.isolation {
-                    Isolation::UserAndMounts => "limited to a few hundred processes (RLIMIT_NPROC, counted in referee's own user namespace)".into(),
-                    _ => "limited to a few hundred more processes than you run now (RLIMIT_NPROC)".into(),
-                },
-            ),
-            (false, None) => off("fork bombs", "running as root without the cgroup pids controller: the number of processes is not limited"),
-        });
-        list.push(if self.cgroups {
-            on(
-                "memory",
-                "address-space limit, and overruns told exactly (cgroup memory controller)".into(),
-            )
-        } else {
-            on(
-                "memory",
-                "address-space limit (a run that fails near its limit is judged out of memory)"
-                    .into(),
-            )
-        });
-        list.push(if self.landlock_abi >= 1 {
-            on("files", format!("Landlock ABI {}: reads only system folders and the program's own; writes only its working folder", self.landlock_abi))
-        } else {
-            off("files", "Landlock is not available: the program can read and write whatever your user can")
-        });
-        list.push(if self.isolation != Isolation::None {
-            on("disk", format!("working folders on a private {} MiB tmpfs; each file capped in size", DISK >> 20))
-        } else {
-            on("disk", "each file capped in size (RLIMIT_FSIZE); the total is not capped (no private mount namespace)".into())
-        });
-        list.push(if self.seccomp {
-            on("network", "no sockets but local Unix ones (seccomp)".into())
-        } else if self.landlock_abi >= 4 {
-            on("network", "no TCP connections (Landlock)".into())
-        } else {
-            off(
-                "network",
-                "neither seccomp nor Landlock 4: the program can reach the network",
-            )
-        });
-        list.push(if self.landlock_abi >= 6 {
-            on("signals", "cannot signal processes outside its sandbox (Landlock)".into())
-        } else if self.seccomp {
-            on("signals", "cannot signal other process groups (seccomp); single processes of the same user can still be signalled".into())
-        } else {
-            off("signals", "can signal any process of the same user")
-        });
-        if self.root {
-            list.push(on(
-                "privileges",
-                "every capability dropped before the program starts".into(),
-            ));
+    /// A private folder for a submission's built program, removed when
+    /// dropped: readable by every slot's programs (at `/builds` inside),
+    /// by name only (the folder of all builds cannot be listed).
+    pub fn build_folder(&self) -> io::Result<tempfile::TempDir> {
+        let dir = tempfile::Builder::new()
+            .prefix("b")
+            .rand_bytes(16)
+            .tempdir_in(&self.builds)?;
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))?;
+        Ok(dir)
+    }
+
+    /// A jail for one run of a program: the working folders of a free
+    /// slot, emptied, and the rules the program will be held to. `reads`
+    /// are the folders it needs besides the system's.
+    pub fn jail(&self, reads: &[PathBuf], limits: &Limits) -> io::Result<Jail> {
+        self.jail_for(reads, limits, Kind::Run)
+    }
+
+    /// A jail for a build tool (the compiler, Python's syntax check): no
+    /// terminal, no controlling terminal.
+    pub fn build_jail(&self, reads: &[PathBuf], limits: &Limits) -> io::Result<Jail> {
+        self.jail_for(reads, limits, Kind::Build)
+    }
+
+    fn jail_for(&self, reads: &[PathBuf], limits: &Limits, kind: Kind) -> io::Result<Jail> {
+        // A slot that cannot be made ready is the grader's trouble, not
+        // the program's: give it up and try once more on a fresh one.
+        match self.ready_jail(reads, limits, kind) {
+            Ok(jail) => Ok(jail),
+            Err(_) => {
+                retire_thread_slot();
+                self.ready_jail(reads, limits, kind)
+            }
         }
-        list.push(on(
-            "environment",
-            "clean: nothing of the grader's, fixed locale, HOME and TMPDIR in the working folder"
-                .into(),
-        ));
-        list
+    }
+
+    fn ready_jail(&self, reads: &[PathBuf], limits: &Limits, kind: Kind) -> io::Result<Jail> {
+        let slot = self.thread_slot()?;
+        slot.empty_folders()
+            .map_err(|e| context(e, "cannot empty a slot's working folders"))?;
+        if let Some(group) = &slot.group {
+            group
+                .prepare(PROCESSES + 1, limits.memory)
+                .map_err(|e| context(e, "cannot set a slot's control group's limits"))?;
+        }
+        if kind == Kind::Run {
+            slot.pty
+                .reset()
+                .map_err(|e| context(e, "cannot reset a slot's terminal"))?;
+        }
+        let landlock = if self.landlock_abi >= 1 {
+            let mut read: Vec<PathBuf> = reads.to_vec();
+            read.extend_from_slice(extra_reads());
+            slot.rules(RulesFor {
+                read,
+                terminal: kind == Kind::Run,
+            })
+            .map_err(|e| context(e, "cannot make a Landlock ruleset"))?
+        } else {
+            None
+        };
+        Ok(Jail {
+            slot,
+            kind,
+            landlock,
+            limits: limits.clone(),
+            running: std::cell::Cell::new(false),
+            nproc: self.nproc(),
+            allowlist_in_child: self.seccomp,
+        })
+    }
+
+    /// The `RLIMIT_NPROC` for runs. It counts the tasks of the program's
+    /// user in its user namespace: with a user of the slot's own (root) or
+    /// a user namespace of the slot's own, only the slot's, the keeper
+    /// included; otherwise every task of the user, so the limit leaves
+    /// room for referee and the user's own. As root without a user of its
+    /// own, none (the limit does not bind root).
+    fn nproc(&self) -> Option<u64> {
+        let layers = self.layers.lock().ok()?;
+        if self.root {
+            return layers.uid.then_some(u64::from(PROCESSES) + 1);
+        }
+        if layers.namespaces() {
+            return Some(u64::from(PROCESSES) + 1);
+        }
+        let mine = if self.isolation == Isolation::UserAndMounts {
+            64
+        } else {
+            user_tasks()
+        };
+        Some(mine + 4 * u64::from(PROCESSES))
+    }
+
+    /// This thread's slot, made or taken from the pool the first time.
+    fn thread_slot(&self) -> io::Result<Arc<Slot>> {
+        THREAD_SLOT.with(|cell| {
+            if let Some(bound) = cell.borrow().as_ref() {
+                if !bound.0.retired.load(Ordering::Relaxed) {
+                    return Ok(Arc::clone(&bound.0));
+                }
+            }
+            let slot = self.take_slot()?;
+            *cell.borrow_mut() = Some(ThreadSlot(Arc::clone(&slot)));
+            Ok(slot)
+        })
+    }
+
+    fn take_slot(&self) -> io::Result<Arc<Slot>> {
+        if let Some(slot) = self.free.lock().ok().and_then(|mut f| f.pop()) {
+            return Ok(slot);
+        }
+        let index = self.made.fetch_add(1, Ordering::Relaxed) + 1;
+        self.make_slot(index).map(Arc::new)
+    }
+
+    fn give_back(&self, slot: Arc<Slot>) {
+        if slot.retired.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Ok(mut free) = self.free.lock() {
+            free.push(slot);
+        }
+    }
+
+    /// Makes slot `index`. The first slot finds out which layers this
+    /// machine allows: each one the machine refuses is turned off, with
+    /// the reason, and the slot made again without it.
+    fn make_slot(&self, index: usize) -> io::Result<Slot> {
+        loop {
+            let layers = self
+                .layers
+                .lock()
+                .map_err(|_| io::Error::other("the sandbox's layers were lost"))?
+                .clone();
+            match self.try_slot(index, &layers) {
+                Ok(slot) => {
+                    self.settled.store(true, Ordering::Relaxed);
+                    return Ok(slot);
+                }
+                Err(SlotError::Layer(layer, why)) if !self.settled.load(Ordering::Relaxed) => {
+                    if let Ok(mut l) = self.layers.lock() {
+                        l.turn_off(layer, why);
+                    }
+                }
+                Err(SlotError::Layer(layer, why)) => {
+                    return Err(io::Error::other(format!(
+                        "cannot make a slot ({layer}): {why}"
+                    )))
+                }
+                Err(SlotError::Io(e)) => return Err(e),
+            }
+        }
+    }
+
+    fn try_slot(&self, index: usize, layers: &Layers) -> Result<Slot, SlotError> {
+        let dir = self.dir.path().join(format!("slot{index}"));
+        let new_root = self.dir.path().join(format!("slot{index}.root"));
+        let fresh = |p: &Path, mode| -> io::Result<()> {
+            match fs::create_dir(p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            fs::set_permissions(p, fs::Permissions::from_mode(mode))
+        };
+        fresh(&dir, 0o755).map_err(|e| context(e, "cannot make a slot's folder"))?;
+        let tmpfs = self.isolation != Isolation::None && !space::is_mounted(&dir);
+        if tmpfs {
+            space::mount_tmpfs(&dir, DISK, 0o755)
+                .map_err(|e| context(e, "cannot mount a slot's tmpfs"))?;
+        }
+        let lease = if layers.uid {
+            Some(uid::lease().map_err(|e| SlotError::Layer("uid", e.to_string()))?)
+        } else {
+            None
+        };
+        let (work, tmp) = (dir.join("work"), dir.join("tmp"));
+        for folder in [&work, &tmp] {
+            fresh(folder, 0o700).map_err(|e| context(e, "cannot make a slot's folder"))?;
+            if let Some(lease) = &lease {
+                chown(folder, lease.id)
+                    .map_err(|e| context(e, "cannot give a slot its folders"))?;
+            }
+        }
+        let group = match (&self.hierarchy, layers.cgroups) {
+            (Some(h), true) => Some(
+                h.group(index)
+                    .map_err(|e| SlotError::Layer("cgroups", e.to_string()))?,
+            ),
+            _ => None,
+        };
+        let pty = Pty::open().map_err(|e| context(e, "cannot open a terminal"))?;
+        let mut blueprint = Blueprint::new(-1, pty.slave().as_raw_fd());
+        let mut namespaces = 0;
+        if layers.pid {
+            namespaces |= libc::CLONE_NEWPID;
+            blueprint.pid_namespace = true;
+        }
+        if layers.net {
+            namespaces |= libc::CLONE_NEWNET;
+        }
+        if layers.ipc {
+            namespaces |= libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+            blueprint.hostname = Some(c"sandbox".to_owned());
+        }
+        let mirrors = mirrors();
+        let places = rootfs::Places::avoiding(&mirrors);
+        if layers.mount {
+            fresh(&new_root, 0o755).map_err(|e| context(e, "cannot make a slot's folder"))?;
+            namespaces |= libc::CLONE_NEWNS;
+            blueprint.root = rootfs::plan(&rootfs::Layout {
+                places: &places,
+                new_root: &new_root,
+                work: &work,
+                tmp: &tmp,
+                builds: &self.builds,
+                mirrors: &mirrors,
+            })
+            .map_err(|e| context(e, "cannot plan a slot's root"))?;
+        }
+        // An ordinary user makes namespaces inside a user namespace of
+        // the slot's own, which also gives the slot a process count of
+        // its own.
+        // SAFETY: reading ids.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let user = (!self.root && namespaces != 0).then_some((uid, gid));
+        if user.is_some() {
+            namespaces |= libc::CLONE_NEWUSER;
+        }
+        if let Some(group) = &group {
+            blueprint.cgroups = group.procs();
+        }
+        blueprint.identity = lease.as_ref().map(|l| (l.id, l.id));
+        if let Some([with_pid_ns, without]) = &self.allowlists {
+            blueprint.allowlist = Some(if layers.pid {
+                with_pid_ns.clone()
+            } else {
+                without.clone()
+            });
+        }
+        let keeper = Keeper::start(blueprint, namespaces, user).map_err(|e| blame(&e, layers))?;
+        Ok(Slot {
+            _folders: Folders {
+                dir: dir.clone(),
+                new_root,
+                tmpfs,
+            },
+            work,
+            tmp,
+            pty,
+            keeper,
+            group,
+            _lease: lease,
+            pid_namespace: layers.pid,
+            places: layers.mount.then_some(places),
+            rules: Mutex::new(None),
+            retired: AtomicBool::new(false),
+        })
+    }
+
+    /// Every protection, on or off, in words. Makes a slot first, so that
+    /// what the machine refused is known.
+    pub fn protections(&self) -> Vec<Protection> {
+        let _ = self.thread_slot();
+        let layers = match self.layers.lock() {
+            Ok(l) => l.clone(),
+            Err(_) => return Vec::new(),
+        };
+        describe(self, &layers)
     }
 
     /// The protections that are off, in one sentence, or `None`.
@@ -283,169 +666,132 @@ impl Sandbox {
             )
         })
     }
+}
 
-    /// A jail for one run: a fresh working folder in a free slot, and the
-    /// rules the program will be held to. `reads` are the folders the
-    /// program needs besides the system's.
-    pub fn jail(&self, reads: &[PathBuf], limits: &Limits) -> io::Result<Jail<'_>> {
-        self.jail_writing(reads, &[], limits)
+/// Why a slot could not be made.
+enum SlotError {
+    /// The machine refused a layer: its name and why.
+    Layer(&'static str, String),
+    /// Something else (no disk, no terminal).
+    Io(io::Error),
+}
+
+impl From<io::Error> for SlotError {
+    fn from(e: io::Error) -> Self {
+        SlotError::Io(e)
     }
+}
 
-    /// Like [`Sandbox::jail`], with more folders the program may write
-    /// (a compiler's build folder).
-    pub fn jail_writing(
-        &self,
-        reads: &[PathBuf],
-        writes: &[&Path],
-        limits: &Limits,
-    ) -> io::Result<Jail<'_>> {
-        let (slot, adopted) = self.thread_slot()?;
-        let workdir = slot.dir.join("work");
-        let inode = empty_workdir(&slot.dir, &workdir)?;
-        if let Some(group) = &slot.group {
-            group.prepare(PROCESSES, limits.memory)?;
+/// Which layer to blame for a keeper that did not start.
+fn blame(error: &keeper::StartError, layers: &Layers) -> SlotError {
+    use keeper::StartError;
+    let why = error.to_string();
+    match error {
+        // The machine allows no namespaces (a container, a hardened
+        // system): all of them go.
+        StartError::Clone(_) if layers.namespaces() => {
+            let first = ["pid", "net", "ipc", "mount"]
+                .into_iter()
+                .find(|l| match *l {
+                    "pid" => layers.pid,
+                    "net" => layers.net,
+                    "ipc" => layers.ipc,
+                    _ => layers.mount,
+                })
+                .unwrap_or("pid");
+            SlotError::Layer(first, why)
         }
-        let mut read: Vec<PathBuf> = reads.to_vec();
-        read.extend_from_slice(extra_reads());
-        let landlock = if self.landlock_abi >= 1 {
-            let mut write: Vec<PathBuf> = writes.iter().map(|w| w.to_path_buf()).collect();
-            write.push(workdir.clone());
-            let wanted = RulesFor {
-                read,
-                write,
-                workdir: inode,
-            };
-            slot_rules(&slot, wanted)?
-        } else {
-            None
-        };
-        Ok(Jail {
-            sandbox: self,
-            slot: Some(slot),
-            adopted,
-            workdir,
-            landlock,
-            emptied: std::cell::Cell::new(false),
-        })
+        StartError::Setup { step, .. } if step.contains("mount") || step.contains("root") => {
+            SlotError::Layer("mount", why)
+        }
+        StartError::Setup { step, .. } if step.contains("control groups") => {
+            SlotError::Layer("cgroups", why)
+        }
+        StartError::Setup { step, .. } if step.contains("privileges") && layers.uid => {
+            SlotError::Layer("uid", why)
+        }
+        StartError::Setup { step, .. } if step.contains("host") => SlotError::Layer("ipc", why),
+        _ => SlotError::Io(io::Error::other(why)),
+    }
+}
+
+/// What a run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A program on a terminal.
+    Run,
+    /// A build tool: no terminal.
+    Build,
+}
+
+impl Slot {
+    /// Empties the working and temporary folders; what a program left
+    /// that cannot be removed makes the slot unusable.
+    fn empty_folders(&self) -> io::Result<()> {
+        for folder in [&self.work, &self.tmp] {
+            fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
+            empty_folder(folder)?;
+        }
+        Ok(())
     }
 
-    /// A private folder for building a submission, removed when dropped:
-    /// in this thread's slot, so on its tmpfs where there is one. Making
-    /// and removing folders on a disk can cost milliseconds each (a disk
-    /// mounted with `discard` trims a folder's block as it goes).
-    pub fn build_folder(&self) -> io::Result<tempfile::TempDir> {
-        let (slot, _) = self.thread_slot()?;
-        tempfile::Builder::new()
-            .prefix("build-")
-            .tempdir_in(&slot.dir)
-    }
-
-    /// This thread's slot, taking one from the pool the first time; and
-    /// whether the thread is in the slot's control groups.
-    fn thread_slot(&self) -> io::Result<(Slot, bool)> {
-        THREAD_SLOT.with(|cell| {
-            if let Some(bound) = cell.borrow().as_ref() {
-                return Ok((bound.0.clone(), bound.1));
-            }
-            let slot = self.take_slot()?;
-            let adopted = match &slot.group {
-                Some(group) => group.adopt_this_thread()?,
-                None => false,
-            };
-            *cell.borrow_mut() = Some(ThreadSlot(slot.clone(), adopted));
-            Ok((slot, adopted))
-        })
-    }
-
-    fn take_slot(&self) -> io::Result<Slot> {
-        if let Some(slot) = self
-            .free
+    /// The ruleset for `wanted`, made only when it differs from the last.
+    fn rules(&self, wanted: RulesFor) -> io::Result<Option<Arc<OwnedFd>>> {
+        let mut cached = self
+            .rules
             .lock()
-            .map_err(|_| io::Error::other("slots lost"))?
-            .pop()
-        {
-            return Ok(slot);
+            .map_err(|_| io::Error::other("a slot's rules were lost"))?;
+        if let Some((made_for, fd)) = cached.as_ref() {
+            if *made_for == wanted {
+                return Ok(Some(Arc::clone(fd)));
+            }
         }
-        let index = {
-            let mut made = self
-                .made
-                .lock()
-                .map_err(|_| io::Error::other("slots lost"))?;
-            *made += 1;
-            *made
+        let write = [self.work.clone(), self.tmp.clone()];
+        let made = landlock::ruleset(&wanted.read, &write, wanted.terminal)?.map(Arc::new);
+        *cached = made.clone().map(|fd| (wanted, fd));
+        Ok(made)
+    }
+
+    /// `host` as programs in this slot see it.
+    fn inside(&self, host: &Path, builds: &Path) -> PathBuf {
+        let Some(places) = &self.places else {
+            return host.to_path_buf();
         };
-        let dir = self.dir.path().join(format!("slot{index}"));
-        fs::create_dir(&dir)?;
-        if self.isolation != Isolation::None {
-            space::mount_tmpfs(&dir, DISK)?;
+        let swaps = [
+            (builds, &places.builds),
+            (self.work.as_path(), &places.work),
+            (self.tmp.as_path(), &places.tmp),
+        ];
+        for (from, to) in swaps {
+            if let Ok(rest) = host.strip_prefix(from) {
+                return to.join(rest);
+            }
         }
-        let group = if self.cgroups {
-            Some(Arc::new(cgroup::Group::create(&format!(
-                "referee-{}/slot{index}",
-                std::process::id()
-            ))?))
-        } else {
-            None
-        };
-        Ok(Slot {
-            dir,
-            group,
-            rules: Arc::new(Mutex::new(None)),
-        })
-    }
-
-    fn give_back(&self, slot: Slot) {
-        if let Ok(mut free) = self.free.lock() {
-            free.push(slot);
-        }
+        host.to_path_buf()
     }
 }
 
-/// The slot's ruleset for `wanted`, made only when it differs from the
-/// last one.
-fn slot_rules(slot: &Slot, wanted: RulesFor) -> io::Result<Option<Arc<OwnedFd>>> {
-    let mut cached = slot
-        .rules
-        .lock()
-        .map_err(|_| io::Error::other("a slot's rules were lost"))?;
-    if let Some((made_for, fd)) = cached.as_ref() {
-        if *made_for == wanted {
-            return Ok(Some(fd.clone()));
+/// Gives up this thread's slot: the next jail is made in a fresh one.
+/// For a slot something went wrong in (the grader's trouble, not a
+/// program's).
+pub fn retire_thread_slot() {
+    THREAD_SLOT.with(|cell| {
+        if let Some(bound) = cell.borrow_mut().take() {
+            bound.0.retired.store(true, Ordering::Relaxed);
         }
-    }
-    let write: Vec<&Path> = wanted.write.iter().map(PathBuf::as_path).collect();
-    let made = landlock::ruleset(&wanted.read, &write)?.map(Arc::new);
-    *cached = made.clone().map(|fd| (wanted, fd));
-    Ok(made)
+    });
 }
 
-/// Makes the slot's working folder ready for a run: there, empty, and
-/// writable; its inode. The folder is kept from run to run (so a ruleset
-/// naming it stays valid); when what a program left cannot be removed,
-/// it is set aside and a new folder made.
-fn empty_workdir(slot_dir: &Path, workdir: &Path) -> io::Result<u64> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let ready = fs::set_permissions(workdir, fs::Permissions::from_mode(0o755))
-        .and_then(|_| empty_folder(workdir));
-    if ready.is_err() {
-        if workdir.exists() {
-            let aside = tempfile::Builder::new()
-                .prefix("left-")
-                .tempdir_in(slot_dir)?
-                .keep();
-            fs::rename(workdir, aside.join("work"))?;
-        }
-        fs::create_dir(workdir)?;
-    }
-    Ok(fs::metadata(workdir)?.ino())
-}
-
-/// Removes everything in `dir`, leaving it.
+/// Removes everything in `dir`, leaving it. Links are removed, never
+/// followed.
 fn empty_folder(dir: &Path) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         if entry.file_type()?.is_dir() {
-            fs::remove_dir_all(entry.path())?;
+            let path = entry.path();
+            // A folder the program made unreadable must be opened first.
+            let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o700));
+            fs::remove_dir_all(path)?;
         } else {
             fs::remove_file(entry.path())?;
         }
@@ -453,34 +799,46 @@ fn empty_folder(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Whether `REFEREE_SANDBOX_OFF` (a comma-separated list of `landlock`,
-/// `seccomp`, `cgroups`, `tmpfs`, or `all`) turns a protection off: for
-/// measuring what each costs, and for machines where one misbehaves.
-pub fn turned_off(name: &str) -> bool {
-    std::env::var("REFEREE_SANDBOX_OFF")
-        .map(|v| v.split(',').any(|p| p.trim() == name || p.trim() == "all"))
-        .unwrap_or(false)
+/// `e` with what referee was doing when it happened.
+fn context(e: io::Error, doing: &str) -> io::Error {
+    io::Error::new(e.kind(), format!("{doing}: {e}"))
 }
 
-/// Whether seccomp filters can be installed here.
-pub fn seccomp_available() -> bool {
-    // SAFETY: asking for the calling thread's seccomp mode.
-    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+fn chown(path: &Path, id: u32) -> io::Result<()> {
+    std::os::unix::fs::lchown(path, Some(id), Some(id))
 }
 
-/// The `RLIMIT_NPROC` for runs: it counts every process of the user in
-/// the user namespace, so the limit leaves room for referee and the
-/// user's own processes. As root (which the limit does not bind), none.
-fn process_limit(root: bool, isolation: Isolation) -> Option<u64> {
-    if root {
-        return None;
+/// The folder for everything referee makes: traversable by the slots'
+/// users, listable by nobody else.
+fn temporary_folder() -> io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new().prefix("referee-").tempdir()?;
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
+    Ok(dir)
+}
+
+/// Makes the builds folder (a tmpfs where referee has a mount namespace);
+/// whether it is on a tmpfs.
+fn make_builds_folder(builds: &Path, isolation: Isolation) -> bool {
+    if fs::create_dir(builds).is_err() {
+        return false;
     }
-    let mine = if isolation == Isolation::UserAndMounts {
-        64
-    } else {
-        user_tasks()
-    };
-    Some(mine + 4 * u64::from(PROCESSES))
+    let tmpfs =
+        isolation != Isolation::None && space::mount_tmpfs(builds, BUILDS_DISK, 0o711).is_ok();
+    let _ = fs::set_permissions(builds, fs::Permissions::from_mode(0o711));
+    tmpfs
+}
+
+/// Folders a slot's root shows at their own paths: the Python
+/// interpreter's, and `REFEREE_ALLOW_READ`.
+fn mirrors() -> Vec<PathBuf> {
+    let mut mirrors: Vec<PathBuf> = extra_reads().to_vec();
+    if let Ok(python) = crate::submission::python::interpreter() {
+        mirrors.extend(python.reads());
+    }
+    mirrors
+        .into_iter()
+        .filter_map(|p| fs::canonicalize(p).ok())
+        .collect()
 }
 
 /// How many tasks (threads included) this user runs now.
@@ -522,213 +880,367 @@ fn extra_reads() -> &'static [PathBuf] {
     })
 }
 
-/// One run's confinement: its working folder and the rules.
-pub struct Jail<'s> {
-    sandbox: &'s Sandbox,
-    slot: Option<Slot>,
-    /// Whether programs are born in the slot's control groups, or must
-    /// join them.
-    adopted: bool,
-    workdir: PathBuf,
-    landlock: Option<Arc<OwnedFd>>,
-    /// Whether the run's control group was found empty after the run, so
-    /// dropping the jail need not look again.
-    emptied: std::cell::Cell<bool>,
+/// The standard descriptors of a program.
+pub struct Stdio<'a> {
+    /// Its stdin.
+    pub stdin: BorrowedFd<'a>,
+    /// Its stdout.
+    pub stdout: BorrowedFd<'a>,
+    /// Its stderr.
+    pub stderr: BorrowedFd<'a>,
 }
 
-impl Jail<'_> {
-    /// The run's working folder, fresh and empty.
+/// One run's confinement: a slot made ready for it.
+pub struct Jail {
+    slot: Arc<Slot>,
+    kind: Kind,
+    landlock: Option<Arc<OwnedFd>>,
+    limits: Limits,
+    /// Whether a program was started and its end not yet seen.
+    running: std::cell::Cell<bool>,
+    nproc: Option<u64>,
+    allowlist_in_child: bool,
+}
+
+impl Jail {
+    /// The run's working folder (as referee sees it), fresh and empty.
     pub fn workdir(&self) -> &Path {
-        &self.workdir
+        &self.slot.work
+    }
+
+    /// `host`, a path of referee's, as the program sees it.
+    pub fn inside(&self, host: &Path) -> PathBuf {
+        self.slot.inside(host, &get().builds)
     }
 
     /// The clean environment the program runs in.
     pub fn env(&self) -> Vec<(OsString, OsString)> {
-        crate::run::clean_env(&self.workdir)
-    }
-
-    /// The rules as plain values for the child between `fork` and `exec`.
-    pub fn confinement(&self) -> Confinement {
-        // A program is about to start: its group must be looked at again.
-        self.emptied.set(false);
-        let sandbox = self.sandbox;
-        let group = self.slot.as_ref().and_then(|s| s.group.as_ref());
-        let join = group
-            .filter(|_| !self.adopted)
-            .map(|g| [g.join[0].as_ptr() as usize, g.join[1].as_ptr() as usize]);
-        Confinement {
-            landlock: self.landlock.as_ref().map_or(-1, |fd| fd.as_raw_fd()),
-            filter: sandbox.seccomp.then_some((
-                sandbox.filter.as_ptr() as usize,
-                sandbox.filter.len() as u16,
-            )),
-            join,
-            oom_first: group.is_some(),
-            drop_capabilities: sandbox.root,
-            nproc: sandbox.nproc,
+        let home = self.inside(&self.slot.work);
+        let tmp = self.inside(&self.slot.tmp);
+        let mut env = clean_env(&home, &tmp);
+        if self.kind == Kind::Build {
+            // The compiler's messages in plain ASCII quotes.
+            for (k, v) in &mut env {
+                if k == "LC_ALL" {
+                    *v = OsString::from("C");
+                }
+            }
         }
+        env
     }
 
-    /// Kills every process still in the run's control group (as root;
-    /// elsewhere the runner's process-group kill does it).
-    pub fn kill_all(&self) {
-        if let Some(group) = self.slot.as_ref().and_then(|s| s.group.as_ref()) {
-            group.kill_all();
-            self.emptied.set(true);
+    /// The slot's terminal.
+    pub fn pty(&self) -> &Pty {
+        &self.slot.pty
+    }
+
+    /// Starts `argv` (its first element the program's path, as referee
+    /// sees it, or a name to find on `PATH`) in the working folder with
+    /// `stdio`, under every layer. With `listener`, that filter is
+    /// installed last and its listener handed back.
+    pub fn spawn(
+        &self,
+        argv: &[OsString],
+        stdio: Stdio<'_>,
+        listener: Option<&[libc::sock_filter]>,
+    ) -> io::Result<Spawned> {
+        let first = argv
+            .first()
+            .ok_or_else(|| io::Error::other("a program needs a command"))?;
+        let path = self.inside(&resolve(first)?);
+        let args: Vec<Vec<u8>> = argv
+            .iter()
+            .map(|a| self.inside(Path::new(a)).into_os_string().into_vec())
+            .collect();
+        let args: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+        let env: Vec<Vec<u8>> = self
+            .env()
+            .into_iter()
+            .map(|(k, v)| [k.as_bytes(), b"=", v.as_bytes()].concat())
+            .collect();
+        let env: Vec<&[u8]> = env.iter().map(Vec::as_slice).collect();
+        let cwd = self.inside(&self.slot.work);
+        let mut flags = 0;
+        if self.kind == Kind::Run {
+            flags |= protocol::FLAG_TERMINAL;
+        }
+        if self.allowlist_in_child && !self.slot.pid_namespace {
+            flags |= protocol::FLAG_ALLOWLIST;
+        }
+        let mut fds: Vec<RawFd> = vec![
+            stdio.stdin.as_raw_fd(),
+            stdio.stdout.as_raw_fd(),
+            stdio.stderr.as_raw_fd(),
+        ];
+        if let Some(rules) = &self.landlock {
+            flags |= protocol::FLAG_LANDLOCK;
+            fds.push(rules.as_raw_fd());
+        }
+        let request = protocol::Spawn {
+            flags,
+            cwd: cwd.as_os_str().as_bytes(),
+            path: path.as_os_str().as_bytes(),
+            args: &args,
+            env: &env,
+            rlimits: self.limits.rlimits(self.nproc),
+            filter: listener,
+        }
+        .encode()
+        .map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a command too long, or holding a NUL byte",
+            )
+        })?;
+        let spawned = self.slot.keeper.spawn(&request, &fds);
+        if spawned.is_ok() {
+            self.running.set(true);
+        }
+        spawned
+    }
+
+    /// Readable when the run has ended (see [`Jail::ended`]).
+    pub fn as_fd(&self) -> BorrowedFd<'_> {
+        self.slot.keeper.as_fd()
+    }
+
+    /// The run's end, once its program exited and everything it left was
+    /// killed and reaped.
+    pub fn ended(&self) -> io::Result<Option<Ended>> {
+        let ended = self.slot.keeper.ended()?;
+        if let Some(ended) = ended {
+            self.after(&ended);
+        }
+        Ok(ended)
+    }
+
+    /// Kills everything of the run and reaps it; how it ended.
+    pub fn stop(&self) -> io::Result<Ended> {
+        let ended = self.slot.keeper.stop();
+        match &ended {
+            Ok(ended) => self.after(ended),
+            Err(_) => self.slot.retired.store(true, Ordering::Relaxed),
+        }
+        ended
+    }
+
+    /// After a run: whatever the control group still holds is killed (as
+    /// root without a PID namespace, a process that left its group); a
+    /// slot the keeper could not empty is not used again.
+    fn after(&self, ended: &Ended) {
+        self.running.set(false);
+        if let Some(group) = &self.slot.group {
+            group.kill_all_but(self.slot.keeper.pid());
+        }
+        if !ended.empty {
+            self.slot.retired.store(true, Ordering::Relaxed);
         }
     }
 
     /// Whether the run hit its memory limit, where the machine can tell.
     pub fn hit_memory_limit(&self) -> Option<bool> {
-        self.slot
-            .as_ref()
-            .and_then(|s| s.group.as_ref())
-            .map(|g| g.hit_memory_limit())
+        self.slot.group.as_ref().map(|g| g.hit_memory_limit())
+    }
+
+    /// The process group the program sees itself in (its answer to
+    /// `tcgetpgrp`): the keeper's (1, the init of its namespace), or its
+    /// own.
+    pub fn program_group(&self, pid: i32) -> i32 {
+        if self.slot.pid_namespace {
+            1
+        } else {
+            pid
+        }
     }
 }
 
-impl Drop for Jail<'_> {
+impl Drop for Jail {
     fn drop(&mut self) {
-        if !self.emptied.get() {
-            self.kill_all();
+        if self.running.get() {
+            let _ = self.stop();
         }
-        // What cannot be removed now is set aside by the next jail.
-        let _ = empty_folder(&self.workdir);
     }
 }
 
-/// A jail's rules as plain values (pointers into memory the jail and the
-/// sandbox own), for a `pre_exec` closure. Valid while the jail lives.
-#[derive(Clone, Copy, Debug)]
-pub struct Confinement {
-    landlock: RawFd,
-    filter: Option<(usize, u16)>,
-    /// The `cgroup.procs` to join, when the child is not born in them.
-    join: Option<[usize; 2]>,
-    /// Make the program the out-of-memory killer's first choice.
-    oom_first: bool,
-    /// As root: give up every capability for good.
-    drop_capabilities: bool,
-    nproc: Option<u64>,
+/// The program's path: as given when it names a file, else found on PATH.
+fn resolve(program: &std::ffi::OsStr) -> io::Result<PathBuf> {
+    let path = Path::new(program);
+    if program.as_bytes().contains(&b'/') {
+        return Ok(path.to_path_buf());
+    }
+    find_on_path(&program.to_string_lossy()).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("{} is not on PATH", path.display()),
+        )
+    })
 }
 
-impl Confinement {
-    /// The seccomp filter, if the rules have one: a caller that installs
-    /// a filter of its own chains the two into one (see
-    /// [`seccomp::chain`]) and applies [`Confinement::without_filter`].
-    pub fn filter(&self) -> Option<&[libc::sock_filter]> {
-        // SAFETY: the pointer and length describe the sandbox's filter,
-        // which lives as long as the process.
-        self.filter.map(|(ptr, len)| unsafe {
-            std::slice::from_raw_parts(ptr as *const libc::sock_filter, usize::from(len))
-        })
-    }
-
-    /// The same rules, the seccomp filter left to the caller.
-    pub fn without_filter(&self) -> Confinement {
-        Confinement {
-            filter: None,
-            ..*self
-        }
-    }
-
-    /// Applies the rules to the calling process: in the child, between
-    /// `fork` and `exec`. Async-signal-safe: system calls only.
-    pub fn apply(&self) -> io::Result<()> {
-        if let Some(paths) = self.join {
-            cgroup::join(&paths.map(|p| p as *const libc::c_char))?;
-        }
-        if self.oom_first {
-            cgroup::prefer_for_oom_killer()?;
-        }
-        if let Some(n) = self.nproc {
-            set_limit(libc::RLIMIT_NPROC, n)?;
-        }
-        // SAFETY: prctl with constant arguments.
-        if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        if self.drop_capabilities {
-            drop_capabilities()?;
-        }
-        if self.landlock >= 0 {
-            landlock::restrict(self.landlock)?;
-        }
-        if let Some((filter, len)) = self.filter {
-            // SAFETY: the filter lives in the sandbox, which outlives the
-            // process.
-            unsafe { seccomp::install(filter as *const libc::sock_filter, len)? };
-        }
-        Ok(())
-    }
-}
-
-fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
-    };
-    // SAFETY: setrlimit reads one rlimit.
-    if unsafe { libc::setrlimit(resource, &limit) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// Leaves the program (root or not) with no capabilities, now or after
-/// `exec`: every capability set is emptied, and with `no_new_privs`
-/// already set `exec` gives none back (not root's usual full set, not a
-/// binary's file capabilities); root's regaining at `exec` is also
-/// turned off and locked (`SECBIT_NOROOT`) where allowed. Two system calls,
-/// where emptying the bounding set one capability at a time took forty.
-fn drop_capabilities() -> io::Result<()> {
-    const NOROOT: libc::c_ulong = 1 << 0;
-    const NOROOT_LOCKED: libc::c_ulong = 1 << 1;
-    const NO_SETUID_FIXUP: libc::c_ulong = 1 << 2;
-    const NO_SETUID_FIXUP_LOCKED: libc::c_ulong = 1 << 3;
-    const KEEP_CAPS_LOCKED: libc::c_ulong = 1 << 5;
-    let bits = NOROOT | NOROOT_LOCKED | NO_SETUID_FIXUP | NO_SETUID_FIXUP_LOCKED | KEEP_CAPS_LOCKED;
-    // Best effort: a container may withhold CAP_SETPCAP, and the empty
-    // sets with `no_new_privs` already keep `exec` from giving any back.
-    // SAFETY: prctl with integer arguments.
-    unsafe { libc::prctl(libc::PR_SET_SECUREBITS, bits, 0, 0, 0) };
-    // _LINUX_CAPABILITY_VERSION_3: two 32-bit halves per set.
-    let header = [0x2008_0522u32, 0];
-    let empty = [0u32; 6];
-    // SAFETY: capset reads a header and two data structs of three u32s.
-    if unsafe { libc::syscall(libc::SYS_capset, header.as_ptr(), empty.as_ptr()) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+/// The first executable called `name` on PATH.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
 }
 
 extern "C" fn shutdown_at_exit() {
     shutdown();
 }
 
-/// Removes what referee left in shared places (its control groups, its
-/// working folders); called at exit.
+/// Removes what referee left in shared places (its slots, their keepers
+/// and control groups, its working folders); called at exit.
 pub fn shutdown() {
-    if let Some(sandbox) = SANDBOX.get() {
-        if let Ok(mut free) = sandbox.free.lock() {
-            for slot in free.drain(..) {
-                if sandbox.isolation != Isolation::None {
-                    space::unmount(&slot.dir);
-                }
+    let Some(sandbox) = SANDBOX.get() else {
+        return;
+    };
+    // At exit the main thread's slot may be gone already.
+    let _ = THREAD_SLOT.try_with(|cell| {
+        if let Ok(mut cell) = cell.try_borrow_mut() {
+            if let Some(bound) = cell.take() {
+                bound.0.retired.store(true, Ordering::Relaxed);
             }
         }
-        let _ = fs::remove_dir_all(sandbox.dir.path());
-        if sandbox.cgroups {
-            for controller in ["pids", "memory"] {
-                remove_own_groups(controller);
-            }
-        }
+    });
+    if let Ok(mut free) = sandbox.free.lock() {
+        free.clear();
+    }
+    if sandbox.isolation != Isolation::None {
+        space::unmount(&sandbox.builds);
+    }
+    let _ = fs::remove_dir_all(sandbox.dir.path());
+    if let Some(hierarchy) = &sandbox.hierarchy {
+        hierarchy.clean_up(true);
     }
 }
 
-/// Removes the groups referee made below its own (see [`cgroup::Group::create`]).
-fn remove_own_groups(controller: &str) {
-    if let Some(own) = cgroup::own_path(controller) {
-        cgroup::remove_tree(&own.join(format!("referee-{}", std::process::id())));
+/// The protections, in words, for `doctor` and for the warning that some
+/// are off.
+fn describe(sandbox: &Sandbox, layers: &Layers) -> Vec<Protection> {
+    let on = |what, how: String| Protection {
+        what,
+        on: Some(how),
+        off: None,
+    };
+    let off = |what, why: String| Protection {
+        what,
+        on: None,
+        off: Some(why),
+    };
+    let why = |layer: &str| {
+        layers
+            .why_off(layer)
+            .unwrap_or("not available here")
+            .to_string()
+    };
+    let mut list = Vec::new();
+    list.push(if layers.pid {
+        on("processes", "a PID namespace per slot: everything a run starts is killed and reaped before the next run".into())
+    } else if sandbox.seccomp {
+        off("processes", format!("no PID namespace ({}); each run is a process group it cannot leave (seccomp), killed at its end", why("pid")))
+    } else {
+        off("processes", format!("no PID namespace ({}) and no seccomp: a child that starts a session of its own may outlive its run", why("pid")))
+    });
+    list.push(match (layers.cgroups, sandbox.nproc()) {
+        (true, _) => on(
+            "fork bombs",
+            format!(
+                "at most {PROCESSES} processes per run (control groups {}, pids)",
+                sandbox.hierarchy.as_ref().map_or("", |h| h.name())
+            ),
+        ),
+        (false, Some(_)) if layers.uid || layers.namespaces() => on(
+            "fork bombs",
+            format!("at most {PROCESSES} processes per run (RLIMIT_NPROC, counted for the slot alone)"),
+        ),
+        (false, Some(_)) => on("fork bombs", "limited to a few hundred more processes than you run now (RLIMIT_NPROC)".into()),
+        (false, None) => off("fork bombs", format!("as root with neither control groups ({}) nor a user per slot ({}): the number of processes is not limited", why("cgroups"), why("uid"))),
+    });
+    list.push(if layers.cgroups {
+        on("memory", "limited for the run as a whole, every process together, and overruns told exactly (control groups, memory); and per process (address space)".into())
+    } else {
+        off("memory", format!("limited per process only (address space), not for the run as a whole: no control groups ({})", why("cgroups")))
+    });
+    list.push(if layers.mount {
+        on("file system", "a minimal root per slot: the system's programs and libraries read-only, the loader's files of /etc, null, zero, random, urandom and the terminal in /dev, the run's folders; nothing else exists".into())
+    } else {
+        off("file system", format!("no minimal root ({}): the machine's folders are visible (Landlock, where on, still refuses them)", why("mount")))
+    });
+    list.push(if sandbox.landlock_abi >= 1 {
+        on("files", format!("Landlock ABI {}: reads only system folders and the program's own; writes only its working folders", sandbox.landlock_abi))
+    } else {
+        off("files", "Landlock is not available or turned off".into())
+    });
+    list.push(if sandbox.isolation != Isolation::None {
+        on("disk", format!("working folders on a private {} MiB tmpfs per slot; each file capped in size", DISK >> 20))
+    } else {
+        on("disk", "each file capped in size (RLIMIT_FSIZE); the total is not capped (no private mount namespace)".into())
+    });
+    let mut network = Vec::new();
+    if layers.net {
+        network.push("an empty network namespace per slot");
     }
+    if sandbox.seccomp {
+        network.push("no sockets at all (seccomp)");
+    }
+    if sandbox.landlock_abi >= 4 {
+        network.push("no TCP (Landlock)");
+    }
+    list.push(if layers.net || sandbox.seccomp {
+        on("network", network.join("; "))
+    } else if sandbox.landlock_abi >= 4 {
+        off("network", format!("no network namespace ({}) and no seccomp: only TCP is refused (Landlock)", why("net")))
+    } else {
+        off("network", "neither a network namespace, seccomp nor Landlock 4: the program can reach the network".into())
+    });
+    list.push(if sandbox.seccomp {
+        on("system calls", "an allowlist (seccompiler): other architectures killed, x32 and everything unlisted refused; no namespaces, mounts, ptrace, BPF, perf, keyrings, io_uring".into())
+    } else {
+        off("system calls", "seccomp is not available or turned off".into())
+    });
+    list.push(if sandbox.landlock_abi >= 6 || layers.pid {
+        on("signals", "cannot signal processes outside its run".into())
+    } else if sandbox.seccomp {
+        on("signals", "cannot signal other process groups (seccomp); single processes of the same user can still be signalled".into())
+    } else {
+        off("signals", "can signal any process of the same user".into())
+    });
+    list.push(if layers.uid {
+        on(
+            "privileges",
+            "as root, each slot's programs run as a user of their own, with no capabilities".into(),
+        )
+    } else if sandbox.root {
+        on(
+            "privileges",
+            format!(
+                "every capability dropped before the program starts (no user per slot: {})",
+                why("uid")
+            ),
+        )
+    } else {
+        on(
+            "privileges",
+            "programs run as you, with no capabilities".into(),
+        )
+    });
+    list.push(if layers.ipc {
+        on(
+            "shared memory",
+            "IPC and UTS namespaces of the slot's own".into(),
+        )
+    } else {
+        off(
+            "shared memory",
+            format!(
+                "no IPC namespace ({}): System V IPC is shared with the machine",
+                why("ipc")
+            ),
+        )
+    });
+    list.push(on(
+        "environment",
+        "clean: nothing of the grader's, fixed locale, HOME and TMPDIR the run's own; only stdin, stdout and stderr open".into(),
+    ));
+    list
 }

@@ -1,246 +1,337 @@
-//! The system calls a graded program may not make, as a seccomp filter.
+//! The system calls a graded program may make, as an allowlist compiled
+//! into a seccomp filter by [`seccompiler`] (the Firecracker project's
+//! library): the filter is built from the list below, not assembled by
+//! hand.
 //!
-//! - `setsid` and `setpgid`: the program and everything it starts stay in
-//!   the process group the runner kills at the end of the case, so no
-//!   child can escape by starting a session of its own;
-//! - `socket` for anything but local Unix sockets: no network;
-//! - reaching into other processes (`ptrace`, `process_vm_*`), signals to
-//!   process groups other than its own (`kill(-1)`, `kill(-pgid)`);
-//! - namespaces, mounts, kernel modules, BPF, keyrings, `io_uring` (which
-//!   would bypass this filter), clocks, reboot, swap, accounting.
-//!
-//! Refused calls fail with `EPERM` (`ENOSYS` for `clone3`, so that the C
-//! library falls back to `clone`, whose namespace flags are checked).
+//! - The architecture is checked first: a call made through another entry
+//!   point (the 32-bit `int $0x80` on x86-64) kills the process.
+//! - Everything not listed is refused with `ENOSYS`, as an older kernel
+//!   would answer, so that the C library falls back where it can (`clone3`
+//!   to `clone`, whose flags the filter can read; `faccessat2` to
+//!   `faccessat`). The x32 numbers (`nr | 0x40000000`) are not listed, so
+//!   they are refused too.
+//! - Refused on purpose: sockets (only `socketpair` is left: nothing can
+//!   reach a network or another program's socket), new namespaces
+//!   (`unshare`, `setns`, `clone` with namespace flags), mounts, `ptrace`
+//!   and `process_vm_*`, `kcmp`, pidfds, BPF, `perf_event_open`, keyrings,
+//!   `io_uring`, `userfaultfd`, `fanotify`, file handles, `personality`,
+//!   kernel modules, clocks, reboot, swap, accounting, identity changes
+//!   (`setuid` and the like), and leaving the run's session or process
+//!   group (`setsid`, `setpgid`).
+//! - `kill` of a negative pid (a process group, or every process) is
+//!   allowed only where the run has a PID namespace of its own, whose
+//!   processes are all the run's.
 
-use libc::sock_filter;
+use std::collections::BTreeMap;
 
-#[cfg(target_arch = "x86_64")]
-const AUDIT_ARCH: u32 = 0xC000_003E;
-#[cfg(target_arch = "aarch64")]
-const AUDIT_ARCH: u32 = 0xC000_00B7;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
 
 /// Whether this build has the filter.
 pub const SUPPORTED: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
 
-/// Calls refused outright.
-const DENIED: &[libc::c_long] = &[
-    libc::SYS_setsid,
-    libc::SYS_setpgid,
-    libc::SYS_ptrace,
-    libc::SYS_process_vm_readv,
-    libc::SYS_process_vm_writev,
-    libc::SYS_mount,
-    libc::SYS_umount2,
-    libc::SYS_pivot_root,
-    libc::SYS_chroot,
-    libc::SYS_unshare,
-    libc::SYS_setns,
-    libc::SYS_init_module,
-    libc::SYS_finit_module,
-    libc::SYS_delete_module,
-    libc::SYS_kexec_load,
-    libc::SYS_bpf,
-    libc::SYS_perf_event_open,
-    libc::SYS_keyctl,
-    libc::SYS_add_key,
-    libc::SYS_request_key,
-    libc::SYS_io_uring_setup,
-    libc::SYS_reboot,
-    libc::SYS_swapon,
-    libc::SYS_swapoff,
-    libc::SYS_acct,
-    libc::SYS_settimeofday,
-    libc::SYS_clock_settime,
-    libc::SYS_clock_adjtime,
-    libc::SYS_adjtimex,
-    libc::SYS_open_by_handle_at,
-    libc::SYS_name_to_handle_at,
-    libc::SYS_userfaultfd,
-    libc::SYS_fanotify_init,
-    libc::SYS_move_mount,
-    libc::SYS_open_tree,
-    libc::SYS_fsopen,
-    libc::SYS_fsmount,
+#[cfg(target_arch = "x86_64")]
+const ARCH: TargetArch = TargetArch::x86_64;
+#[cfg(target_arch = "aarch64")]
+const ARCH: TargetArch = TargetArch::aarch64;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const ARCH: TargetArch = TargetArch::riscv64;
+
+/// Calls allowed whatever their arguments: what compilers, interpreters
+/// and C programs use to read, write, allocate, wait, run programs and
+/// tell the time.
+const ALLOWED: &[libc::c_long] = &[
+    // Files and descriptors.
+    libc::SYS_read,
+    libc::SYS_write,
+    libc::SYS_readv,
+    libc::SYS_writev,
+    libc::SYS_pread64,
+    libc::SYS_pwrite64,
+    libc::SYS_preadv,
+    libc::SYS_pwritev,
+    libc::SYS_preadv2,
+    libc::SYS_pwritev2,
+    libc::SYS_openat,
+    libc::SYS_openat2,
+    libc::SYS_close,
+    libc::SYS_close_range,
+    libc::SYS_fstat,
+    libc::SYS_newfstatat,
+    libc::SYS_statx,
+    libc::SYS_statfs,
+    libc::SYS_fstatfs,
+    libc::SYS_lseek,
+    libc::SYS_ioctl,
+    libc::SYS_fcntl,
+    libc::SYS_flock,
+    libc::SYS_fsync,
+    libc::SYS_fdatasync,
+    libc::SYS_truncate,
+    libc::SYS_ftruncate,
+    libc::SYS_fallocate,
+    libc::SYS_getdents64,
+    libc::SYS_getcwd,
+    libc::SYS_chdir,
+    libc::SYS_fchdir,
+    libc::SYS_renameat,
+    libc::SYS_renameat2,
+    libc::SYS_mkdirat,
+    libc::SYS_unlinkat,
+    libc::SYS_linkat,
+    libc::SYS_symlinkat,
+    libc::SYS_readlinkat,
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    libc::SYS_fchownat,
+    libc::SYS_fchown,
+    libc::SYS_umask,
+    libc::SYS_utimensat,
+    libc::SYS_faccessat,
+    libc::SYS_faccessat2,
+    libc::SYS_dup,
+    libc::SYS_dup3,
+    libc::SYS_pipe2,
+    libc::SYS_copy_file_range,
+    libc::SYS_sendfile,
+    libc::SYS_splice,
+    libc::SYS_tee,
+    libc::SYS_memfd_create,
+    // Waiting for descriptors.
+    libc::SYS_pselect6,
+    libc::SYS_ppoll,
+    libc::SYS_epoll_create1,
+    libc::SYS_epoll_ctl,
+    libc::SYS_epoll_pwait,
+    libc::SYS_epoll_pwait2,
+    libc::SYS_eventfd2,
+    libc::SYS_signalfd4,
+    libc::SYS_timerfd_create,
+    libc::SYS_timerfd_settime,
+    libc::SYS_timerfd_gettime,
+    // A pair of connected sockets is only a pipe in both directions.
+    libc::SYS_socketpair,
+    libc::SYS_sendto,
+    libc::SYS_recvfrom,
+    libc::SYS_sendmsg,
+    libc::SYS_recvmsg,
+    libc::SYS_shutdown,
+    libc::SYS_getsockopt,
+    libc::SYS_setsockopt,
+    libc::SYS_getsockname,
+    libc::SYS_getpeername,
+    // Memory.
+    libc::SYS_brk,
+    libc::SYS_mmap,
+    libc::SYS_munmap,
+    libc::SYS_mprotect,
+    libc::SYS_mremap,
+    libc::SYS_msync,
+    libc::SYS_mincore,
+    libc::SYS_madvise,
+    libc::SYS_mlock,
+    libc::SYS_munlock,
+    // Processes and threads (`clone` is below: its flags are checked).
+    libc::SYS_execve,
+    libc::SYS_execveat,
+    libc::SYS_exit,
+    libc::SYS_exit_group,
+    libc::SYS_wait4,
+    libc::SYS_waitid,
+    libc::SYS_set_tid_address,
+    libc::SYS_set_robust_list,
+    libc::SYS_get_robust_list,
+    libc::SYS_futex,
+    libc::SYS_futex_waitv,
+    libc::SYS_rseq,
+    libc::SYS_sched_yield,
+    libc::SYS_sched_getaffinity,
+    libc::SYS_sched_setaffinity,
+    libc::SYS_sched_getparam,
+    libc::SYS_sched_getscheduler,
+    libc::SYS_sched_get_priority_max,
+    libc::SYS_sched_get_priority_min,
+    libc::SYS_getpriority,
+    libc::SYS_setpriority,
+    libc::SYS_prctl,
+    libc::SYS_getrlimit,
+    libc::SYS_setrlimit,
+    libc::SYS_prlimit64,
+    libc::SYS_getrusage,
+    libc::SYS_capget,
+    // Who and where it is.
+    libc::SYS_getpid,
+    libc::SYS_getppid,
+    libc::SYS_gettid,
+    libc::SYS_getuid,
+    libc::SYS_geteuid,
+    libc::SYS_getgid,
+    libc::SYS_getegid,
+    libc::SYS_getgroups,
+    libc::SYS_getresuid,
+    libc::SYS_getresgid,
+    libc::SYS_getpgid,
+    libc::SYS_getsid,
+    libc::SYS_uname,
+    libc::SYS_sysinfo,
+    libc::SYS_getrandom,
+    // Signals (`kill` is below).
+    libc::SYS_rt_sigaction,
+    libc::SYS_rt_sigprocmask,
+    libc::SYS_rt_sigreturn,
+    libc::SYS_rt_sigpending,
+    libc::SYS_rt_sigtimedwait,
+    libc::SYS_rt_sigsuspend,
+    libc::SYS_sigaltstack,
+    libc::SYS_tgkill,
+    libc::SYS_tkill,
+    libc::SYS_restart_syscall,
+    // Time.
+    libc::SYS_clock_gettime,
+    libc::SYS_clock_getres,
+    libc::SYS_clock_nanosleep,
+    libc::SYS_nanosleep,
+    libc::SYS_gettimeofday,
+    libc::SYS_times,
+    libc::SYS_getitimer,
+    libc::SYS_setitimer,
+    libc::SYS_timer_create,
+    libc::SYS_timer_settime,
+    libc::SYS_timer_gettime,
+    libc::SYS_timer_getoverrun,
+    libc::SYS_timer_delete,
+    // System V IPC and message queues: each run has an IPC namespace of
+    // its own where the machine allows it.
+    libc::SYS_shmget,
+    libc::SYS_shmat,
+    libc::SYS_shmdt,
+    libc::SYS_shmctl,
+    libc::SYS_semget,
+    libc::SYS_semop,
+    libc::SYS_semtimedop,
+    libc::SYS_semctl,
+    libc::SYS_msgget,
+    libc::SYS_msgsnd,
+    libc::SYS_msgrcv,
+    libc::SYS_msgctl,
+    // Restricting itself further, which the runner does before `exec`.
+    libc::SYS_seccomp,
+    libc::SYS_landlock_create_ruleset,
+    libc::SYS_landlock_add_rule,
+    libc::SYS_landlock_restrict_self,
 ];
 
-/// Namespace flags a `clone` may not carry.
-const NEW_NAMESPACES: u32 = (libc::CLONE_NEWNS
+/// The x86-64 C library still uses these older forms.
+#[cfg(target_arch = "x86_64")]
+const ALLOWED_X86_64: &[libc::c_long] = &[
+    libc::SYS_open,
+    libc::SYS_creat,
+    libc::SYS_stat,
+    libc::SYS_lstat,
+    libc::SYS_access,
+    libc::SYS_pipe,
+    libc::SYS_dup2,
+    libc::SYS_select,
+    libc::SYS_poll,
+    libc::SYS_epoll_create,
+    libc::SYS_epoll_wait,
+    libc::SYS_eventfd,
+    libc::SYS_signalfd,
+    libc::SYS_getdents,
+    libc::SYS_readlink,
+    libc::SYS_mkdir,
+    libc::SYS_rmdir,
+    libc::SYS_unlink,
+    libc::SYS_rename,
+    libc::SYS_link,
+    libc::SYS_symlink,
+    libc::SYS_chmod,
+    libc::SYS_chown,
+    libc::SYS_lchown,
+    libc::SYS_utime,
+    libc::SYS_utimes,
+    libc::SYS_futimesat,
+    libc::SYS_time,
+    libc::SYS_alarm,
+    libc::SYS_pause,
+    libc::SYS_fork,
+    libc::SYS_vfork,
+    libc::SYS_getpgrp,
+    libc::SYS_arch_prctl,
+];
+#[cfg(not(target_arch = "x86_64"))]
+const ALLOWED_X86_64: &[libc::c_long] = &[];
+
+/// Flags of `clone` that make a namespace.
+const NEW_NAMESPACES: u64 = (libc::CLONE_NEWNS
     | libc::CLONE_NEWUSER
     | libc::CLONE_NEWPID
     | libc::CLONE_NEWNET
     | libc::CLONE_NEWIPC
     | libc::CLONE_NEWUTS
-    | libc::CLONE_NEWCGROUP) as u32;
+    | libc::CLONE_NEWCGROUP) as u64;
 
-const LD_W_ABS: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
-const JEQ: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
-const JSET: u16 = (libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K) as u16;
-const JGE: u16 = (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16;
-const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+/// A filter could not be built (a bug in the lists above).
+#[derive(Debug)]
+pub struct BuildError(String);
 
-const NR: u32 = 0;
-const ARCH: u32 = 4;
-const ARG0_LOW: u32 = 16;
-
-fn ins(code: u16, k: u32, jt: u8, jf: u8) -> sock_filter {
-    sock_filter { code, jt, jf, k }
-}
-
-fn errno(e: i32) -> u32 {
-    libc::SECCOMP_RET_ERRNO | (e as u32 & libc::SECCOMP_RET_DATA)
-}
-
-/// Where a comparison in [`search`] goes.
-#[derive(Clone, Copy)]
-enum To {
-    /// This many instructions past the next one.
-    Skip(u8),
-    /// The call is refused.
-    Deny,
-    /// The call is not in the list.
-    Pass,
-}
-
-/// A comparison of the call number, its two ways to go.
-struct Compare {
-    code: u16,
-    k: u32,
-    yes: To,
-    no: To,
-}
-
-/// Binary search for the call number in `sorted`: a handful of
-/// comparisons for any call. A list of comparisons would take every
-/// allowed call through all of them, and the kernel tries every call
-/// number through the filter when it is installed (to cache the calls it
-/// always allows), once per run.
-fn search(sorted: &[u32]) -> Vec<Compare> {
-    if sorted.len() <= 3 {
-        return sorted
-            .iter()
-            .enumerate()
-            .map(|(i, &nr)| Compare {
-                code: JEQ,
-                k: nr,
-                yes: To::Deny,
-                no: if i + 1 == sorted.len() {
-                    To::Pass
-                } else {
-                    To::Skip(0)
-                },
-            })
-            .collect();
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the seccomp allowlist could not be compiled: {}", self.0)
     }
-    let (low, high) = sorted.split_at(sorted.len() / 2);
-    let low = search(low);
-    let mut out = vec![Compare {
-        code: JGE,
-        k: high[0],
-        yes: To::Skip(low.len() as u8),
-        no: To::Skip(0),
-    }];
-    out.extend(low);
-    out.extend(search(high));
-    out
 }
 
-/// [`search`] as instructions, followed by the refusal; a call not in
-/// the list goes on after it.
-fn denied(list: &[libc::c_long], refusal: sock_filter) -> Vec<sock_filter> {
-    let mut sorted: Vec<u32> = list.iter().map(|&nr| nr as u32).collect();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let tree = search(&sorted);
-    let deny = tree.len();
-    let offset = |i: usize, to: To| match to {
-        To::Skip(n) => n,
-        To::Deny => (deny - i - 1) as u8,
-        To::Pass => (deny - i) as u8,
+impl std::error::Error for BuildError {}
+
+/// The allowlist as a filter program. With `own_pid_namespace`, every
+/// process the program could signal is the run's, so `kill` of a process
+/// group or of every process (`kill(-1)`) is allowed; otherwise only
+/// `kill` of one process, or of its own group (pid 0).
+pub fn allowlist(own_pid_namespace: bool) -> Result<Box<[libc::sock_filter]>, BuildError> {
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = ALLOWED
+        .iter()
+        .chain(ALLOWED_X86_64)
+        .map(|&nr| (nr, Vec::new()))
+        .collect();
+    rules.insert(
+        libc::SYS_clone,
+        vec![rule(0, SeccompCmpOp::MaskedEq(NEW_NAMESPACES), 0)?],
+    );
+    let kill = if own_pid_namespace {
+        Vec::new()
+    } else {
+        // pid_t is 32 bits: a negative pid has its top bit set.
+        vec![rule(0, SeccompCmpOp::Lt, 0x8000_0000)?]
     };
-    let mut out: Vec<sock_filter> = tree
-        .iter()
-        .enumerate()
-        .map(|(i, c)| ins(c.code, c.k, offset(i, c.yes), offset(i, c.no)))
-        .collect();
-    out.push(refusal);
-    out
-}
-
-/// The filter program.
-pub fn filter() -> Box<[sock_filter]> {
-    let allow = ins(RET, libc::SECCOMP_RET_ALLOW, 0, 0);
-    let eperm = ins(RET, errno(libc::EPERM), 0, 0);
-    let mut prog = vec![
-        ins(LD_W_ABS, ARCH, 0, 0),
-        ins(JEQ, AUDIT_ARCH, 1, 0),
-        allow,
-        ins(LD_W_ABS, NR, 0, 0),
-        // Most calls a program makes are these: decide them first.
-        ins(JEQ, libc::SYS_write as u32, 1, 0),
-        ins(JEQ, libc::SYS_read as u32, 0, 1),
-        allow,
-    ];
-    prog.extend(denied(DENIED, eperm));
-    // clone3 passes its flags in memory the filter cannot read.
-    prog.push(ins(JEQ, libc::SYS_clone3 as u32, 0, 1));
-    prog.push(ins(RET, errno(libc::ENOSYS), 0, 0));
-    // clone: no new namespaces (flags are the first argument).
-    prog.extend([
-        ins(JEQ, libc::SYS_clone as u32, 0, 3),
-        ins(LD_W_ABS, ARG0_LOW, 0, 0),
-        ins(JSET, NEW_NAMESPACES, 0, 1),
-        eperm,
-        ins(LD_W_ABS, NR, 0, 0),
-    ]);
-    // socket: only AF_UNIX.
-    prog.extend([
-        ins(JEQ, libc::SYS_socket as u32, 0, 4),
-        ins(LD_W_ABS, ARG0_LOW, 0, 0),
-        ins(JEQ, libc::AF_UNIX as u32, 1, 0),
-        ins(RET, errno(libc::EACCES), 0, 0),
-        ins(LD_W_ABS, NR, 0, 0),
-    ]);
-    // kill: the pid must not be negative (a process group other than its
-    // own, or every process); 0 is its own group.
-    prog.extend([
-        ins(JEQ, libc::SYS_kill as u32, 0, 4),
-        ins(LD_W_ABS, ARG0_LOW, 0, 0),
-        ins(JGE, 0x8000_0000, 0, 1),
-        eperm,
-        ins(LD_W_ABS, NR, 0, 0),
-    ]);
-    prog.push(allow);
-    prog.into_boxed_slice()
-}
-
-/// `first`, then `then`: one program that refuses what `first` refuses
-/// and otherwise does what `then` says. Each `first` instruction that
-/// would allow the call jumps to the start of `then` instead.
-///
-/// Every filter installed costs the child tens of microseconds (the
-/// kernel checks and compiles it), and every system call the program
-/// makes runs every filter: one program halves both.
-pub fn chain(first: &[sock_filter], then: &[sock_filter]) -> Box<[sock_filter]> {
-    const JUMP: u16 = (libc::BPF_JMP | libc::BPF_JA) as u16;
-    let mut out: Vec<sock_filter> = first
-        .iter()
-        .enumerate()
-        .map(|(i, ins)| {
-            if ins.code == RET && ins.k == libc::SECCOMP_RET_ALLOW {
-                let to_then = (first.len() - i - 1) as u32;
-                sock_filter {
-                    code: JUMP,
-                    jt: 0,
-                    jf: 0,
-                    k: to_then,
-                }
-            } else {
-                *ins
-            }
+    rules.insert(libc::SYS_kill, kill);
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        SeccompAction::Allow,
+        ARCH,
+    )
+    .map_err(|e| BuildError(e.to_string()))?;
+    let program: BpfProgram = filter
+        .try_into()
+        .map_err(|e: seccompiler::BackendError| BuildError(e.to_string()))?;
+    Ok(program
+        .into_iter()
+        .map(|i| libc::sock_filter {
+            code: i.code,
+            jt: i.jt,
+            jf: i.jf,
+            k: i.k,
         })
-        .collect();
-    out.extend_from_slice(then);
-    out.into_boxed_slice()
+        .collect())
+}
+
+/// One condition on the 32-bit argument `arg`.
+fn rule(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompRule, BuildError> {
+    let condition = SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value)
+        .map_err(|e| BuildError(e.to_string()))?;
+    SeccompRule::new(vec![condition]).map_err(|e| BuildError(e.to_string()))
 }
 
 /// Installs `filter` on the calling thread. Async-signal-safe; needs
@@ -250,10 +341,10 @@ pub fn chain(first: &[sock_filter], then: &[sock_filter]) -> Box<[sock_filter]> 
 ///
 /// `filter` and `len` must describe a valid filter program that outlives
 /// the call.
-pub unsafe fn install(filter: *const sock_filter, len: u16) -> std::io::Result<()> {
+pub unsafe fn install(filter: *const libc::sock_filter, len: u16) -> std::io::Result<()> {
     let prog = libc::sock_fprog {
         len,
-        filter: filter as *mut sock_filter,
+        filter: filter as *mut libc::sock_filter,
     };
     let rc = libc::syscall(
         libc::SYS_seccomp,
@@ -271,113 +362,43 @@ pub unsafe fn install(filter: *const sock_filter, len: u16) -> std::io::Result<(
 mod tests {
     use super::*;
 
-    /// What the filter answers for call `nr` with first argument `arg0`
-    /// (a tiny emulator of the instructions the filter uses).
-    fn answer(prog: &[sock_filter], nr: u32, arg0: u32) -> u32 {
-        let (mut a, mut pc) = (0u32, 0usize);
-        loop {
-            let i = prog[pc];
-            pc += 1;
-            match i.code {
-                LD_W_ABS => {
-                    a = match i.k {
-                        NR => nr,
-                        ARCH => AUDIT_ARCH,
-                        ARG0_LOW => arg0,
-                        _ => panic!("load of {}", i.k),
-                    }
-                }
-                RET => return i.k,
-                JEQ | JGE | JSET => {
-                    let taken = match i.code {
-                        JEQ => a == i.k,
-                        JGE => a >= i.k,
-                        _ => a & i.k != 0,
-                    };
-                    pc += usize::from(if taken { i.jt } else { i.jf });
-                }
-                c if c == (libc::BPF_JMP | libc::BPF_JA) as u16 => pc += i.k as usize,
-                c => panic!("instruction {c:#x}"),
-            }
-        }
-    }
-
     #[test]
-    fn every_denied_call_is_refused_and_every_other_allowed() {
-        let prog = filter();
-        let eperm = errno(libc::EPERM);
-        for &nr in DENIED {
-            assert_eq!(answer(&prog, nr as u32, 0), eperm, "call {nr}");
+    fn the_lists_compile_and_name_no_call_twice() {
+        for own in [false, true] {
+            let program = allowlist(own).unwrap();
+            assert!(program.len() < 4096);
         }
-        for nr in 0..500u32 {
-            let special = [libc::SYS_clone3, libc::SYS_socket, libc::SYS_kill]
-                .iter()
-                .any(|&s| s as u32 == nr);
-            if !DENIED.iter().any(|&d| d as u32 == nr) && !special {
-                assert_eq!(answer(&prog, nr, 0), libc::SECCOMP_RET_ALLOW, "call {nr}");
-            }
+        let mut all: Vec<libc::c_long> = ALLOWED.iter().chain(ALLOWED_X86_64).copied().collect();
+        let count = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), count, "a call is listed twice");
+        for refused in [
+            libc::SYS_clone3,
+            libc::SYS_socket,
+            libc::SYS_connect,
+            libc::SYS_unshare,
+            libc::SYS_setns,
+            libc::SYS_mount,
+            libc::SYS_ptrace,
+            libc::SYS_process_vm_readv,
+            libc::SYS_process_vm_writev,
+            libc::SYS_bpf,
+            libc::SYS_perf_event_open,
+            libc::SYS_keyctl,
+            libc::SYS_add_key,
+            libc::SYS_io_uring_setup,
+            libc::SYS_io_uring_enter,
+            libc::SYS_io_uring_register,
+            libc::SYS_userfaultfd,
+            libc::SYS_setsid,
+            libc::SYS_setpgid,
+            libc::SYS_setuid,
+            libc::SYS_kcmp,
+            libc::SYS_pidfd_open,
+            libc::SYS_personality,
+        ] {
+            assert!(!all.contains(&refused), "{refused} must not be allowed");
         }
-        assert_eq!(
-            answer(&prog, libc::SYS_clone3 as u32, 0),
-            errno(libc::ENOSYS)
-        );
-        assert_eq!(
-            answer(&prog, libc::SYS_socket as u32, libc::AF_INET as u32),
-            errno(libc::EACCES)
-        );
-        assert_eq!(
-            answer(&prog, libc::SYS_socket as u32, libc::AF_UNIX as u32),
-            libc::SECCOMP_RET_ALLOW
-        );
-        assert_eq!(answer(&prog, libc::SYS_kill as u32, (-1i32) as u32), eperm);
-        assert_eq!(
-            answer(&prog, libc::SYS_kill as u32, 0),
-            libc::SECCOMP_RET_ALLOW
-        );
-        let flags = libc::CLONE_NEWUSER as u32;
-        assert_eq!(answer(&prog, libc::SYS_clone as u32, flags), eperm);
-        assert_eq!(
-            answer(&prog, libc::SYS_clone as u32, libc::SIGCHLD as u32),
-            libc::SECCOMP_RET_ALLOW
-        );
-    }
-
-    #[test]
-    fn a_chained_program_refuses_the_same_and_asks_the_rest() {
-        let notify = [ins(RET, libc::SECCOMP_RET_USER_NOTIF, 0, 0)];
-        let both = chain(&filter(), &notify);
-        assert_eq!(
-            answer(&both, libc::SYS_ptrace as u32, 0),
-            errno(libc::EPERM)
-        );
-        assert_eq!(
-            answer(&both, libc::SYS_read as u32, 0),
-            libc::SECCOMP_RET_USER_NOTIF
-        );
-        assert_eq!(
-            answer(&both, libc::SYS_getpid as u32, 0),
-            libc::SECCOMP_RET_USER_NOTIF
-        );
-    }
-
-    #[test]
-    fn a_chained_program_goes_on_where_the_first_would_allow() {
-        let first = filter();
-        let then = [ins(RET, libc::SECCOMP_RET_USER_NOTIF, 0, 0)];
-        let both = chain(&first, &then);
-        assert_eq!(both.len(), first.len() + 1);
-        for (i, (was, is)) in first.iter().zip(both.iter()).enumerate() {
-            if was.code == RET && was.k == libc::SECCOMP_RET_ALLOW {
-                assert_eq!(is.code, (libc::BPF_JMP | libc::BPF_JA) as u16);
-                // A jump lands `k` instructions past the next one.
-                assert_eq!(i + 1 + is.k as usize, first.len(), "at {i}");
-            } else {
-                assert_eq!(
-                    (was.code, was.k, was.jt, was.jf),
-                    (is.code, is.k, is.jt, is.jf)
-                );
-            }
-        }
-        assert_eq!(both[first.len()].k, libc::SECCOMP_RET_USER_NOTIF);
     }
 }

@@ -83,11 +83,12 @@ fn make_private() -> io::Result<()> {
     Ok(())
 }
 
-/// Mounts a tmpfs of `bytes` at `dir`, private to referee's namespace.
-pub fn mount_tmpfs(dir: &Path, bytes: u64) -> io::Result<()> {
+/// Mounts a tmpfs of `bytes` at `dir`, private to referee's namespace,
+/// its root folder with permissions `mode`.
+pub fn mount_tmpfs(dir: &Path, bytes: u64, mode: u32) -> io::Result<()> {
     let target = CString::new(dir.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
     let fstype = CString::new("tmpfs").map_err(io::Error::other)?;
-    let options = CString::new(format!("size={bytes},nr_inodes=16384,mode=0700"))
+    let options = CString::new(format!("size={bytes},nr_inodes=16384,mode={mode:o}"))
         .map_err(io::Error::other)?;
     // SAFETY: a mount system call with valid strings.
     let rc = unsafe {
@@ -112,5 +113,16 @@ pub fn unmount(dir: &Path) {
         unsafe {
             libc::umount2(target.as_ptr(), libc::MNT_DETACH);
         }
+    }
+}
+
+/// Whether something is mounted at `dir` (it is on another device than
+/// its parent).
+pub fn is_mounted(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let parent = dir.parent().unwrap_or(dir);
+    match (fs::metadata(dir), fs::metadata(parent)) {
+        (Ok(d), Ok(p)) => d.dev() != p.dev(),
+        _ => false,
     }
 }

@@ -1,23 +1,20 @@
-//! Building a submission: C is compiled once, Python is checked for
-//! syntax errors (nothing of it runs), executables are staged as they
-//! are. Each submission gets a private folder of its own
-//! for what it runs from.
+//! Building a submission: its program file is copied into a private
+//! build folder (never through a link, only a regular file, size-capped),
+//! then C is compiled once and Python is checked for syntax errors
+//! (nothing of it runs); an executable is run from its copy. Build tools
+//! run in the same sandbox as programs, without a terminal.
 
 use std::ffi::OsString;
-use std::fs;
-use std::io::Read;
-use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tempfile::TempDir;
-use wait_timeout::ChildExt;
 
 use super::{python, Language, Submission};
 use crate::call;
-use crate::run::{Limits, Program};
+use crate::run::{tool, Limits, Program};
 use crate::sandbox;
+use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 /// C compiler flags when neither the suite nor the command line sets
 /// them: the compiler's own defaults, as on a student's laptop, with
@@ -59,8 +56,11 @@ pub struct Built {
 pub enum BuildError {
     /// The student's code does not compile: the compiler's messages.
     Compile(String),
-    /// The grader could not do its part (no compiler, no Python, no disk):
-    /// not the student's fault.
+    /// The submission's file cannot be taken: a link, a FIFO, a device,
+    /// too large.
+    Refused(Refusal),
+    /// The grader could not do its part (no compiler, no Python, no disk,
+    /// no process to spare): not the student's fault.
     Grader(String),
 }
 
@@ -75,14 +75,22 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
         .map(|n| n.to_os_string())
         .unwrap_or_else(|| OsString::from("program"));
     let staged = stage.path().join(&name);
-    if submission.language != Language::Executable {
-        fs::copy(&submission.file, &staged).map_err(|e| {
-            BuildError::Grader(format!("cannot read {}: {e}", submission.file.display()))
-        })?;
-    }
+    let mode = if submission.language == Language::Executable {
+        0o755
+    } else {
+        0o644
+    };
+    untrusted::copy(&submission.file, &staged, PROGRAM_LIMIT, mode).map_err(
+        |refusal| match refusal {
+            Refusal::Io(path, e) if path == staged => {
+                BuildError::Grader(format!("cannot copy into the build folder: {e}"))
+            }
+            refusal => BuildError::Refused(refusal),
+        },
+    )?;
     let mut caller = None;
     let (program, warnings) = match submission.language {
-        Language::C => compile(&staged, stage.path(), cflags)?,
+        Language::C => compile_with_retry(&staged, stage.path(), cflags)?,
         Language::Python => {
             let python = python::interpreter().map_err(BuildError::Grader)?;
             let run_python = |args: &[&Path]| {
@@ -98,12 +106,12 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
             };
             check_syntax(python, &staged, stage.path())?;
             let helper = stage.path().join(call::HELPER_FILE);
-            fs::write(&helper, call::HELPER)
+            std::fs::write(&helper, call::HELPER)
                 .map_err(|e| BuildError::Grader(format!("cannot write the call helper: {e}")))?;
             caller = Some(run_python(&[&helper, &staged]));
             (run_python(&[&staged]), String::new())
         }
-        Language::Executable => (Program::new(submission.file.clone()), String::new()),
+        Language::Executable => (Program::new(staged), String::new()),
     };
     Ok(Built {
         program,
@@ -113,33 +121,119 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
     })
 }
 
-fn compile(source: &Path, dir: &Path, cflags: &[String]) -> Result<(Program, String), BuildError> {
+/// Compiles; a failure of the grader's own (no process to spare, no
+/// disk in its folders) is tried once more on a fresh slot before it is
+/// reported, and never as the student's compile error.
+fn compile_with_retry(
+    source: &Path,
+    stage: &Path,
+    cflags: &[String],
+) -> Result<(Program, String), BuildError> {
+    match compile(source, stage, cflags) {
+        Err(BuildError::Grader(_)) => {
+            sandbox::retire_thread_slot();
+            compile(source, stage, cflags)
+        }
+        done => done,
+    }
+}
+
+fn compile(
+    source: &Path,
+    stage: &Path,
+    cflags: &[String],
+) -> Result<(Program, String), BuildError> {
     let compiler = c_compiler().ok_or_else(|| {
         BuildError::Grader(
             "no C compiler found (looked for gcc and cc on PATH): install gcc".into(),
         )
     })?;
-    let output = dir.join("program");
+    let jail = sandbox::get()
+        .build_jail(&[stage.to_path_buf()], &COMPILE_LIMITS)
+        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
+    // The compiler works in the run's folder, on a copy of the source, so
+    // that its messages name the file as the student named it.
     let file_name = source.file_name().unwrap_or_default();
-    let mut command = Command::new(&compiler);
-    command
-        .args(cflags)
-        .arg(file_name)
-        .arg("-o")
-        .arg(&output)
-        .args(LIBS);
-    let (ok, messages) = run_tool(command, dir, &[], "the compiler")?;
-    if !ok || !output.is_file() {
+    untrusted::copy(
+        source,
+        &jail.workdir().join(file_name),
+        PROGRAM_LIMIT,
+        0o644,
+    )
+    .map_err(|e| BuildError::Grader(format!("cannot give the compiler its source: {e}")))?;
+    let mut argv: Vec<OsString> = vec![compiler.into_os_string()];
+    argv.extend(cflags.iter().map(OsString::from));
+    argv.extend([file_name.to_os_string(), "-o".into(), "program".into()]);
+    argv.extend(LIBS.iter().map(OsString::from));
+    let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
+        .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;
+    if ran.timed_out {
+        return Err(BuildError::Compile(format!(
+            "the compiler was still running after {} s and was stopped",
+            COMPILE_TIMEOUT.as_secs()
+        )));
+    }
+    if !ran.succeeded() {
+        if let Some(trouble) = graders_trouble(&ran.messages) {
+            return Err(BuildError::Grader(format!(
+                "the compiler could not run here ({trouble}): {}",
+                ran.messages.trim()
+            )));
+        }
+        let signal = ran.signal();
+        let mut messages = ran.messages;
+        if let Some(signal) = signal {
+            messages.push_str(&format!(
+                "\n(the compiler was killed by signal {signal}: your program may make it use \
+                 more than {} MiB of memory)",
+                COMPILE_LIMITS.memory.unwrap_or(0) >> 20
+            ));
+        }
         return Err(BuildError::Compile(messages));
     }
-    Ok((Program::new(output), messages))
+    let output = stage.join("program");
+    untrusted::copy(
+        &jail.workdir().join("program"),
+        &output,
+        COMPILE_LIMITS.file_size,
+        0o755,
+    )
+    .map_err(|e| {
+        BuildError::Compile(format!(
+            "{}\nthe compiler made no program ({e})",
+            ran.messages
+        ))
+    })?;
+    Ok((Program::new(output), ran.messages))
+}
+
+/// Whether a failed build tool's messages show a failure of the machine
+/// rather than of the student's code: what, in a few words. Only the
+/// tool's own lines count, not the lines of source it quotes (indented),
+/// which a student could fill with these very words.
+fn graders_trouble(messages: &str) -> Option<&'static str> {
+    const SIGNS: [(&str, &str); 4] = [
+        ("Resource temporarily unavailable", "no process to spare"),
+        ("Cannot allocate memory", "no memory to spare"),
+        ("No space left on device", "no disk to spare"),
+        ("cannot fork", "no process to spare"),
+    ];
+    messages
+        .lines()
+        .filter(|line| !line.starts_with(char::is_whitespace))
+        .find_map(|line| {
+            SIGNS
+                .iter()
+                .find(|(text, _)| line.contains(text))
+                .map(|(_, what)| *what)
+        })
 }
 
 /// Checks that a Python file parses, as compiling a C file does: a
 /// syntax error is a `compile-error` with Python's message, once, rather
 /// than a crash in every case. Only parses (nothing of the file runs),
 /// with `-I -S` so that the check costs a few milliseconds.
-fn check_syntax(python: &python::Python, source: &Path, dir: &Path) -> Result<(), BuildError> {
+fn check_syntax(python: &python::Python, source: &Path, stage: &Path) -> Result<(), BuildError> {
     const CHECK: &str = r#"
 import sys
 path = sys.argv[1]
@@ -155,92 +249,73 @@ except ValueError as e:
     print(f"{path.rsplit('/', 1)[-1]}: {e}", file=sys.stderr)
     sys.exit(1)
 "#;
-    let mut command = Command::new(&python.executable);
-    command.args(["-I", "-S", "-B", "-c", CHECK]).arg(source);
-    let (ok, messages) = run_tool(command, dir, &python.reads(), "Python")?;
-    if ok {
-        Ok(())
-    } else {
-        Err(BuildError::Compile(messages))
-    }
-}
-
-/// Runs a build tool (the C compiler, Python's syntax check) in `dir`,
-/// in the sandbox, under the build limits: whether it succeeded, and
-/// what it said on stderr.
-fn run_tool(
-    mut command: Command,
-    dir: &Path,
-    reads: &[std::path::PathBuf],
-    what: &str,
-) -> Result<(bool, String), BuildError> {
-    // The tool runs in the sandbox too: `#include "../cases/..."` must
-    // not print the hidden cases into the compiler's messages.
-    let jail = sandbox::get()
-        .jail_writing(reads, &[dir], &COMPILE_LIMITS)
-        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for {what}: {e}")))?;
-    let confinement = jail.confinement();
-    // The messages go to a file rather than a pipe: nothing to drain
-    // while it runs, so no thread (which the slot's process limit could
-    // refuse after a program that forked all it could).
-    let messages = tempfile::tempfile_in(dir).map_err(grader_io)?;
-    command
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LC_ALL", "C")
-        .env("TMPDIR", dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(messages.try_clone().map_err(grader_io)?));
-    // SAFETY: the closure only makes system calls (see Confinement::apply).
-    unsafe {
-        command.pre_exec(move || {
-            crate::run::limit_resources(&COMPILE_LIMITS)?;
-            confinement.apply()
-        });
-    }
-    let program = command.get_program().to_string_lossy().into_owned();
-    let mut child = command
-        .spawn()
-        .map_err(|e| BuildError::Grader(format!("cannot start {program}: {e}")))?;
-    let status = match child.wait_timeout(COMPILE_TIMEOUT) {
-        Ok(Some(status)) => status,
-        Ok(None) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(BuildError::Compile(format!(
-                "{what} was still running after {} s and was stopped",
-                COMPILE_TIMEOUT.as_secs()
+    let mut reads: Vec<PathBuf> = python.reads();
+    reads.push(stage.to_path_buf());
+    let check = || -> Result<(), BuildError> {
+        let jail = sandbox::get()
+            .build_jail(&reads, &COMPILE_LIMITS)
+            .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for Python: {e}")))?;
+        let argv: Vec<OsString> = [
+            python.executable.as_os_str(),
+            "-I".as_ref(),
+            "-S".as_ref(),
+            "-B".as_ref(),
+            "-c".as_ref(),
+            CHECK.as_ref(),
+            source.as_os_str(),
+        ]
+        .into_iter()
+        .map(OsString::from)
+        .collect();
+        let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
+            .map_err(|e| BuildError::Grader(format!("cannot run Python: {e}")))?;
+        if ran.succeeded() {
+            return Ok(());
+        }
+        if let Some(trouble) = graders_trouble(&ran.messages) {
+            return Err(BuildError::Grader(format!(
+                "Python could not run here ({trouble}): {}",
+                ran.messages.trim()
             )));
         }
-        Err(e) => return Err(BuildError::Grader(format!("waiting for {what}: {e}"))),
+        Err(BuildError::Compile(ran.messages))
     };
-    Ok((status.success(), read_messages(messages)))
-}
-
-fn grader_io(e: std::io::Error) -> BuildError {
-    BuildError::Grader(format!("cannot keep a build tool's messages: {e}"))
-}
-
-/// A build tool's messages, up to [`COMPILER_OUTPUT_LIMIT`] bytes.
-fn read_messages(mut file: std::fs::File) -> String {
-    use std::io::Seek;
-    let mut text = Vec::new();
-    if file.rewind().is_ok() {
-        let _ = file.take(COMPILER_OUTPUT_LIMIT).read_to_end(&mut text);
+    match check() {
+        Err(BuildError::Grader(_)) => {
+            sandbox::retire_thread_slot();
+            check()
+        }
+        done => done,
     }
-    String::from_utf8_lossy(&text).into_owned()
 }
 
-fn c_compiler() -> Option<std::path::PathBuf> {
+fn c_compiler() -> Option<PathBuf> {
     ["gcc", "cc"].iter().find_map(|name| find_on_path(name))
 }
 
 /// The first executable called `name` on PATH.
-pub fn find_on_path(name: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    sandbox::find_on_path(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_graders_trouble_is_told_from_the_students() {
+        assert_eq!(
+            graders_trouble(
+                "gcc: fatal error: cannot execute 'cc1': vfork: Resource temporarily unavailable"
+            ),
+            Some("no process to spare")
+        );
+        assert_eq!(
+            graders_trouble("lab6.c:3:1: error: expected ';' before '}' token"),
+            None
+        );
+        let quoted =
+            "lab6.c:5:12: error: expected ';'\n    5 |   puts(\"No space left on device\")\n";
+        assert_eq!(graders_trouble(quoted), None);
+    }
 }

@@ -1,0 +1,147 @@
+//! Version 1: referee's groups in the `pids` and `memory` hierarchies,
+//! below the groups referee runs in (`referee-<pid>/slotN`). Only root may
+//! make them on most machines.
+
+use std::ffi::CString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::{below, c_path, own_path, remove_tree, stale_groups, Mounts};
+
+/// Where referee's groups go in each hierarchy.
+#[derive(Clone, Debug)]
+pub struct Base {
+    pids: PathBuf,
+    memory: PathBuf,
+}
+
+impl Base {
+    /// Referee's own groups of the `pids` and `memory` hierarchies, if
+    /// both are mounted and referee may make groups there.
+    pub fn find(cgroup: &str, mounts: &Mounts) -> Result<Base, String> {
+        let dir = |controller: &str| -> Result<PathBuf, String> {
+            let (point, root, _) = mounts
+                .v1
+                .iter()
+                .find(|(_, _, controllers)| controllers.iter().any(|c| c == controller))
+                .ok_or_else(|| format!("no version 1 {controller} hierarchy is mounted"))?;
+            let path = own_path(cgroup, Some(controller))
+                .ok_or_else(|| format!("referee's {controller} group is not listed"))?;
+            let dir = below(point, root, &path);
+            if !writable(&dir) {
+                return Err(format!(
+                    "referee may not make groups in {} (version 1 groups need root)",
+                    dir.display()
+                ));
+            }
+            Ok(dir)
+        };
+        Ok(Base {
+            pids: dir("pids")?,
+            memory: dir("memory")?,
+        })
+    }
+
+    fn mine(&self) -> [PathBuf; 2] {
+        let name = format!("referee-{}", std::process::id());
+        [self.pids.join(&name), self.memory.join(&name)]
+    }
+
+    /// Makes the group `name` in both hierarchies.
+    pub fn group(&self, name: &str) -> io::Result<Group> {
+        let [pids, memory] = self.mine().map(|dir| dir.join(name));
+        for dir in [&pids, &memory] {
+            fs::create_dir_all(dir)?;
+        }
+        Ok(Group {
+            pids,
+            memory,
+            limits: Mutex::new(None),
+        })
+    }
+
+    /// See [`super::Hierarchy::clean_up`].
+    pub fn clean_up(&self, all_of_mine: bool) {
+        for base in [&self.pids, &self.memory] {
+            for stale in stale_groups(base) {
+                remove_tree(&stale);
+            }
+        }
+        if all_of_mine {
+            for dir in self.mine() {
+                remove_tree(&dir);
+            }
+        }
+    }
+}
+
+/// Whether referee may make folders in `dir`.
+fn writable(dir: &Path) -> bool {
+    c_path(dir).is_ok_and(|c| {
+        // SAFETY: access on a valid path.
+        unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    })
+}
+
+/// A slot's groups.
+#[derive(Debug)]
+pub struct Group {
+    pids: PathBuf,
+    memory: PathBuf,
+    limits: Mutex<Option<(u32, Option<u64>)>>,
+}
+
+impl Group {
+    /// Both groups' `cgroup.procs`.
+    pub fn procs(&self) -> Vec<CString> {
+        [&self.pids, &self.memory]
+            .into_iter()
+            .filter_map(|dir| c_path(&dir.join("cgroup.procs")).ok())
+            .collect()
+    }
+
+    /// The file listing the group's processes.
+    pub fn procs_file(&self) -> PathBuf {
+        self.pids.join("cgroup.procs")
+    }
+
+    /// See [`super::Group::prepare`].
+    pub fn prepare(&self, processes: u32, memory: Option<u64>) -> io::Result<()> {
+        let mut set = self
+            .limits
+            .lock()
+            .map_err(|_| io::Error::other("a slot's limits were lost"))?;
+        if *set != Some((processes, memory)) {
+            *set = None;
+            fs::write(self.pids.join("pids.max"), processes.to_string())?;
+            let limit = memory.map_or_else(|| "-1".to_string(), |m| m.to_string());
+            // With swap accounting, swap counts too (else a run could swap
+            // out past its limit); the files are absent without it. The
+            // memory-and-swap limit may never be below the memory limit,
+            // so it is lifted first, then both are set.
+            let memsw = self.memory.join("memory.memsw.limit_in_bytes");
+            let _ = fs::write(&memsw, "-1");
+            fs::write(self.memory.join("memory.limit_in_bytes"), &limit)?;
+            let _ = fs::write(&memsw, &limit);
+            *set = Some((processes, memory));
+        }
+        fs::write(self.memory.join("memory.failcnt"), "0")
+    }
+
+    /// See [`super::Group::hit_memory_limit`].
+    pub fn hit_memory_limit(&self) -> bool {
+        fs::read_to_string(self.memory.join("memory.failcnt"))
+            .ok()
+            .and_then(|t| t.trim().parse::<u64>().ok())
+            .is_some_and(|n| n > 0)
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir(&self.pids);
+        let _ = fs::remove_dir(&self.memory);
+    }
+}

@@ -1,0 +1,782 @@
+//! The keeper process itself, from `clone` to its end.
+//!
+//! The keeper is a copy of referee (a `clone` without `CLONE_VM`) made
+//! while other threads run, so like a child between `fork` and `exec` it
+//! makes system calls only, on memory prepared before the `clone`: no
+//! allocation, no locks, no standard output. Everything it reads and
+//! writes is in its [`Blueprint`].
+
+use std::ffi::CString;
+use std::mem::{size_of, zeroed};
+use std::os::fd::RawFd;
+use std::ptr::{null, null_mut};
+
+use super::protocol::{self, Report};
+use crate::sandbox::rootfs::Step;
+
+/// How long the keeper tries to kill and reap a run's processes before
+/// it reports that some are left (a process stuck in the kernel).
+const CLEAR_DEADLINE_NS: i64 = 3_000_000_000;
+
+/// Set-up steps other than the root's, numbered for [`protocol::SETUP_FAILED`]
+/// (the root's steps are numbered from [`STEP_ROOT`]).
+pub const STEP_MAPS: u32 = 1;
+/// Joining the slot's control groups.
+pub const STEP_CGROUP: u32 = 2;
+/// Naming the host.
+pub const STEP_HOSTNAME: u32 = 3;
+/// Taking the slot's terminal.
+pub const STEP_TERMINAL: u32 = 4;
+/// Signals.
+pub const STEP_SIGNALS: u32 = 5;
+/// Becoming the slot's user and giving up privileges.
+pub const STEP_IDENTITY: u32 = 6;
+/// Installing the allowlist.
+pub const STEP_SECCOMP: u32 = 7;
+/// The first step of the root (see [`crate::sandbox::rootfs`]).
+pub const STEP_ROOT: u32 = 100;
+
+/// Everything the keeper needs, made before `clone`; the keeper works on
+/// its own copy.
+pub struct Blueprint {
+    /// The keeper's end of its socket.
+    pub socket: RawFd,
+    /// The slot's terminal (its slave end).
+    pub terminal: RawFd,
+    /// With a user namespace of its own: the pipe end on which referee
+    /// says the namespace's maps are written.
+    pub maps_written: Option<RawFd>,
+    /// The `cgroup.procs` files to join.
+    pub cgroups: Vec<CString>,
+    /// The steps that build and enter the minimal root.
+    pub root: Vec<Step>,
+    /// The host name in a UTS namespace of its own.
+    pub hostname: Option<CString>,
+    /// As root: the slot's own user and group.
+    pub identity: Option<(libc::uid_t, libc::gid_t)>,
+    /// Whether the keeper is the init of a PID namespace holding only the
+    /// run's processes.
+    pub pid_namespace: bool,
+    /// The allowlist, installed on the keeper itself (with a PID
+    /// namespace) or on each child (without: the keeper must be free to
+    /// give each child a process group of its own).
+    pub allowlist: Option<Box<[libc::sock_filter]>>,
+    /// Buffers.
+    pub request: Box<[u8]>,
+    /// `argv` pointers for the child.
+    pub argv: Box<[*const libc::c_char]>,
+    /// `envp` pointers for the child.
+    pub envp: Box<[*const libc::c_char]>,
+    /// The child's stack, between `clone` and `exec`.
+    pub child_stack: Box<[u8]>,
+    /// The keeper's own stack.
+    pub stack: Box<[u8]>,
+}
+
+impl Blueprint {
+    /// A blueprint with its buffers.
+    pub fn new(socket: RawFd, terminal: RawFd) -> Blueprint {
+        Blueprint {
+            socket,
+            terminal,
+            maps_written: None,
+            cgroups: Vec::new(),
+            root: Vec::new(),
+            hostname: None,
+            identity: None,
+            pid_namespace: false,
+            allowlist: None,
+            request: vec![0u8; protocol::MAX_REQUEST].into_boxed_slice(),
+            argv: vec![null(); protocol::MAX_ARGS + 1].into_boxed_slice(),
+            envp: vec![null(); protocol::MAX_ENV + 1].into_boxed_slice(),
+            child_stack: vec![0u8; 256 * 1024].into_boxed_slice(),
+            stack: vec![0u8; 256 * 1024].into_boxed_slice(),
+        }
+    }
+}
+
+/// The keeper's entry point (`clone`'s function). Never returns.
+pub extern "C" fn main(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: referee passed its blueprint; this process has its own copy.
+    let blueprint = unsafe { &mut *(arg as *mut Blueprint) };
+    let code = match set_up(blueprint) {
+        Ok(sigfd) => {
+            send(blueprint.socket, &report(protocol::READY), None);
+            serve(blueprint, sigfd)
+        }
+        Err((step, errno)) => {
+            let mut failed = report(protocol::SETUP_FAILED);
+            failed.step = step;
+            failed.errno = errno;
+            send(blueprint.socket, &failed, None);
+            1
+        }
+    };
+    // SAFETY: leaving without running anything of referee's.
+    unsafe { libc::_exit(code) }
+}
+
+type Failure = (u32, i32);
+
+fn check(step: u32, rc: libc::c_long) -> Result<libc::c_long, Failure> {
+    if rc < 0 {
+        Err((step, errno()))
+    } else {
+        Ok(rc)
+    }
+}
+
+fn errno() -> i32 {
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
+}
+
+/// Everything up to serving: descriptors, namespaces' contents, root,
+/// terminal, signals, identity, filter. The SIGCHLD descriptor.
+fn set_up(b: &mut Blueprint) -> Result<RawFd, Failure> {
+    // SAFETY (whole function): system calls on the blueprint's memory.
+    unsafe {
+        reset_signal_handlers();
+        keep_only_own_descriptors(b).map_err(|e| (STEP_SIGNALS, e))?;
+        if let Some(fd) = b.maps_written.take() {
+            let mut byte = 0u8;
+            let n = libc::read(fd, (&mut byte as *mut u8).cast(), 1);
+            libc::close(fd);
+            if n != 1 {
+                return Err((STEP_MAPS, libc::EPIPE));
+            }
+        }
+        for procs in &b.cgroups {
+            join(procs).map_err(|e| (STEP_CGROUP, e))?;
+        }
+        for (i, step) in b.root.iter().enumerate() {
+            step.run().map_err(|e| (STEP_ROOT + i as u32, e))?;
+        }
+        if let Some(name) = &b.hostname {
+            let len = name.as_bytes().len();
+            check(
+                STEP_HOSTNAME,
+                libc::sethostname(name.as_ptr(), len) as libc::c_long,
+            )?;
+        }
+        check(STEP_TERMINAL, libc::setsid() as libc::c_long)?;
+        check(
+            STEP_TERMINAL,
+            libc::ioctl(b.terminal, libc::TIOCSCTTY, 0) as libc::c_long,
+        )?;
+        let sigfd = signals(b.pid_namespace).map_err(|e| (STEP_SIGNALS, e))?;
+        give_up_privileges(b.identity).map_err(|e| (STEP_IDENTITY, e))?;
+        check(
+            STEP_IDENTITY,
+            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) as libc::c_long,
+        )?;
+        if b.pid_namespace {
+            if let Some(filter) = &b.allowlist {
+                crate::sandbox::seccomp::install(filter.as_ptr(), filter.len() as u16)
+                    .map_err(|e| (STEP_SECCOMP, e.raw_os_error().unwrap_or(libc::EIO)))?;
+            }
+        }
+        Ok(sigfd)
+    }
+}
+
+/// Every handler referee installed goes back to the default: a signal
+/// must not run referee's code in this copy of it.
+unsafe fn reset_signal_handlers() {
+    for signal in 1..libc::SIGRTMAX() {
+        if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+    }
+}
+
+/// Keeps the socket and the terminal (at fresh numbers above 2) and the
+/// maps pipe; everything else referee had open is closed; 0, 1 and 2
+/// become `/dev/null`.
+unsafe fn keep_only_own_descriptors(b: &mut Blueprint) -> Result<(), i32> {
+    b.socket = above_stdio(b.socket)?;
+    b.terminal = above_stdio(b.terminal)?;
+    if let Some(fd) = b.maps_written {
+        b.maps_written = Some(above_stdio(fd)?);
+    }
+    let mut keep = [b.socket, b.terminal, b.maps_written.unwrap_or(-1)];
+    keep.sort_unstable();
+    let mut from: libc::c_uint = 0;
+    for fd in keep.into_iter().filter(|&fd| fd >= 0) {
+        if fd as libc::c_uint > from {
+            libc::syscall(libc::SYS_close_range, from, fd as libc::c_uint - 1, 0);
+        }
+        from = fd as libc::c_uint + 1;
+    }
+    libc::syscall(libc::SYS_close_range, from, libc::c_uint::MAX, 0);
+    let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+    if null < 0 {
+        return Err(errno());
+    }
+    for fd in 0..3 {
+        if fd != null && libc::dup2(null, fd) < 0 {
+            return Err(errno());
+        }
+    }
+    if null > 2 {
+        libc::close(null);
+    }
+    Ok(())
+}
+
+/// `fd`, moved above the standard descriptors if it is one of them.
+unsafe fn above_stdio(fd: RawFd) -> Result<RawFd, i32> {
+    if fd > 2 {
+        return Ok(fd);
+    }
+    let moved = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3);
+    if moved < 0 {
+        return Err(errno());
+    }
+    Ok(moved)
+}
+
+unsafe fn join(procs: &CString) -> Result<(), i32> {
+    let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(errno());
+    }
+    let written = libc::write(fd, b"0\n".as_ptr().cast(), 2);
+    let e = errno();
+    libc::close(fd);
+    if written < 0 {
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// The signals the keeper ignores (and each child puts back).
+pub const IGNORED: [libc::c_int; 7] = [
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGTSTP,
+    libc::SIGTTIN,
+    libc::SIGTTOU,
+    libc::SIGPIPE,
+];
+
+/// Ignores terminal signals, learns of children through a descriptor,
+/// and (without a PID namespace, where it is not init) adopts the run's
+/// orphans. Unblocks the rest.
+unsafe fn signals(pid_namespace: bool) -> Result<RawFd, i32> {
+    for signal in IGNORED {
+        libc::signal(signal, libc::SIG_IGN);
+    }
+    let mut chld: libc::sigset_t = zeroed();
+    libc::sigemptyset(&mut chld);
+    libc::sigaddset(&mut chld, libc::SIGCHLD);
+    let sigfd = libc::signalfd(-1, &chld, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK);
+    if sigfd < 0 {
+        return Err(errno());
+    }
+    if !pid_namespace && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 {
+        return Err(errno());
+    }
+    libc::sigprocmask(libc::SIG_SETMASK, &chld, null_mut());
+    Ok(sigfd)
+}
+
+/// Gives up every capability for good and, as root, becomes the slot's
+/// own user. Securebits first (it needs a capability), then the user.
+unsafe fn give_up_privileges(identity: Option<(libc::uid_t, libc::gid_t)>) -> Result<(), i32> {
+    const NOROOT: libc::c_ulong = 1 << 0;
+    const NOROOT_LOCKED: libc::c_ulong = 1 << 1;
+    const NO_SETUID_FIXUP: libc::c_ulong = 1 << 2;
+    const NO_SETUID_FIXUP_LOCKED: libc::c_ulong = 1 << 3;
+    const KEEP_CAPS_LOCKED: libc::c_ulong = 1 << 5;
+    // Best effort: without CAP_SETPCAP the empty sets and no_new_privs
+    // still keep `exec` from giving any capability back.
+    libc::prctl(
+        libc::PR_SET_SECUREBITS,
+        NOROOT | NOROOT_LOCKED | NO_SETUID_FIXUP_LOCKED | KEEP_CAPS_LOCKED,
+        0,
+        0,
+        0,
+    );
+    let _ = NO_SETUID_FIXUP;
+    if let Some((uid, gid)) = identity {
+        if libc::setgroups(0, null()) < 0
+            || libc::setresgid(gid, gid, gid) < 0
+            || libc::setresuid(uid, uid, uid) < 0
+        {
+            return Err(errno());
+        }
+    }
+    // _LINUX_CAPABILITY_VERSION_3: two 32-bit halves per set.
+    let header = [0x2008_0522u32, 0];
+    let empty = [0u32; 6];
+    if libc::syscall(libc::SYS_capset, header.as_ptr(), empty.as_ptr()) < 0 {
+        return Err(errno());
+    }
+    Ok(())
+}
+
+fn report(kind: u32) -> Report {
+    Report {
+        kind,
+        ..Report::default()
+    }
+}
+
+/// Sends a report, with a descriptor if given. Errors are ignored: a
+/// referee that went away is noticed when the socket closes.
+fn send(socket: RawFd, report: &Report, fd: Option<RawFd>) {
+    let bytes = report.as_bytes();
+    // SAFETY: a sendmsg with stack buffers.
+    unsafe {
+        let mut iov = libc::iovec {
+            iov_base: bytes.as_ptr() as *mut libc::c_void,
+            iov_len: bytes.len(),
+        };
+        let mut control = [0u64; 4];
+        let mut msg: libc::msghdr = zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        if let Some(fd) = fd {
+            msg.msg_control = control.as_mut_ptr().cast();
+            msg.msg_controllen = libc::CMSG_SPACE(size_of::<RawFd>() as u32) as usize;
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(size_of::<RawFd>() as u32) as usize;
+            std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<RawFd>(), fd);
+        }
+        libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL);
+    }
+}
+
+/// The run being kept, if any.
+#[derive(Clone, Copy)]
+struct Running {
+    /// The program's pid, in the keeper's numbering.
+    pid: libc::pid_t,
+    /// Its wait status and resource use, once reaped.
+    reaped: Option<(libc::c_int, libc::rusage)>,
+}
+
+/// Serves requests until referee goes away.
+fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
+    let mut running: Option<Running> = None;
+    let mut terminal_held = true;
+    loop {
+        let mut fds = [
+            libc::pollfd {
+                fd: b.socket,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: sigfd,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // SAFETY: poll on two descriptors of ours.
+        let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+        if rc < 0 {
+            continue;
+        }
+        if fds[1].revents != 0 {
+            drain(sigfd);
+            reap(&mut running);
+            if let Some(run) = running.filter(|r| r.reaped.is_some()) {
+                end(b, run, &mut running);
+            }
+        }
+        if fds[0].revents == 0 {
+            continue;
+        }
+        let mut received = [-1 as RawFd; protocol::MAX_FDS];
+        let n = receive(b.socket, &mut b.request, &mut received);
+        if n == INTERRUPTED {
+            continue;
+        }
+        if n <= 0 {
+            if let Some(run) = running {
+                clear(b.pid_namespace, run.pid, &mut running);
+            }
+            return 0;
+        }
+        let n = n as usize;
+        match protocol::decode(&b.request[..n]).map(|d| d.header.kind) {
+            Some(protocol::SPAWN) if running.is_none() => {
+                running = spawn(b, n, &received, &mut terminal_held);
+            }
+            Some(protocol::SPAWN) => {
+                let mut busy = report(protocol::SPAWN_FAILED);
+                busy.errno = libc::EBUSY;
+                send(b.socket, &busy, None);
+            }
+            Some(protocol::STOP) => {
+                if let Some(run) = running {
+                    end(b, run, &mut running);
+                }
+            }
+            _ => {}
+        }
+        for fd in received.into_iter().filter(|&fd| fd >= 0) {
+            // SAFETY: closing our copies of received descriptors.
+            unsafe { libc::close(fd) };
+        }
+    }
+}
+
+/// Kills what is left of the run, reports its end, and forgets it.
+fn end(b: &Blueprint, run: Running, running: &mut Option<Running>) {
+    let empty = clear(b.pid_namespace, run.pid, running);
+    let reaped = running.and_then(|r| r.reaped).or(run.reaped);
+    let mut ended = report(protocol::ENDED);
+    ended.empty = u32::from(empty);
+    match reaped {
+        Some((status, usage)) => {
+            ended.status = status;
+            ended.utime_us = micros(usage.ru_utime);
+            ended.stime_us = micros(usage.ru_stime);
+            ended.maxrss_kb = usage.ru_maxrss.max(0) as u64;
+        }
+        None => ended.status = -1,
+    }
+    send(b.socket, &ended, None);
+    *running = None;
+}
+
+fn micros(t: libc::timeval) -> u64 {
+    (t.tv_sec.max(0) as u64) * 1_000_000 + t.tv_usec.max(0) as u64
+}
+
+fn drain(sigfd: RawFd) {
+    let mut info: libc::signalfd_siginfo = unsafe { zeroed() };
+    // SAFETY: reading signalfd records into a stack buffer.
+    while unsafe {
+        libc::read(
+            sigfd,
+            (&mut info as *mut libc::signalfd_siginfo).cast(),
+            size_of::<libc::signalfd_siginfo>(),
+        )
+    } > 0
+    {}
+}
+
+/// Reaps every child that has ended, noting the program's status.
+fn reap(running: &mut Option<Running>) {
+    loop {
+        let mut status = 0;
+        // SAFETY: wait4 fills the status and the rusage.
+        let mut usage: libc::rusage = unsafe { zeroed() };
+        let pid = unsafe { libc::wait4(-1, &mut status, libc::WNOHANG | libc::__WALL, &mut usage) };
+        if pid <= 0 {
+            return;
+        }
+        if let Some(run) = running.as_mut().filter(|r| r.pid == pid) {
+            run.reaped = Some((status, usage));
+        }
+    }
+}
+
+/// Kills and reaps every process of the run: with a PID namespace, every
+/// process in it but the keeper; without, the program's process group.
+/// Whether none is left.
+fn clear(pid_namespace: bool, pid: libc::pid_t, running: &mut Option<Running>) -> bool {
+    let target = if pid_namespace { -1 } else { -pid };
+    let start = now_ns();
+    loop {
+        // SAFETY: signalling the run's processes, which are ours to kill.
+        let rc = unsafe { libc::kill(target, libc::SIGKILL) };
+        if rc < 0 && errno() == libc::ESRCH {
+            return true;
+        }
+        reap(running);
+        if now_ns() - start > CLEAR_DEADLINE_NS {
+            return false;
+        }
+        let pause = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 100_000,
+        };
+        // SAFETY: a short sleep.
+        unsafe { libc::nanosleep(&pause, null_mut()) };
+    }
+}
+
+fn now_ns() -> i64 {
+    let mut t: libc::timespec = unsafe { zeroed() };
+    // SAFETY: clock_gettime fills the struct.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec * 1_000_000_000 + t.tv_nsec
+}
+
+/// What [`receive`] returns when a signal interrupted it.
+const INTERRUPTED: isize = -2;
+
+/// Receives one request and its descriptors; the request's length, 0 at
+/// the end of the socket, [`INTERRUPTED`], or -1 on any other error.
+fn receive(socket: RawFd, buf: &mut [u8], fds: &mut [RawFd; protocol::MAX_FDS]) -> isize {
+    // SAFETY: recvmsg into buffers of the blueprint and the stack.
+    unsafe {
+        let mut iov = libc::iovec {
+            iov_base: buf.as_mut_ptr().cast(),
+            iov_len: buf.len(),
+        };
+        let mut control = [0u64; 16];
+        let mut msg: libc::msghdr = zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = std::mem::size_of_val(&control);
+        let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
+        if n < 0 {
+            return if errno() == libc::EINTR {
+                INTERRUPTED
+            } else {
+                -1
+            };
+        }
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let data = libc::CMSG_DATA(cmsg).cast::<RawFd>();
+                let count = ((*cmsg).cmsg_len - libc::CMSG_LEN(0) as usize) / size_of::<RawFd>();
+                for i in 0..count {
+                    let fd = std::ptr::read_unaligned(data.add(i));
+                    match fds.iter_mut().find(|slot| **slot < 0) {
+                        Some(slot) => *slot = fd,
+                        None => {
+                            libc::close(fd);
+                        }
+                    }
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+        n
+    }
+}
+
+/// What the child needs, in the keeper's memory (the child shares it).
+struct Child<'a> {
+    b: &'a Blueprint,
+    flags: u32,
+    path: *const libc::c_char,
+    cwd: *const libc::c_char,
+    fds: [RawFd; protocol::MAX_FDS],
+    rlimits: [[u64; 3]; protocol::RLIMITS],
+    filter: Option<(*const libc::sock_filter, u16)>,
+    /// Set by the child when it fails before `exec`.
+    errno: i32,
+}
+
+/// Starts the requested program; the run, when it started.
+fn spawn(
+    b: &mut Blueprint,
+    len: usize,
+    fds: &[RawFd; protocol::MAX_FDS],
+    terminal_held: &mut bool,
+) -> Option<Running> {
+    let failed = |b: &Blueprint, errno: i32| {
+        let mut r = report(protocol::SPAWN_FAILED);
+        r.errno = errno;
+        send(b.socket, &r, None);
+        None
+    };
+    let Some(decoded) = protocol::decode(&b.request[..len]) else {
+        return failed(b, libc::EINVAL);
+    };
+    let header = decoded.header;
+    if fds[..3].iter().any(|&fd| fd < 0)
+        || (header.flags & protocol::FLAG_LANDLOCK != 0 && fds[3] < 0)
+    {
+        return failed(b, libc::EBADF);
+    }
+    // Pointers to the strings, in order: cwd, path, argv..., envp...
+    let strings = decoded.strings;
+    let mut starts = strings
+        .split(|&c| c == 0)
+        .scan(0usize, |at, s| {
+            let start = *at;
+            *at += s.len() + 1;
+            Some(start)
+        })
+        .map(|offset| strings[offset..].as_ptr() as *const libc::c_char);
+    let (Some(cwd), Some(path)) = (starts.next(), starts.next()) else {
+        return failed(b, libc::EINVAL);
+    };
+    let args = header.args as usize;
+    let env = header.env as usize;
+    for i in 0..args {
+        b.argv[i] = starts.next().unwrap_or(null());
+    }
+    b.argv[args] = null();
+    for i in 0..env {
+        b.envp[i] = starts.next().unwrap_or(null());
+    }
+    b.envp[env] = null();
+    let filter = (header.filter > 0).then(|| {
+        (
+            decoded.filter.as_ptr().cast::<libc::sock_filter>(),
+            header.filter as u16,
+        )
+    });
+    let wants_terminal = header.flags & protocol::FLAG_TERMINAL != 0;
+    // A build has no controlling terminal: give it up while it runs.
+    // SAFETY: terminal ioctls on the slot's terminal, as session leader.
+    unsafe {
+        if wants_terminal && !*terminal_held {
+            *terminal_held = libc::ioctl(b.terminal, libc::TIOCSCTTY, 0) == 0;
+        } else if !wants_terminal && *terminal_held {
+            *terminal_held = libc::ioctl(b.terminal, libc::TIOCNOTTY) != 0;
+        }
+    }
+    let mut child = Child {
+        b,
+        flags: header.flags,
+        path,
+        cwd,
+        fds: *fds,
+        rlimits: header.rlimits,
+        filter,
+        errno: 0,
+    };
+    let top = {
+        let stack = &b.child_stack;
+        // SAFETY: the end of the child's stack, aligned.
+        (unsafe { stack.as_ptr().add(stack.len()) } as usize) & !15
+    };
+    // SAFETY: with CLONE_VFORK the keeper waits until the child has
+    // called exec or exited; the child only makes system calls.
+    let pid = unsafe {
+        libc::clone(
+            child_main,
+            top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&mut child as *mut Child<'_>).cast(),
+        )
+    };
+    if pid < 0 {
+        return failed(b, errno());
+    }
+    // SAFETY: the child is gone or has called exec; it wrote its errno
+    // before either.
+    let child_errno = unsafe { std::ptr::read_volatile(&child.errno) };
+    if child_errno != 0 {
+        let mut status = 0;
+        // SAFETY: reaping the failed child.
+        unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
+        return failed(b, child_errno);
+    }
+    send(b.socket, &report(protocol::STARTED), None);
+    Some(Running { pid, reaped: None })
+}
+
+/// The child, between `clone` and `exec`.
+extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: the keeper passed its Child and waits for us.
+    let child = unsafe { &mut *(arg as *mut Child<'_>) };
+    // SAFETY: system calls on memory the keeper prepared.
+    let errno = unsafe {
+        match prepare(child) {
+            Ok(()) => {
+                libc::execve(child.path, child.b.argv.as_ptr(), child.b.envp.as_ptr());
+                errno()
+            }
+            Err(e) => e,
+        }
+    };
+    // SAFETY: telling the keeper (sharing its memory) and leaving.
+    unsafe {
+        std::ptr::write_volatile(&mut child.errno, errno.max(1));
+        libc::_exit(127)
+    }
+}
+
+/// The child's set-up: its own process group where the keeper is not the
+/// init of a PID namespace, standard descriptors, working folder, limits,
+/// no other descriptor across `exec`, Landlock, filters, and the hello
+/// that tells referee its pid (and hands over its listener).
+unsafe fn prepare(child: &Child<'_>) -> Result<(), i32> {
+    let b = child.b;
+    let mut all: libc::sigset_t = zeroed();
+    libc::sigfillset(&mut all);
+    libc::sigprocmask(libc::SIG_SETMASK, &all, null_mut());
+    let terminal = child.flags & protocol::FLAG_TERMINAL != 0;
+    if !b.pid_namespace {
+        if libc::setpgid(0, 0) < 0 {
+            return Err(errno());
+        }
+        if terminal {
+            let group = libc::getpid();
+            libc::ioctl(child.fds[0], libc::TIOCSPGRP, &group);
+        }
+    }
+    for (fd, target) in child.fds[..3].iter().zip(0..) {
+        if libc::dup2(*fd, target) < 0 {
+            return Err(errno());
+        }
+    }
+    if libc::chdir(child.cwd) < 0 {
+        return Err(errno());
+    }
+    for [resource, soft, hard] in child.rlimits {
+        if resource == u64::from(u32::MAX) {
+            continue;
+        }
+        let limit = libc::rlimit {
+            rlim_cur: soft,
+            rlim_max: hard,
+        };
+        if libc::setrlimit(resource as libc::__rlimit_resource_t, &limit) < 0 {
+            return Err(errno());
+        }
+    }
+    libc::syscall(
+        libc::SYS_close_range,
+        3u32,
+        libc::c_uint::MAX,
+        libc::CLOSE_RANGE_CLOEXEC,
+    );
+    if child.flags & protocol::FLAG_LANDLOCK != 0
+        && libc::syscall(libc::SYS_landlock_restrict_self, child.fds[3], 0u32) < 0
+    {
+        return Err(errno());
+    }
+    if child.flags & protocol::FLAG_ALLOWLIST != 0 {
+        if let Some(filter) = &b.allowlist {
+            crate::sandbox::seccomp::install(filter.as_ptr(), filter.len() as u16)
+                .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
+        }
+    }
+    let mut listener = None;
+    if let Some((filter, len)) = child.filter {
+        let prog = libc::sock_fprog {
+            len,
+            filter: filter as *mut libc::sock_filter,
+        };
+        let fd = libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            &prog as *const libc::sock_fprog,
+        );
+        if fd < 0 {
+            return Err(errno());
+        }
+        listener = Some(fd as RawFd);
+    }
+    send(b.socket, &report(protocol::HELLO), listener);
+    if let Some(fd) = listener {
+        libc::close(fd);
+    }
+    for signal in IGNORED {
+        libc::signal(signal, libc::SIG_DFL);
+    }
+    let mut none: libc::sigset_t = zeroed();
+    libc::sigemptyset(&mut none);
+    libc::sigprocmask(libc::SIG_SETMASK, &none, null_mut());
+    Ok(())
+}
