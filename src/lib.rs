@@ -18,6 +18,7 @@ pub mod explain;
 pub mod export;
 pub mod game;
 pub mod grading;
+pub mod judge;
 pub mod notice;
 pub mod results;
 pub mod run;
