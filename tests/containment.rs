@@ -43,6 +43,7 @@ fn expected_verdicts() -> HashMap<&'static str, &'static [&'static str]> {
             &["wrong-output", "crashed", "memory-limit"][..],
         ),
         ("memory-bomb", &["memory-limit"][..]),
+        ("nests-folders", &["wrong-output", "timeout"][..]),
         ("probes-files", &["wrong-output"][..]),
         ("reads-fds", &["wrong-output"][..]),
         ("reads-outside", &["wrong-output"][..]),

@@ -43,6 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod cgroup;
+mod clean;
 pub mod keeper;
 pub mod landlock;
 pub mod limits;
@@ -726,11 +727,24 @@ enum Kind {
 
 impl Slot {
     /// Empties the working and temporary folders; what a program left
-    /// that cannot be removed makes the slot unusable.
+    /// that cannot be removed makes the slot unusable. A folder a program
+    /// replaced (by a link, say, where it could reach the slot's own
+    /// folder) is made again, never followed.
     fn empty_folders(&self) -> io::Result<()> {
         for folder in [&self.work, &self.tmp] {
+            match fs::symlink_metadata(folder) {
+                Ok(meta) if meta.is_dir() => clean::empty(folder)?,
+                Ok(_) => fs::remove_file(folder)?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+            if !folder.is_dir() {
+                fs::create_dir(folder)?;
+            }
             fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
-            empty_folder(folder)?;
+            if let Some(lease) = &self._lease {
+                chown(folder, lease.id)?;
+            }
         }
         Ok(())
     }
@@ -780,23 +794,6 @@ pub fn retire_thread_slot() {
             bound.0.retired.store(true, Ordering::Relaxed);
         }
     });
-}
-
-/// Removes everything in `dir`, leaving it. Links are removed, never
-/// followed.
-fn empty_folder(dir: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            let path = entry.path();
-            // A folder the program made unreadable must be opened first.
-            let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o700));
-            fs::remove_dir_all(path)?;
-        } else {
-            fs::remove_file(entry.path())?;
-        }
-    }
-    Ok(())
 }
 
 /// `e` with what referee was doing when it happened.
