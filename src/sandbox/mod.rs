@@ -731,19 +731,35 @@ impl Slot {
     /// replaced (by a link, say, where it could reach the slot's own
     /// folder) is made again, never followed.
     fn empty_folders(&self) -> io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
         for folder in [&self.work, &self.tmp] {
-            match fs::symlink_metadata(folder) {
-                Ok(meta) if meta.is_dir() => clean::empty(folder)?,
-                Ok(_) => fs::remove_file(folder)?,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            let meta = match fs::symlink_metadata(folder) {
+                Ok(meta) if meta.is_dir() => {
+                    // Most runs leave nothing: one listing says so.
+                    if fs::read_dir(folder)?.next().is_some() {
+                        clean::empty(folder)?;
+                    }
+                    Some(meta)
+                }
+                Ok(_) => {
+                    fs::remove_file(folder)?;
+                    None
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
                 Err(e) => return Err(e),
-            }
-            if !folder.is_dir() {
+            };
+            if meta.is_none() {
                 fs::create_dir(folder)?;
             }
-            fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
-            if let Some(lease) = &self._lease {
-                chown(folder, lease.id)?;
+            let owner = self._lease.as_ref().map(|l| l.id);
+            let as_made = meta.as_ref().is_some_and(|m| {
+                m.mode() & 0o7777 == 0o700 && owner.is_none_or(|id| m.uid() == id && m.gid() == id)
+            });
+            if !as_made {
+                fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
+                if let Some(id) = owner {
+                    chown(folder, id)?;
+                }
             }
         }
         Ok(())
@@ -1031,7 +1047,14 @@ impl Jail {
     /// slot the keeper could not empty is not used again.
     fn after(&self, ended: &Ended) {
         self.running.set(false);
-        if let Some(group) = &self.slot.group {
+        // In a PID namespace the keeper's clearing leaves nothing: no
+        // process can leave the namespace.
+        if let Some(group) = self
+            .slot
+            .group
+            .as_ref()
+            .filter(|_| !self.slot.pid_namespace)
+        {
             group.kill_all_but(self.slot.keeper.pid());
         }
         if !ended.empty {

@@ -446,6 +446,11 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
 /// Kills what is left of the run, reports its end, and forgets it.
 fn end(b: &Blueprint, run: Running, running: &mut Option<Running>) {
     let empty = clear(b.pid_namespace, run.pid, running);
+    // The allowlist refuses System V IPC; without it, what a run left is
+    // removed here.
+    if b.allowlist.is_none() {
+        remove_ipc_objects();
+    }
     let reaped = running.and_then(|r| r.reaped).or(run.reaped);
     let mut ended = report(protocol::ENDED);
     ended.empty = u32::from(empty);
@@ -505,7 +510,6 @@ fn clear(pid_namespace: bool, pid: libc::pid_t, running: &mut Option<Running>) -
         // SAFETY: signalling the run's processes, which are ours to kill.
         let rc = unsafe { libc::kill(target, libc::SIGKILL) };
         if rc < 0 && errno() == libc::ESRCH {
-            remove_ipc_objects();
             return true;
         }
         reap(running);
