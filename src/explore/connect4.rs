@@ -19,7 +19,7 @@
 use reference::connect4::{COLS, ROWS};
 
 use super::drops::{self, Drops, Plan};
-use super::shrink::without_chunks;
+use super::shrink::{without_chunks, without_pairs, without_two};
 use super::{Model, Rng, Task};
 
 /// The generator of `connect4` games.
@@ -101,6 +101,46 @@ fn name(player: u8) -> &'static str {
     }
 }
 
+/// Pairs of turns tried left out at most, in one round of shrinking.
+const PAIRS: usize = 150;
+
+/// The tokens in turns, each the refused inputs before a move and the
+/// move; then what was typed after the last move.
+fn turns(tokens: &[String]) -> (Vec<Tokens>, Tokens) {
+    let mut board = Drops::new(ROWS, COLS);
+    let mut player = 1;
+    let mut turns = Vec::new();
+    let mut current = Vec::new();
+    for token in tokens {
+        current.push(token.clone());
+        if let Some(col) = token.parse::<usize>().ok().filter(|&c| board.accepts(c)) {
+            board.drop(col, player);
+            turns.push(std::mem::take(&mut current));
+            player = 3 - player;
+        }
+    }
+    (turns, current)
+}
+
+/// Pairs of turns, one of each player, whose pieces nothing was dropped
+/// onto later: the game without them has every other piece where it was
+/// (but for the order of play).
+fn top_pairs(turns: &[Tokens]) -> Vec<(usize, usize)> {
+    let column = |turn: &Tokens| turn.last().cloned().unwrap_or_default();
+    let tops: Vec<usize> = (0..turns.len())
+        .filter(|&i| {
+            turns[i + 1..]
+                .iter()
+                .all(|later| column(later) != column(&turns[i]))
+        })
+        .collect();
+    let (firsts, seconds): (Vec<usize>, Vec<usize>) = tops.iter().partition(|&&i| i % 2 == 0);
+    firsts
+        .iter()
+        .flat_map(|&a| seconds.iter().map(move |&b| (a, b)))
+        .collect()
+}
+
 /// The tokens the game reads: none after its end.
 fn normalized(mut tokens: Tokens) -> Tokens {
     let read = replay(&tokens).read;
@@ -145,6 +185,16 @@ impl Model for Connect4 {
 
     fn simpler(&self, game: &Tokens) -> Vec<Tokens> {
         let mut out: Vec<Tokens> = without_chunks(game).into_iter().map(normalized).collect();
+        let (turns, after) = turns(game);
+        let pairs = top_pairs(&turns)
+            .into_iter()
+            .map(|(a, b)| without_two(&turns, a, b))
+            .chain(without_pairs(&turns, PAIRS));
+        for fewer in pairs {
+            let mut tokens: Tokens = fewer.concat();
+            tokens.extend(after.iter().cloned());
+            out.push(normalized(tokens));
+        }
         for (i, token) in game.iter().enumerate() {
             let plainer = (0..COLS)
                 .map(|c| c.to_string())

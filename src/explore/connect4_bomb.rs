@@ -26,7 +26,7 @@
 use reference::connect4_bomb::{self as rules, Board};
 
 use super::drops::{self, Drops, Plan, EMPTY};
-use super::shrink::without_chunks;
+use super::shrink::{without_chunks, without_pairs};
 use super::{Model, Rng, Task};
 use crate::call::{Call, Function};
 
@@ -62,6 +62,9 @@ pub struct Turn {
 const NO: [&str; 5] = ["n", "N", "", "no", "yes"];
 /// Answers that drop the bomb.
 const YES: [&str; 2] = ["y", "Y"];
+
+/// Pairs of turns tried left out at most, in one round of shrinking.
+const PAIRS: usize = 150;
 
 /// Turns in one game at most: a game on a 12-column board could go on
 /// for 144.
@@ -356,6 +359,13 @@ fn simpler_plays(play: &Play) -> Vec<Play> {
             })
         })
         .collect();
+    for turns in without_pairs(&play.turns, PAIRS) {
+        out.push(normalized(Play {
+            turns,
+            rows: play.rows,
+            cols: play.cols,
+        }));
+    }
     if play.rows > 4 {
         out.push(normalized(Play {
             rows: play.rows - 1,

@@ -20,7 +20,7 @@
 
 use reference::pentago::{Board, Outcome, Piece, Rotation, SIZE};
 
-use super::shrink::without_chunks;
+use super::shrink::{without_chunks, without_pairs};
 use super::{Model, Rng, Task};
 
 /// The generator of `pentago` games.
@@ -150,6 +150,26 @@ fn replay(lines: &[String]) -> Replay {
     replay
 }
 
+/// Pairs of turns tried left out at most, in one round of shrinking.
+const PAIRS: usize = 150;
+
+/// The lines in turns, each the refused lines before a valid move and
+/// the move; then what was typed after the last move.
+fn turns(lines: &[String]) -> (Vec<Lines>, Lines) {
+    let mut board = Board::new();
+    let mut turns = Vec::new();
+    let mut current = Vec::new();
+    for line in lines {
+        current.push(line.clone());
+        if let Read::Valid(mv) = read(&board, line) {
+            let piece = player(turns.len() + 1);
+            board.play(piece, mv.square, mv.quadrant, mv.rotation);
+            turns.push(std::mem::take(&mut current));
+        }
+    }
+    (turns, current)
+}
+
 /// The lines the game reads, or `None` when the board fills with no
 /// five (the handout leaves that open).
 fn normalized(mut lines: Lines) -> Option<Lines> {
@@ -200,6 +220,12 @@ impl Model for Pentago {
             .into_iter()
             .filter_map(normalized)
             .collect();
+        let (turns, after) = turns(game);
+        for fewer in without_pairs(&turns, PAIRS) {
+            let mut lines: Lines = fewer.concat();
+            lines.extend(after.iter().cloned());
+            out.extend(normalized(lines));
+        }
         for (i, line) in game.iter().enumerate() {
             for plainer in plainer_lines(line) {
                 let mut g = game.clone();

@@ -13,6 +13,7 @@ use crate::case::{self, Case, Suite, SUITE_FILE};
 use crate::grading::{self, CaseOutcome};
 use crate::run::Feed;
 use crate::submission::Built;
+use crate::verdict::Verdict;
 
 /// The file name of the case the suite's defaults are read into.
 const TEMPLATE: &str = "explored.yaml";
@@ -221,9 +222,13 @@ fn work<M: Model>(
     }
 }
 
-/// Shrinks a game found to differ, keeping its verdict: a candidate that
-/// differs in another way (a crash where a wrong output was) is another
-/// difference, not a smaller one of this.
+/// Shrinks a game found to differ, keeping the kind of difference: a
+/// crash, a timeout or a limit stays what it was (a candidate that
+/// crashes where the program printed the wrong thing shows another
+/// difference, not a smaller one of this), while printing other things
+/// and asking for input the reference does not are one kind (a missed
+/// win ends the game in a tie on a full board, and keeps asking on a
+/// board with room).
 fn shrink_found<M: Model>(
     model: &M,
     runner: &Runner<'_>,
@@ -231,7 +236,7 @@ fn shrink_found<M: Model>(
     game: M::Game,
     ran: Ran,
 ) -> Result<Shrunk<M::Game, Ran>, Error> {
-    let verdict = ran.outcome.judgement.verdict;
+    let wanted = kind(ran.outcome.judgement.verdict);
     let limits = shrink::Limits {
         runs: settings.shrink_runs,
         width: settings.jobs.max(1),
@@ -240,9 +245,19 @@ fn shrink_found<M: Model>(
         Ok(runner
             .run_all(tasks, settings.jobs)?
             .into_iter()
-            .map(|ran| (ran.outcome.judgement.verdict == verdict).then_some(ran))
+            .map(|ran| (kind(ran.outcome.judgement.verdict) == wanted).then_some(ran))
             .collect())
     })
+}
+
+/// What kind of difference a verdict is: printed or asked otherwise, or
+/// how the run ended.
+fn kind(verdict: Verdict) -> Option<Verdict> {
+    match verdict {
+        Verdict::Pass | Verdict::FormatDiffers => None,
+        Verdict::WrongOutput | Verdict::WaitingForInput => Some(Verdict::WrongOutput),
+        other => Some(other),
+    }
 }
 
 fn found_from<M: Model>(

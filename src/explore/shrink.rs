@@ -51,14 +51,27 @@ pub fn shrink<M: Model, E>(
     };
     let mut tried: HashSet<String> = HashSet::new();
     tried.insert(model.task(&best.game).key());
+    // Where the last round succeeded: the next round goes on from there
+    // (and comes round to the start), as ddmin keeps its granularity,
+    // instead of trying the largest chunks again first.
+    let mut resume = 0;
     'rounds: loop {
         let size = model.measure(&best.game);
+        // A game counts as tried once it has run: a round that succeeds
+        // early leaves the rest of its candidates for later rounds.
+        let mut this_round = HashSet::new();
         let mut candidates = model.simpler(&best.game);
-        candidates.retain(|c| model.measure(c) < size && tried.insert(model.task(c).key()));
+        candidates.retain(|c| {
+            let key = model.task(c).key();
+            model.measure(c) < size && !tried.contains(&key) && this_round.insert(key)
+        });
         if candidates.is_empty() {
             break;
         }
-        for batch in candidates.chunks(limits.width.max(1)) {
+        let start = resume.min(candidates.len());
+        candidates.rotate_left(start);
+        let width = limits.width.max(1);
+        for (chunk, batch) in candidates.chunks(width).enumerate() {
             let room = limits.runs.saturating_sub(best.runs);
             if room == 0 {
                 break 'rounds;
@@ -66,15 +79,17 @@ pub fn shrink<M: Model, E>(
             let batch = &batch[..batch.len().min(room)];
             let tasks: Vec<super::Task> = batch.iter().map(|c| model.task(c)).collect();
             let results = test(&tasks)?;
-            match results
+            tried.extend(tasks.iter().map(super::Task::key));
+            let first = results
                 .into_iter()
                 .enumerate()
-                .find_map(|(i, e)| Some((i, e?)))
-            {
+                .find_map(|(i, e)| Some((i, e?)));
+            match first {
                 Some((i, evidence)) => {
                     best.runs += i + 1;
                     best.game = batch[i].clone();
                     best.evidence = evidence;
+                    resume = (start + chunk * width + i) % candidates.len();
                     continue 'rounds;
                 }
                 None => best.runs += batch.len(),
@@ -106,6 +121,46 @@ pub fn without_chunks<T: Clone>(units: &[T]) -> Vec<Vec<T>> {
             start = end;
         }
         size /= 2;
+    }
+    out
+}
+
+/// Alternating turns (the first player's at even places) with one turn
+/// of each player left out, the rest put back in turn, for pairs of
+/// nearby turns first, at most `most` of them. See [`without_two`].
+pub fn without_pairs<T: Clone>(turns: &[T], most: usize) -> Vec<Vec<T>> {
+    let firsts: Vec<usize> = (0..turns.len()).step_by(2).collect();
+    let seconds: Vec<usize> = (1..turns.len()).step_by(2).collect();
+    let mut pairs: Vec<(usize, usize)> = firsts
+        .iter()
+        .flat_map(|&a| seconds.iter().map(move |&b| (a, b)))
+        .collect();
+    pairs.sort_by_key(|&(a, b)| (a.abs_diff(b), a));
+    pairs
+        .into_iter()
+        .take(most)
+        .map(|(a, b)| without_two(turns, a, b))
+        .collect()
+}
+
+/// Alternating turns without turn `a` of one player and turn `b` of the
+/// other, the rest put back in turn, so that every later turn keeps its
+/// player: leaving out one move alone would hand every later move to the
+/// other player.
+pub fn without_two<T: Clone>(turns: &[T], a: usize, b: usize) -> Vec<T> {
+    let keep = |parity: usize, gone: usize| {
+        turns
+            .iter()
+            .enumerate()
+            .filter(move |&(i, _)| i % 2 == parity && i != gone)
+            .map(|(_, t)| t.clone())
+    };
+    let (gone_first, gone_second) = if a % 2 == 0 { (a, b) } else { (b, a) };
+    let mut seconds = keep(1, gone_second);
+    let mut out = Vec::with_capacity(turns.len());
+    for first in keep(0, gone_first) {
+        out.push(first);
+        out.extend(seconds.next());
     }
     out
 }
@@ -188,6 +243,24 @@ mod tests {
         assert_eq!(at(1), at(3));
         assert_eq!(at(1), at(4));
         assert!(at(1).1 <= 6);
+    }
+
+    #[test]
+    fn pairs_keep_every_turn_with_its_player() {
+        // Turns named by player: a1 b1 a2 b2 a3 b3 a4.
+        let turns = ["a1", "b1", "a2", "b2", "a3", "b3", "a4"];
+        let out = without_pairs(&turns, 100);
+        assert_eq!(out.len(), 4 * 3);
+        for game in &out {
+            assert_eq!(game.len(), 5);
+            for (i, turn) in game.iter().enumerate() {
+                let player = if i % 2 == 0 { 'a' } else { 'b' };
+                assert!(turn.starts_with(player), "{game:?}");
+            }
+        }
+        assert_eq!(out[0], ["a2", "b2", "a3", "b3", "a4"]);
+        assert!(out.contains(&vec!["a1", "b2", "a2", "b3", "a4"]));
+        assert_eq!(without_pairs(&turns, 2).len(), 2);
     }
 
     #[test]
