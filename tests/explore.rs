@@ -279,3 +279,105 @@ fn pentago_formats_are_played_right_and_their_bugs_found() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Shrinks `long`, which `file` plays differently, with `model`.
+fn shrunk<M>(model: &M, game: &str, file: &Path, long: Vec<String>) -> Vec<String>
+where
+    M: explore::Model<Game = Vec<String>>,
+{
+    let suite = suite(game);
+    let template = explore::search::template(suite).unwrap();
+    let built = built(file);
+    let runner = explore::Runner {
+        built: &built,
+        suite,
+        template: &template,
+        feed: Feed::Interactive,
+    };
+    let first = runner.run(&explore::Task::Input(long.clone())).unwrap();
+    assert!(
+        explore::differs(&first.outcome),
+        "the long game shows the bug"
+    );
+    let limits = explore::shrink::Limits {
+        runs: 1000,
+        width: 2,
+    };
+    let shrunk = explore::shrink::shrink(model, long, first, limits, |tasks| {
+        Ok(runner
+            .run_all(tasks, 2)?
+            .into_iter()
+            .map(|ran| explore::differs(&ran.outcome).then_some(ran))
+            .collect())
+    })
+    .unwrap();
+    shrunk.game
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.split(',').map(|l| l.trim().to_string()).collect()
+}
+
+/// Shrinking on its own: a column 6 typed in the middle of a long game
+/// (Red wins down column 0 on move 19) shrinks to that one input, the
+/// whole game a program that takes 6 for a column needs to show it.
+#[test]
+fn a_refused_column_buried_in_a_long_game_shrinks_to_itself() {
+    let long = lines("0,1,2,3,4,5, 0,1,2,3,4,5, 0,1,2,3, 6, 4,5, 0");
+    let file = fixture("connect4", "bugs/accepts-column-6.c");
+    let minimal = shrunk(&explore::connect4::Connect4, "connect4", &file, long);
+    assert_eq!(minimal, ["6"]);
+}
+
+/// Shrinking on its own: O's move onto X's square B5, after ten other
+/// moves, shrinks to the two moves onto B5, typed as plainly as can be.
+/// Every move turns quadrant 2, which holds only B5, its centre: no
+/// piece ever moves, so B5 is the only square typed twice in any part of
+/// the game.
+#[test]
+fn a_move_onto_a_taken_square_buried_in_a_long_game_shrinks_to_two_moves() {
+    let long = lines(
+        "b52r, a12l, D1 2R, f32l, e2 2 r, c12l, d62r, f42l, A32R, e52l, c32r, \
+         B5 2R, f62l, d32r",
+    );
+    let file = fixture("pentago", "bugs/no-occupied-check.c");
+    let minimal = shrunk(&explore::pentago::Pentago, "pentago", &file, long);
+    assert_eq!(minimal, ["b51l", "b51l"]);
+}
+
+/// Reproducible: the same seed and budget give the same games, and the
+/// same minimal game whether one core plays them or two, idle or busy
+/// with another exploration at the same time.
+#[test]
+fn the_same_seed_and_budget_find_the_same_minimal_game() {
+    for game in ["connect4", "connect4-bomb", "pentago"] {
+        let game_id: reference::Game = game.parse().unwrap();
+        assert_eq!(
+            explore::generated(game_id, 7, 50),
+            explore::generated(game_id, 7, 50)
+        );
+        assert_ne!(
+            explore::generated(game_id, 7, 50),
+            explore::generated(game_id, 8, 50)
+        );
+    }
+    let file = fixture("connect4", "bugs/win-checked-from-last-piece-only.c");
+    let with = |jobs: usize| Settings {
+        seed: 3,
+        budget: Budget::Games(500),
+        jobs,
+        ..Settings::default()
+    };
+    let found = |report: Report| {
+        let found = report.found.expect("the bug is found");
+        (found.index, found.task, found.shrink_runs)
+    };
+    let alone = found(explore_with("connect4", &file, &with(1)));
+    let (two, busy) = std::thread::scope(|s| {
+        let two = s.spawn(|| found(explore_with("connect4", &file, &with(2))));
+        let busy = s.spawn(|| found(explore_with("connect4", &file, &with(3))));
+        (two.join().unwrap(), busy.join().unwrap())
+    });
+    assert_eq!(alone, two);
+    assert_eq!(alone, busy);
+}

@@ -28,6 +28,9 @@ pub struct SuiteFile {
     /// How C submissions are compiled.
     #[serde(default)]
     pub compile: CompileFile,
+    /// Points for playing every generated game as the reference does,
+    /// when `grade --explore` explores (0 unless given).
+    pub explore_points: Option<Points>,
 }
 
 /// A case file: the input, and any settings that differ from the suite's

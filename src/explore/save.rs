@@ -27,7 +27,7 @@ pub struct Saved {
 /// `folder` (made when it does not exist).
 pub fn save(found: &Found, suite: &Suite, seed: u64, folder: &Path) -> Result<Saved, Error> {
     let new_folder = ensure_folder(folder, suite)?;
-    let text = case_yaml(found, suite, seed);
+    let text = case_text(found, suite, seed);
     let file = free_name(folder, &found.case.name, &text);
     fs::write(&file, &text).map_err(|source| Error::Write {
         path: file.display().to_string(),
@@ -117,7 +117,7 @@ fn task_of(case: &Case) -> Task {
 
 /// The case file: a comment saying where it came from, what it shows,
 /// the settings it was judged with, and the game.
-fn case_yaml(found: &Found, suite: &Suite, seed: u64) -> String {
+pub fn case_text(found: &Found, suite: &Suite, seed: u64) -> String {
     let mut map = Mapping::new();
     let mut put = |key: &str, value: Value| {
         map.insert(Value::String(key.into()), value);

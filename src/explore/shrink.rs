@@ -5,11 +5,12 @@
 //! and keeps the first that still differs in the same way; it stops when
 //! none does. A game only ever gives way to a smaller one, so it ends.
 //!
-//! Candidates are tried `width` at a time, and the first of them in order
-//! that still differs is kept, as if they were tried one by one: the
-//! result does not depend on how many cores there are.
+//! Candidates are run `width` at a time, ahead of their turn, and taken
+//! in order as if they were run one by one (a result run ahead and not
+//! reached is kept for when its turn comes): the result, and the runs
+//! counted, do not depend on how many cores there are.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{Error, Model};
 
@@ -51,48 +52,51 @@ pub fn shrink<M: Model, E>(
     };
     let mut tried: HashSet<String> = HashSet::new();
     tried.insert(model.task(&best.game).key());
+    // Results of candidates run ahead of their turn, `width` at a time:
+    // each is taken when its turn comes, as if run then.
+    let mut ahead: HashMap<String, Option<E>> = HashMap::new();
     // Where the last round succeeded: the next round goes on from there
     // (and comes round to the start), as ddmin keeps its granularity,
     // instead of trying the largest chunks again first.
     let mut resume = 0;
     'rounds: loop {
         let size = model.measure(&best.game);
-        // A game counts as tried once it has run: a round that succeeds
-        // early leaves the rest of its candidates for later rounds.
         let mut this_round = HashSet::new();
-        let mut candidates = model.simpler(&best.game);
-        candidates.retain(|c| {
-            let key = model.task(c).key();
-            model.measure(c) < size && !tried.contains(&key) && this_round.insert(key)
-        });
+        let mut candidates: Vec<(String, M::Game)> = model
+            .simpler(&best.game)
+            .into_iter()
+            .filter(|c| model.measure(c) < size)
+            .map(|c| (model.task(&c).key(), c))
+            .filter(|(key, _)| !tried.contains(key) && this_round.insert(key.clone()))
+            .collect();
         if candidates.is_empty() {
             break;
         }
         let start = resume.min(candidates.len());
         candidates.rotate_left(start);
-        let width = limits.width.max(1);
-        for (chunk, batch) in candidates.chunks(width).enumerate() {
-            let room = limits.runs.saturating_sub(best.runs);
-            if room == 0 {
+        for at in 0..candidates.len() {
+            if best.runs >= limits.runs {
                 break 'rounds;
             }
-            let batch = &batch[..batch.len().min(room)];
-            let tasks: Vec<super::Task> = batch.iter().map(|c| model.task(c)).collect();
-            let results = test(&tasks)?;
-            tried.extend(tasks.iter().map(super::Task::key));
-            let first = results
-                .into_iter()
-                .enumerate()
-                .find_map(|(i, e)| Some((i, e?)));
-            match first {
-                Some((i, evidence)) => {
-                    best.runs += i + 1;
-                    best.game = batch[i].clone();
-                    best.evidence = evidence;
-                    resume = (start + chunk * width + i) % candidates.len();
-                    continue 'rounds;
-                }
-                None => best.runs += batch.len(),
+            if !ahead.contains_key(&candidates[at].0) {
+                let batch: Vec<&(String, M::Game)> = candidates[at..]
+                    .iter()
+                    .filter(|(key, _)| !ahead.contains_key(key))
+                    .take(limits.width.max(1))
+                    .collect();
+                let tasks: Vec<super::Task> = batch.iter().map(|(_, c)| model.task(c)).collect();
+                let results = test(&tasks)?;
+                ahead.extend(batch.iter().map(|(key, _)| key.clone()).zip(results));
+            }
+            let (key, candidate) = &candidates[at];
+            let result = ahead.remove(key).flatten();
+            tried.insert(key.clone());
+            best.runs += 1;
+            if let Some(evidence) = result {
+                best.game = candidate.clone();
+                best.evidence = evidence;
+                resume = (start + at) % candidates.len();
+                continue 'rounds;
             }
         }
         break;

@@ -315,6 +315,7 @@ pub(crate) mod tests {
                     Visibility::Hidden,
                 ),
             ],
+            exploration: None,
         };
         let compile = SubmissionResult {
             id: "bob, \"the builder\"".into(),
@@ -344,6 +345,7 @@ pub(crate) mod tests {
                     r
                 })
                 .collect(),
+            exploration: None,
         };
         let empty = SubmissionResult {
             id: "carol".into(),
@@ -356,6 +358,7 @@ pub(crate) mod tests {
             message: Some("class/carol: no program in this folder".into()),
             fingerprint: String::new(),
             cases: vec![],
+            exploration: None,
         };
         ClassResults {
             game: "pentago".into(),
