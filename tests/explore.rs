@@ -381,3 +381,290 @@ fn the_same_seed_and_budget_find_the_same_minimal_game() {
     assert_eq!(alone, two);
     assert_eq!(alone, busy);
 }
+
+fn arg(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// `referee explore` on a buggy program: exit 1, the minimal game and its
+/// explanation, a case saved that validates and that `check` replays;
+/// the same seed on one core saves the very same case.
+#[test]
+fn referee_explore_finds_explains_and_saves_a_case() {
+    let work = tempfile::tempdir().unwrap();
+    let bug = fixture("connect4", "bugs/missed-anti-diagonal.c");
+    let out = referee_in(work.path(), &["explore", arg(&bug), "--color", "never"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(text.starts_with(&format!(
+        "referee explore {} (connect4, seed 0, up to 2000 games)\n✗ Game ",
+        bug.display()
+    )));
+    for expected in [
+        "is played differently from the reference: still waiting for input.",
+        "The lines typed, in order:",
+        "the reference printed `Red wins!`, which your program does not print.",
+        "In the game: After input 11",
+        "Saved as explored/connect4/explore-seed0-game",
+        "(a new case folder, with the explored suite's settings)",
+        "Replay it: referee check",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in\n{text}");
+    }
+    let saved = work.path().join("explored/connect4");
+    let cases: Vec<PathBuf> = std::fs::read_dir(&saved)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !p.ends_with("suite.yaml"))
+        .collect();
+    let [case] = &cases[..] else {
+        panic!("one case saved: {cases:?}")
+    };
+    assert!(case.with_extension("transcript").is_file());
+    let validate = referee_in(work.path(), &["cases", "validate", "explored/connect4"]);
+    assert!(validate.status.success(), "{}", stdout(&validate));
+    let replay = |program: &Path| {
+        referee_in(
+            work.path(),
+            &["check", arg(program), "--cases", "explored/connect4"],
+        )
+        .status
+        .code()
+    };
+    assert_eq!(replay(&bug), Some(1));
+    assert_eq!(replay(&fixture("connect4", "correct.c")), Some(0));
+    let again = referee_in(
+        work.path(),
+        &["explore", arg(&bug), "--jobs", "1", "--save", "again"],
+    );
+    assert_eq!(again.status.code(), Some(1));
+    let name = case.file_name().unwrap();
+    assert_eq!(
+        std::fs::read(case).unwrap(),
+        std::fs::read(work.path().join("again").join(name)).unwrap(),
+        "the same seed and budget save the same case"
+    );
+}
+
+/// A correct program: every game played as the reference plays it, exit
+/// 0, nothing saved; with a time budget too.
+#[test]
+fn referee_explore_finds_nothing_in_a_correct_program() {
+    let work = tempfile::tempdir().unwrap();
+    let correct = fixture("pentago", "correct.c");
+    let out = referee_in(
+        work.path(),
+        &[
+            "explore",
+            arg(&correct),
+            "--games",
+            "150",
+            "--color",
+            "never",
+        ],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("✓ 150 games explored in ")
+            && text.contains("each played as the reference plays it."),
+        "{text}"
+    );
+    let timed = referee_in(work.path(), &["explore", arg(&correct), "--time", "1s"]);
+    assert_eq!(timed.status.code(), Some(0), "{}", stderr(&timed));
+    assert!(
+        stdout(&timed).contains("games for 1 s"),
+        "{}",
+        stdout(&timed)
+    );
+    assert!(!work.path().join("explored").exists());
+}
+
+/// Mistakes are said, with what to do, and exit 2.
+#[test]
+fn referee_explore_says_what_is_wrong() {
+    let work = tempfile::tempdir().unwrap();
+    let correct = fixture("connect4", "correct.c");
+    let broken = work.path().join("broken.c");
+    std::fs::write(&broken, "int main(void) { connect four return 0; }\n").unwrap();
+    let other = work.path().join("pentago-cases");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("suite.yaml"), "game: pentago\n").unwrap();
+    let bug = fixture("connect4", "bugs/accepts-column-6.c");
+    let tries: [(&[&str], &str); 5] = [
+        (
+            &["explore", arg(&correct), "--games", "0"],
+            "0 games would explore nothing",
+        ),
+        (
+            &["explore", arg(&correct), "--games", "5", "--time", "2s"],
+            "cannot be used with",
+        ),
+        (
+            &["explore", "no-such.c", "--game", "connect4"],
+            "no-such.c: no such file",
+        ),
+        (
+            &["explore", arg(&broken), "--game", "connect4"],
+            "does not compile",
+        ),
+        (
+            &["explore", arg(&bug), "--save", arg(&other)],
+            "holds cases of pentago, not connect4",
+        ),
+    ];
+    for (args, said) in tries {
+        let out = referee_in(work.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// `check --explore` for students: the public cases all pass, and a
+/// generated game still shows the bug (no hidden case is run or shown).
+#[test]
+fn check_explore_finds_what_the_public_cases_miss() {
+    let work = tempfile::tempdir().unwrap();
+    let bug = fixture("connect4", "bugs/horizontal-right-edge.c");
+    let plain = referee_in(work.path(), &["check", arg(&bug)]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
+    let out = referee_in(
+        work.path(),
+        &["check", arg(&bug), "--explore=500", "--color", "never"],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains(
+            "Every case passes.\n\nExploring generated games (up to 500 games, seed 0)\n✗ Game "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Saved as referee-check/explored/"), "{text}");
+    assert!(
+        !text.contains("win-horizontal"),
+        "no hidden case named: {text}"
+    );
+}
+
+/// `grade --explore`: every graded student explored on the same games;
+/// what was found is in results.json (which follows its schema), the
+/// feedback and the summary, which counts the students who pass every
+/// case yet play a game differently; the suite's explore_points are
+/// earned when nothing is found; a rerun with other games regrades.
+#[test]
+fn grade_explore_reports_and_counts_every_student() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = small_suite(
+        "connect4",
+        work.path(),
+        &["seed-example-1", "seed-example-2", "seed-example-3"],
+    );
+    let settings = cases.join("suite.yaml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, format!("{text}explore_points: 2\n")).unwrap();
+    let class = work.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    for (student, file) in [
+        ("alice", "correct.c"),
+        ("bob", "bugs/horizontal-right-edge.c"),
+        ("carol", "bugs/missed-diagonal.c"),
+    ] {
+        std::fs::copy(
+            fixture("connect4", file),
+            class.join(format!("{student}.c")),
+        )
+        .unwrap();
+    }
+    let grade = |seed: &str| {
+        referee_in(
+            work.path(),
+            &[
+                "grade",
+                "--game",
+                "connect4",
+                "--cases",
+                arg(&cases),
+                "--out",
+                "out",
+                "--explore",
+                "600",
+                "--explore-seed",
+                seed,
+                "class",
+            ],
+        )
+    };
+    let out = grade("0");
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "Exploring generated games (seed 0) found a difference in 1 submission that passes \
+             every case (bob), and in 1 that fails a case; 1 played every game as the reference does."
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let results: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(work.path().join("out/results.json")).unwrap(),
+    )
+    .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("docs/results.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&results)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let student = |id: &str| {
+        results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let (alice, bob) = (student("alice"), student("bob"));
+    assert_eq!(alice["exploration"]["games"], 600);
+    assert!(alice["exploration"].get("found").is_none());
+    assert_eq!(alice["exploration"]["score"], 2.0);
+    assert_eq!(alice["score"], alice["max_score"]);
+    assert_eq!(bob["exploration"]["score"], 0.0);
+    assert_eq!(bob["max_score"], alice["max_score"]);
+    let found = &bob["exploration"]["found"];
+    assert!(found["moves"].as_u64().unwrap() <= 12, "{found}");
+    assert!(
+        found["case"].as_str().unwrap().contains("input:"),
+        "{found}"
+    );
+    assert!(
+        found.get("actual").is_none(),
+        "transcripts stay in details/"
+    );
+    let md = std::fs::read_to_string(work.path().join("out/feedback/bob.md")).unwrap();
+    assert!(
+        md.contains("## A generated game your program plays differently (0 / 2 points)"),
+        "{md}"
+    );
+    assert!(md.contains("What was typed:"), "{md}");
+    let html = std::fs::read_to_string(work.path().join("out/feedback/bob.html")).unwrap();
+    assert!(html.contains("id=\"explored\""), "{html}");
+    let md = std::fs::read_to_string(work.path().join("out/feedback/alice.md")).unwrap();
+    assert!(md.contains("## Generated games (2 / 2 points)"), "{md}");
+    let rerun = grade("0");
+    assert!(
+        stdout(&rerun).contains("(3 unchanged since the last run)"),
+        "{}",
+        stdout(&rerun)
+    );
+    let other = grade("1");
+    assert!(
+        stdout(&other).contains("(0 unchanged since the last run)"),
+        "{}",
+        stdout(&other)
+    );
+}
