@@ -139,10 +139,6 @@ pub struct ExploreArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
-    /// How input is typed: one line each time the program waits for it,
-    /// or all at once at the start.
-    #[arg(long, value_enum, default_value = "interactive")]
-    pub feed: FeedArg,
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,

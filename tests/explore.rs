@@ -518,6 +518,71 @@ fn referee_explore_says_what_is_wrong() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
     }
+    // A game cut short must stop the program while it waits: never at
+    // the end of its input, which the handouts leave open.
+    let typed_at_once = [
+        referee_with(
+            work.path(),
+            &["explore", arg(&bug)],
+            &[("REFEREE_DETECT", "none")],
+        ),
+        referee_in(
+            work.path(),
+            &["check", arg(&bug), "--feed", "all-at-once", "--explore=10"],
+        ),
+    ];
+    for out in typed_at_once {
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("exploring needs input typed one line each time"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+/// A program that crashes, or loops, is found on the first game, and its
+/// game shrinks keeping what happened (a loop costs its time limit per
+/// run, so it is shrunk a few runs only).
+#[test]
+fn crashes_and_loops_are_found_and_kept() {
+    let work = tempfile::tempdir().unwrap();
+    let quick = work.path().join("quick");
+    std::fs::create_dir(&quick).unwrap();
+    std::fs::write(
+        quick.join("suite.yaml"),
+        "game: connect4\ndefaults:\n  timeout: 1s\n  cpu: 1s\n",
+    )
+    .unwrap();
+    for (program, verdict) in [
+        ("segfault-after-first-move.c", "crashed"),
+        ("loops-after-first-move.c", "timed out"),
+    ] {
+        let file = test_file(&format!("programs/{program}"));
+        let out = referee_in(
+            work.path(),
+            &[
+                "explore",
+                arg(&file),
+                "--cases",
+                arg(&quick),
+                "--color",
+                "never",
+            ],
+        );
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+        assert!(
+            text.contains(&format!(
+                "✗ Game 1 of seed 0 is played differently from the reference: {verdict}."
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("Shrunk to: 1 move, the game not over"),
+            "{text}"
+        );
+    }
 }
 
 /// `check --explore` for students: the public cases all pass, and a

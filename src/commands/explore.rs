@@ -33,7 +33,6 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
             (None, games) => Budget::Games(games.unwrap_or(explore::DEFAULT_GAMES)),
         },
         jobs: args.jobs.unwrap_or(defaults.jobs),
-        feed: args.feed.into(),
         ..defaults
     };
     println!(

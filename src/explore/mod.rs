@@ -125,6 +125,10 @@ pub const DEFAULT_SEED: u64 = 0;
 /// that runs out of time on every game would otherwise take hours.
 pub const SHRINK_RUNS: usize = 600;
 
+/// The most runs a shrink makes when the game found runs out of time:
+/// each run that still does takes the whole time limit.
+pub const TIMEOUT_SHRINK_RUNS: usize = 12;
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
@@ -201,6 +205,13 @@ pub enum Error {
     /// one.
     #[error("{0}")]
     Folder(String),
+    /// Input cannot be given one line at a time when the program waits.
+    #[error(
+        "exploring needs input typed one line each time the program waits for it, and {0}: a \
+         generated game cut short would reach the end of its input, which the handouts leave \
+         open (run `referee doctor` to see how this machine watches programs)"
+    )]
+    Feed(&'static str),
 }
 
 /// Whether a program's play of a game counts as different: every
@@ -216,6 +227,12 @@ pub fn differs(outcome: &CaseOutcome) -> bool {
 /// Explores `built` on generated games of `suite`'s game, judged under
 /// the suite's settings.
 pub fn explore(built: &Built, suite: &Suite, settings: &Settings) -> Result<Report, Error> {
+    if settings.feed == Feed::AllAtOnce {
+        return Err(Error::Feed("--feed all-at-once was asked for"));
+    }
+    if crate::run::detection_method().starts_with("not detected") {
+        return Err(Error::Feed("this machine cannot tell when a program waits"));
+    }
     let start = Instant::now();
     let template = search::template(suite)?;
     let runner = Runner {

@@ -236,9 +236,15 @@ fn shrink_found<M: Model>(
     game: M::Game,
     ran: Ran,
 ) -> Result<Shrunk<M::Game, Ran>, Error> {
-    let wanted = kind(ran.outcome.judgement.verdict);
+    let verdict = ran.outcome.judgement.verdict;
+    let wanted = kind(verdict);
+    let runs = if verdict == Verdict::Timeout {
+        settings.shrink_runs.min(super::TIMEOUT_SHRINK_RUNS)
+    } else {
+        settings.shrink_runs
+    };
     let limits = shrink::Limits {
-        runs: settings.shrink_runs,
+        runs,
         width: settings.jobs.max(1),
     };
     shrink::shrink(model, game, ran, limits, |tasks| {
