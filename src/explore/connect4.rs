@@ -157,10 +157,6 @@ enum Source {
 impl Model for Connect4 {
     type Game = Tokens;
 
-    fn game(&self) -> reference::Game {
-        reference::Game::Connect4
-    }
-
     fn generate(&self, rng: &mut Rng) -> Tokens {
         let source = match rng.below(100) {
             0..=14 => Source::Plan(Plan::Random),

@@ -140,10 +140,6 @@ fn normalized(mut play: Play) -> Play {
 impl Model for Connect4Bomb {
     type Game = Trial;
 
-    fn game(&self) -> reference::Game {
-        reference::Game::Connect4Bomb
-    }
-
     fn generate(&self, rng: &mut Rng) -> Trial {
         if rng.chance(55) {
             Trial::Call(call(rng))
@@ -267,19 +263,7 @@ fn off_board(cols: i64) -> [i64; 5] {
 
 fn play(rng: &mut Rng) -> Play {
     let (rows, cols) = pick_size(rng);
-    let plan = match rng.below(10) {
-        0..=1 => Plan::Random,
-        2..=6 => {
-            let (cells, _) = drops::pick_shape(rng, rows, cols);
-            Plan::Build {
-                cells,
-                owner: 1 + rng.below(2) as u8,
-            }
-        }
-        _ => Plan::Fill {
-            last: rng.chance(50).then(|| rng.below(cols)),
-        },
-    };
+    let plan = pick_plan(rng, rows, cols);
     let refusing = *rng.weighted(&[(50, 0), (30, 8), (20, 25)]);
     let bombing = *rng.weighted(&[(20, 0), (40, 6), (30, 15), (10, 40)]);
     let odd_answers = rng.chance(30);
@@ -294,13 +278,10 @@ fn play(rng: &mut Rng) -> Play {
             bombs[slot] -= 1;
             bomb_turn(&mut board, rng)
         } else if rng.chance(refusing) {
-            let full: Vec<usize> = (0..cols).filter(|&c| !board.accepts(c)).collect();
-            let col = if !full.is_empty() && rng.chance(40) {
-                *rng.pick(&full) as i64 + 1
-            } else {
-                *rng.pick(&off_board(cols as i64))
-            };
-            Turn { col, answer: no }
+            Turn {
+                col: refused_column(&board, rng),
+                answer: no,
+            }
         } else {
             let Some(col) = plan.column(&board, player, rng) else {
                 break;
@@ -324,8 +305,37 @@ fn play(rng: &mut Rng) -> Play {
     })
 }
 
-/// A bomb: down a column with pieces (the tallest more often), an empty
-/// column, or a column off the board.
+/// How the players pick columns: at random, building a shape, or filling
+/// the board.
+fn pick_plan(rng: &mut Rng, rows: usize, cols: usize) -> Plan {
+    match rng.below(10) {
+        0..=1 => Plan::Random,
+        2..=6 => {
+            let (cells, _) = drops::pick_shape(rng, rows, cols);
+            Plan::Build {
+                cells,
+                owner: 1 + rng.below(2) as u8,
+            }
+        }
+        _ => Plan::Fill {
+            last: rng.chance(50).then(|| rng.below(cols)),
+        },
+    }
+}
+
+/// A column a piece cannot go into: a full one, or one off the board.
+fn refused_column(board: &Drops, rng: &mut Rng) -> i64 {
+    let cols = board.cols();
+    let full: Vec<usize> = (0..cols).filter(|&c| !board.accepts(c)).collect();
+    if !full.is_empty() && rng.chance(40) {
+        *rng.pick(&full) as i64 + 1
+    } else {
+        *rng.pick(&off_board(cols as i64))
+    }
+}
+
+/// A bomb: down a column with pieces, an empty column, or a column off
+/// the board.
 fn bomb_turn(board: &mut Drops, rng: &mut Rng) -> Turn {
     let cols = board.cols();
     let answer = *rng.pick(&YES);

@@ -82,11 +82,27 @@ impl Drops {
         self.heights.iter().all(|&h| h == self.rows())
     }
 
-    /// Whether dropping into `col` would give `player` four in a row.
+    /// Whether dropping into `col` would give `player` four in a row:
+    /// only lines through the new piece can be new, so only those are
+    /// looked at (games are made by the thousand).
     pub fn would_win(&self, col: usize, player: u8) -> bool {
-        let mut after = self.clone();
-        after.drop(col, player);
-        after.wins(player)
+        let row = self.heights[col];
+        let steps: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+        steps.iter().any(|&(dr, dc)| {
+            let run = |sign: isize| {
+                (1..4)
+                    .take_while(|&k| {
+                        let (r, c) = (row as isize + sign * k * dr, col as isize + sign * k * dc);
+                        r >= 0
+                            && c >= 0
+                            && (r as usize) < self.rows()
+                            && (c as usize) < self.cols()
+                            && self.at(r as usize, c as usize) == player
+                    })
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 4
+        })
     }
 }
 
@@ -320,6 +336,28 @@ mod tests {
         let gaps = gaps(6, 6);
         assert!(gaps.iter().all(|g| g.len() == 4));
         assert!(gaps.contains(&vec![(0, 0), (0, 2), (0, 3), (0, 4)]));
+    }
+
+    #[test]
+    fn a_four_is_seen_coming_in_every_direction() {
+        let mut rng = Rng::for_game(9, 9);
+        for _ in 0..300 {
+            let mut board = Drops::new(6, 7);
+            let mut player = 1;
+            while let Some(col) = Plan::Random.column(&board, player, &mut rng) {
+                let mut after = board.clone();
+                after.drop(col, player);
+                assert_eq!(
+                    board.would_win(col, player),
+                    after.wins(player) && !board.wins(player)
+                );
+                if after.wins(player) {
+                    break;
+                }
+                board = after;
+                player = 3 - player;
+            }
+        }
     }
 
     #[test]

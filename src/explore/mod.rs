@@ -66,9 +66,6 @@ pub trait Model: Sync {
     /// A generated game, as the shrinker changes it.
     type Game: Clone + Send + Sync;
 
-    /// The game this model generates.
-    fn game(&self) -> Game;
-
     /// A new game from `rng`.
     fn generate(&self, rng: &mut Rng) -> Self::Game;
 

@@ -198,10 +198,6 @@ fn plainness(line: &str) -> usize {
 impl Model for Pentago {
     type Game = Lines;
 
-    fn game(&self) -> reference::Game {
-        reference::Game::Pentago
-    }
-
     fn generate(&self, rng: &mut Rng) -> Lines {
         let (moves, exit) = match rng.below(100) {
             0..=34 => random_moves(rng),
@@ -481,30 +477,7 @@ fn finale(rng: &mut Rng, goal: Goal) -> Option<Vec<Move>> {
         Goal::Placement(p) | Goal::Shape(p) => (vec![p], p),
         Goal::Rotation { owner, mover } => (vec![owner], mover),
     };
-    let mut board = Board::new();
-    for owner in owners {
-        let cells = match goal {
-            Goal::Shape(_) => shapes(rng),
-            _ => rng.pick(&fives()).clone(),
-        };
-        for (r, c) in cells {
-            if board.at(r, c).is_some() {
-                return None;
-            }
-            board.set(r, c, Some(owner));
-        }
-    }
-    if matches!(goal, Goal::Rotation { .. } | Goal::Tie) {
-        // Where the pieces stood before the last rotation made the five.
-        let undo = match rotation {
-            Rotation::Left => Rotation::Right,
-            Rotation::Right => Rotation::Left,
-        };
-        board.rotate(quadrant, undo);
-        if board.has_five(Piece::X) || board.has_five(Piece::O) {
-            return None;
-        }
-    }
+    let mut board = before_the_end(rng, goal, &owners, quadrant, rotation)?;
     let idle = (1..=4).find(|&q| q != quadrant && quadrant_empty(&board, q))?;
     let (mut xs, mut os) = (squares_of(&board, Piece::X), squares_of(&board, Piece::O));
     fill(&mut board, &mut xs, &mut os, mover, idle, rng);
@@ -528,25 +501,76 @@ fn finale(rng: &mut Rng, goal: Goal) -> Option<Vec<Move>> {
         Goal::Shape(_) => idle,
         _ => quadrant,
     };
-    let (mut xi, mut oi) = (xs.into_iter(), os.into_iter());
-    let mut moves = Vec::new();
-    while let Some(square) = if moves.len() % 2 == 0 {
-        xi.next()
-    } else {
-        oi.next()
-    } {
-        moves.push(Move {
-            square,
-            quadrant: idle,
-            rotation: *rng.pick(&[Rotation::Left, Rotation::Right]),
-        });
-    }
+    let mut moves = in_turn(xs, os, idle, rng);
     moves.push(Move {
         square: last,
         quadrant: last_quadrant,
         rotation,
     });
     checked(&moves, goal)
+}
+
+/// The owners' pieces where they stand before the last move: their fives
+/// (or shape), turned back by the last rotation when it is the rotation
+/// that makes them, which must then leave no five before it.
+fn before_the_end(
+    rng: &mut Rng,
+    goal: Goal,
+    owners: &[Piece],
+    quadrant: usize,
+    rotation: Rotation,
+) -> Option<Board> {
+    let mut board = Board::new();
+    for &owner in owners {
+        let cells = match goal {
+            Goal::Shape(_) => shapes(rng),
+            _ => rng.pick(&fives()).clone(),
+        };
+        for (r, c) in cells {
+            if board.at(r, c).is_some() {
+                return None;
+            }
+            board.set(r, c, Some(owner));
+        }
+    }
+    if matches!(goal, Goal::Rotation { .. } | Goal::Tie) {
+        let undo = match rotation {
+            Rotation::Left => Rotation::Right,
+            Rotation::Right => Rotation::Left,
+        };
+        board.rotate(quadrant, undo);
+        if board.has_five(Piece::X) || board.has_five(Piece::O) {
+            return None;
+        }
+    }
+    Some(board)
+}
+
+/// X's and O's squares as moves in turn, X first, each turning the idle
+/// quadrant (which changes nothing).
+fn in_turn(
+    xs: Vec<(usize, usize)>,
+    os: Vec<(usize, usize)>,
+    idle: usize,
+    rng: &mut Rng,
+) -> Vec<Move> {
+    let (mut xi, mut oi) = (xs.into_iter(), os.into_iter());
+    let mut moves = Vec::new();
+    loop {
+        let next = if moves.len() % 2 == 0 {
+            xi.next()
+        } else {
+            oi.next()
+        };
+        let Some(square) = next else {
+            return moves;
+        };
+        moves.push(Move {
+            square,
+            quadrant: idle,
+            rotation: *rng.pick(&[Rotation::Left, Rotation::Right]),
+        });
+    }
 }
 
 fn squares_of(board: &Board, piece: Piece) -> Vec<(usize, usize)> {

@@ -180,9 +180,6 @@ mod tests {
 
     impl Model for Numbers {
         type Game = Vec<u32>;
-        fn game(&self) -> reference::Game {
-            reference::Game::Connect4
-        }
         fn generate(&self, _: &mut Rng) -> Vec<u32> {
             Vec::new()
         }
