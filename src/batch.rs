@@ -305,6 +305,7 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
         expected,
         actual,
         compare: case.compare.names().into_iter().map(String::from).collect(),
+        parts: outcome.judgement.parts.clone(),
     }
 }
 

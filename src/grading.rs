@@ -9,16 +9,17 @@ use std::sync::{Mutex, OnceLock};
 use reference::Game;
 
 use crate::call::{self, Call};
-use crate::case::{Case, Mode, Suite};
+use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
 use crate::explain::{self, terminal};
 use crate::game::{self, Reading};
+use crate::judge::{self, Faults};
 use crate::results;
-use crate::run::{self, Ending, Feed, Program, RunResult};
+use crate::run::{self, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::untrusted::{self, Refusal};
-use crate::verdict::{judge, Judgement, Verdict};
+use crate::verdict::{Judgement, Verdict};
 
 /// How to grade.
 #[derive(Clone, Debug)]
@@ -117,7 +118,7 @@ pub fn prepare<'s>(
 /// What happened on one case.
 #[derive(Clone, Debug)]
 pub struct CaseOutcome {
-    /// The verdict and why.
+    /// The verdict, why, and what each part of the case earned.
     pub judgement: Judgement,
     /// Points earned.
     pub score: f64,
@@ -125,8 +126,8 @@ pub struct CaseOutcome {
     pub run: Option<RunResult>,
     /// For a function call: what the function did, if it got that far.
     pub call: Option<call::Outcome>,
-    /// In game mode: the first way the play differs from the reference's.
-    pub game: Option<game::Difference>,
+    /// What was wrong, part by part, for explanations.
+    pub faults: Faults,
 }
 
 /// Whether a submission ran at all.
@@ -205,15 +206,11 @@ pub fn grade_until(
 
 fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
     let outcome = CaseOutcome {
-        judgement: Judgement {
-            verdict: Verdict::CompileError,
-            reason: "your program does not compile".into(),
-            output_matches: false,
-        },
+        judgement: Judgement::nothing(Verdict::CompileError, "your program does not compile"),
         score: 0.0,
         run: None,
         call: None,
-        game: None,
+        faults: Faults::default(),
     };
     Graded {
         status: Status::CompileError(messages),
@@ -312,16 +309,15 @@ impl Timeouts {
     ) -> Result<CaseOutcome, String> {
         let count = self.count(prepared.case);
         if self.limit > 0 && count.load(Ordering::Relaxed) >= self.limit {
-            let judgement = Judgement {
-                verdict: Verdict::Timeout,
-                reason: format!(
+            let judgement = Judgement::nothing(
+                Verdict::Timeout,
+                format!(
                     "not run: your program had already run out of time on {} cases like this \
                      one, so the rest count as timed out too",
                     self.limit
                 ),
-                output_matches: false,
-            };
-            return Ok(outcome(prepared.case, judgement, None, None));
+            );
+            return Ok(outcome(judgement, Faults::default(), None, None));
         }
         let outcome = run()?;
         if outcome.judgement.verdict == Verdict::Timeout {
@@ -343,23 +339,16 @@ pub fn run_case(
         (Expected::Call(expected), Some(call)) => call_case(built, case, call, expected),
         (Expected::Play(expected), _) => {
             let (_jail, result) = execute(&built.program, case, feed)?;
-            let text = judge(
+            let setting = judge::Setting {
+                case,
+                game: suite.game,
+                regions: &suite.regions,
+                graded: &suite.graded,
                 expected,
-                &result,
-                &case.compare,
-                &suite.regions,
-                &case.limits,
-            );
-            let (judgement, difference) = match case.mode {
-                Mode::Text => (text, None),
-                Mode::Game => {
-                    let want = prepared.reading(suite.game, expected);
-                    game::judge(suite.game, want, &result, text, case)
-                }
             };
-            let mut outcome = outcome(case, judgement, Some(result), None);
-            outcome.game = difference;
-            Ok(outcome)
+            let want = || prepared.reading(suite.game, expected);
+            let (judgement, faults) = judge::whole_game(&setting, want, &result);
+            Ok(outcome(judgement, faults, Some(result), None))
         }
         (Expected::Call(_), None) => Err("a call case without a call".into()),
     }
@@ -384,22 +373,17 @@ fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResul
 }
 
 fn outcome(
-    case: &Case,
     judgement: Judgement,
+    faults: Faults,
     run: Option<RunResult>,
     call: Option<call::Outcome>,
 ) -> CaseOutcome {
-    let score = match judgement.verdict {
-        Verdict::Pass => case.points,
-        Verdict::FormatDiffers => case.points - case.format_points,
-        _ => 0.0,
-    };
     CaseOutcome {
+        score: judgement.score(),
         judgement,
-        score,
         run,
         call,
-        game: None,
+        faults,
     }
 }
 
@@ -415,84 +399,45 @@ fn call_case(
     expected: &call::Expected,
 ) -> Result<CaseOutcome, String> {
     let Some(caller) = &built.caller else {
-        let judgement = Judgement {
-            verdict: Verdict::Crashed,
-            reason: format!(
+        let judgement = Judgement::nothing(
+            Verdict::Crashed,
+            format!(
                 "{} is a Python function; this submission is not a Python file",
                 call.function.name()
             ),
-            output_matches: false,
-        };
-        return Ok(outcome(case, judgement, None, None));
+        );
+        return Ok(outcome(judgement, Faults::default(), None, None));
     };
     let mut program = caller.clone();
     program.argv.push(call.request().into());
     let (jail, result) = execute(&program, case, Feed::Interactive)?;
     // The program wrote the file: a link, a FIFO or a huge file is its
     // doing, judged as a crash, never followed or waited for.
-    let reported = untrusted::read(&jail.workdir().join(call::RESULT_FILE), RESULT_LIMIT);
-    let (verdict, reason, outcome_of_call) = match (&result.ending, reported) {
-        (Ending::Exited(_), Ok(json)) => match call::parse_outcome(&String::from_utf8_lossy(&json))
-        {
-            Ok(reported) => {
-                let (verdict, reason) = call::judge(call, expected, &reported);
-                (verdict, reason, Some(reported))
-            }
-            Err(why) => (
-                Verdict::Crashed,
-                format!("{}: {why}", call.describe()),
-                None,
-            ),
+    let report = match untrusted::read(&jail.workdir().join(call::RESULT_FILE), RESULT_LIMIT) {
+        Ok(json) => match call::parse_outcome(&String::from_utf8_lossy(&json)) {
+            Ok(outcome) => judge::Report::Returned(outcome),
+            Err(why) => judge::Report::Unusable(format!("{}: {why}", call.describe())),
         },
-        (
-            Ending::Exited(_),
-            Err(refusal @ (Refusal::Link(_) | Refusal::NotRegular(..) | Refusal::TooLarge { .. })),
-        ) => (
-            Verdict::Crashed,
-            format!(
+        Err(refusal @ (Refusal::Link(_) | Refusal::NotRegular(..) | Refusal::TooLarge { .. })) => {
+            judge::Report::Unusable(format!(
                 "{} left a {} that is not the helper's result: {}",
                 call.describe(),
                 call::RESULT_FILE,
                 refusal
-            ),
-            None,
-        ),
-        (Ending::WaitingForInput, _) => (
-            Verdict::WaitingForInput,
-            format!(
-                "{} asked for input; the function should not read any",
-                call.describe()
-            ),
-            None,
-        ),
-        _ => {
-            // Timeouts, crashes and limits are judged like a whole game.
-            let silent = ReferenceRun {
-                transcript: crate::transcript::Transcript::new(),
-                waited_at_end: false,
-            };
-            let j = judge(&silent, &result, &case.compare, &[], &case.limits);
-            let reason = match j.verdict {
-                Verdict::Pass | Verdict::WrongOutput => format!(
-                    "{} ended the program before returning (sys.exit?)",
-                    call.describe()
-                ),
-                _ => j.reason,
-            };
-            let verdict = if matches!(j.verdict, Verdict::Pass | Verdict::WrongOutput) {
-                Verdict::Crashed
-            } else {
-                j.verdict
-            };
-            (verdict, reason, None)
+            ))
         }
+        Err(_) => judge::Report::Missing,
     };
-    let judgement = Judgement {
-        verdict,
-        reason,
-        output_matches: verdict == Verdict::Pass,
+    let reported = match &report {
+        judge::Report::Returned(outcome) => Some(outcome.clone()),
+        _ => None,
     };
-    Ok(outcome(case, judgement, Some(result), outcome_of_call))
+    let judgement = judge::function_call(case, call, expected, &result, report);
+    let faults = Faults {
+        play: (judgement.verdict != Verdict::Pass).then_some(judge::PlayFault::Call),
+        ..Faults::default()
+    };
+    Ok(outcome(judgement, faults, Some(result), reported))
 }
 
 fn program_name(program: &Program) -> String {

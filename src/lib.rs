@@ -19,6 +19,7 @@ pub mod explore;
 pub mod export;
 pub mod game;
 pub mod grading;
+pub mod judge;
 pub mod notice;
 pub mod results;
 pub mod run;

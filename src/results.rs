@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::case::Visibility;
-use crate::verdict::Verdict;
+use crate::verdict::{PartScore, Verdict};
 
 /// The format's version, written in every `results.json`.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -239,6 +239,10 @@ pub struct CaseResult {
     /// file names (`whitespace-runs`, ...); empty when exact.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<String>,
+    /// What each part of the case (the play, the format, the ending) was
+    /// worth and whether it was earned; empty when the program never ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PartScore>,
 }
 
 impl CaseResult {

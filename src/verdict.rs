@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::{self, Region};
-use crate::expected::ReferenceRun;
-use crate::run::{Ending, Limits, RunResult};
+use crate::run::{Ending, Limits};
 
 /// The outcome of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -73,91 +71,219 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// A verdict and the sentence that explains it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The parts a case's points are made of. Each is judged on its own, so
+/// that one fault costs the points of the part it is in, once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Part {
+    /// What the program did: its play in the game (game mode), its text
+    /// (text mode, as an autograder sees it), or what a function did.
+    Play,
+    /// How it printed the parts of its text the case names (game mode's
+    /// `format_points`).
+    Format,
+    /// How its run ended: where it stopped and how (`ending_points`).
+    Ending,
+}
+
+impl Part {
+    /// How a sentence names the part.
+    pub fn words(self) -> &'static str {
+        match self {
+            Part::Play => "the play",
+            Part::Format => "the text",
+            Part::Ending => "how it ends",
+        }
+    }
+}
+
+/// One part of a case: the points it is worth and whether they were
+/// earned.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartScore {
+    /// Which part.
+    pub part: Part,
+    /// The points it is worth.
+    pub points: f64,
+    /// Whether they were earned.
+    pub earned: bool,
+}
+
+/// A verdict, the sentence that explains it, and the case's parts.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Judgement {
-    /// The verdict.
+    /// The verdict: the fault that cost points, or `pass`.
     pub verdict: Verdict,
     /// Why, in words a first-year student understands.
     pub reason: String,
-    /// Whether the output matched, whatever else went wrong.
-    pub output_matches: bool,
+    /// What each part was worth and whether it was earned; empty when the
+    /// program never ran.
+    pub parts: Vec<PartScore>,
 }
 
-/// Judges one run against the reference's: how the run ended comes first
-/// (a crash or a timeout is what needs fixing), then the output.
-pub fn judge(
-    expected: &ReferenceRun,
-    run: &RunResult,
-    options: &compare::Options,
-    regions: &[Region],
-    limits: &Limits,
-) -> Judgement {
-    let output_matches = compare::same_output(
-        &expected.transcript.output(),
-        &run.transcript.output(),
-        options,
-        regions,
-    );
-    let (verdict, reason) =
-        match run.ending {
-            Ending::OutputLimit => (
-                Verdict::OutputLimit,
-                format!(
-                    "your program printed more than {} and was stopped",
-                    size(limits.output)
-                ),
+impl Judgement {
+    /// A judgement in which nothing was earned.
+    pub fn nothing(verdict: Verdict, reason: impl Into<String>) -> Judgement {
+        Judgement {
+            verdict,
+            reason: reason.into(),
+            parts: Vec::new(),
+        }
+    }
+
+    /// The points earned.
+    pub fn score(&self) -> f64 {
+        // (A fold from 0.0: an empty float sum is -0.0.)
+        self.parts
+            .iter()
+            .filter(|p| p.earned)
+            .fold(0.0, |total, p| total + p.points)
+    }
+
+    /// The part `part`, if the case has it.
+    pub fn part(&self, part: Part) -> Option<&PartScore> {
+        self.parts.iter().find(|p| p.part == part)
+    }
+}
+
+/// How a run ended when it did not end as the reference's did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndingFault {
+    /// It was still waiting for input where the reference had stopped.
+    Waiting,
+    /// It exited after reading fewer lines than the reference read.
+    Stopped {
+        /// Lines it read.
+        read: usize,
+        /// Lines the reference read.
+        reference: usize,
+    },
+    /// It exited with a status other than 0; `early` when that was
+    /// before reading input the reference read (then the status always
+    /// counts: the program stopped abnormally).
+    Status {
+        /// The status.
+        code: i32,
+        /// Whether it exited before the reference's end.
+        early: bool,
+    },
+    /// A signal killed it.
+    Signal(i32),
+    /// A time limit ran out.
+    Timeout,
+    /// It printed more than the output limit.
+    OutputLimit,
+    /// It failed close to its memory limit.
+    MemoryLimit,
+}
+
+impl EndingFault {
+    /// How a run ended, against how the reference's did: `None` when the
+    /// same. `reference_waited`: the reference was still waiting for input
+    /// at the end; `read`, `reference_read`: input lines read by each.
+    pub fn of(
+        ending: Ending,
+        read: usize,
+        reference_read: usize,
+        reference_waited: bool,
+    ) -> Option<EndingFault> {
+        match ending {
+            // A program that exits at the end of the input stops as the
+            // reference does there (SPEC: it stops quietly); one that
+            // stops sooner does not.
+            Ending::Exited(0) if read < reference_read => Some(EndingFault::Stopped {
+                read,
+                reference: reference_read,
+            }),
+            Ending::Exited(0) => None,
+            Ending::Exited(code) => Some(EndingFault::Status {
+                code,
+                early: read < reference_read,
+            }),
+            Ending::WaitingForInput if reference_waited => None,
+            Ending::WaitingForInput => Some(EndingFault::Waiting),
+            Ending::Signaled(signal) => Some(EndingFault::Signal(signal)),
+            Ending::TimedOut(_) => Some(EndingFault::Timeout),
+            Ending::OutputLimit => Some(EndingFault::OutputLimit),
+            Ending::MemoryLimit => Some(EndingFault::MemoryLimit),
+        }
+    }
+
+    /// The verdict a case gets when this fault costs it points.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            EndingFault::Waiting => Verdict::WaitingForInput,
+            EndingFault::Stopped { .. } => Verdict::WrongOutput,
+            EndingFault::Status { .. } | EndingFault::Signal(_) => Verdict::Crashed,
+            EndingFault::Timeout => Verdict::Timeout,
+            EndingFault::OutputLimit => Verdict::OutputLimit,
+            EndingFault::MemoryLimit => Verdict::MemoryLimit,
+        }
+    }
+
+    /// Whether the program was stopped, or stopped itself abnormally,
+    /// rather than ending in the wrong place: such a fault names the
+    /// verdict even when the play was wrong too.
+    pub fn is_abnormal(self) -> bool {
+        !matches!(
+            self,
+            EndingFault::Stopped { .. } | EndingFault::Status { early: false, .. }
+        )
+    }
+
+    /// The fault in a sentence, starting "your program ...".
+    pub fn sentence(self, limits: &Limits) -> String {
+        format!("your program {}", self.what(limits))
+    }
+
+    /// What the program did, to follow "your program": "was still
+    /// waiting for input when the case's input ran out".
+    pub fn what(self, limits: &Limits) -> String {
+        match self {
+            EndingFault::Waiting => {
+                "was still waiting for input when the case's input ran out".into()
+            }
+            EndingFault::Stopped { read, reference } => {
+                let more = if reference == read + 1 {
+                    format!("line {reference}")
+                } else {
+                    format!("lines {} to {reference}", read + 1)
+                };
+                let when = match read {
+                    0 => "before reading any input".to_string(),
+                    n => format!("after input line {n}"),
+                };
+                format!("stopped {when}; the reference went on to read input {more}")
+            }
+            EndingFault::Status { code, early } => format!(
+                "exited with status {code}{}; a program that ends normally exits with 0",
+                if early {
+                    " before the reference's game was over"
+                } else {
+                    ""
+                }
             ),
-            Ending::MemoryLimit => (
-                Verdict::MemoryLimit,
-                format!(
-                    "your program ran out of memory (it may use {})",
-                    size(limits.memory.unwrap_or(0))
-                ),
+            EndingFault::Signal(signal) => {
+                format!("crashed: {}", signal_words(signal))
+            }
+            EndingFault::OutputLimit => {
+                format!("printed more than {} and was stopped", size(limits.output))
+            }
+            EndingFault::MemoryLimit => format!(
+                "ran out of memory (it may use {})",
+                size(limits.memory.unwrap_or(0))
             ),
-            // Which clock runs out first depends on how busy the machine is,
-            // so the sentence names both: the same program gets the same words.
-            Ending::TimedOut(_) => (
-                Verdict::Timeout,
-                format!(
-                    "your program was still running when its time ran out ({} on the clock, {} of \
+            // Which clock runs out first depends on how busy the machine
+            // is, so the sentence names both: the same program gets the
+            // same words.
+            EndingFault::Timeout => format!(
+                "was still running when its time ran out ({} on the clock, {} of \
                  processor time) and was stopped: an endless loop, or waiting for something that \
                  never comes?",
-                    seconds(limits.wall),
-                    seconds(limits.cpu)
-                ),
+                seconds(limits.wall),
+                seconds(limits.cpu)
             ),
-            Ending::WaitingForInput if !expected.waited_at_end => (
-                Verdict::WaitingForInput,
-                "your program was still waiting for input when the case's input ran out".into(),
-            ),
-            Ending::Signaled(signal) => (
-                Verdict::Crashed,
-                format!("your program crashed: {}", signal_words(signal)),
-            ),
-            Ending::Exited(code) if code != 0 => {
-                (
-                    Verdict::Crashed,
-                    format!(
-                "your program exited with status {code}; a program that ends normally exits \
-                 with 0{}",
-                if output_matches { " (its output was right)" } else { "" }
-            ),
-                )
-            }
-            _ if !output_matches => (
-                Verdict::WrongOutput,
-                "your program's output differs from the reference's".into(),
-            ),
-            _ => (
-                Verdict::Pass,
-                "your program printed what the reference prints".into(),
-            ),
-        };
-    Judgement {
-        verdict,
-        reason,
-        output_matches,
+        }
     }
 }
 
@@ -183,6 +309,13 @@ pub fn signal_words(signal: i32) -> String {
     } else {
         format!("{name} ({meaning})")
     }
+}
+
+/// Points to four decimals at most, without needless zeros (`57`,
+/// `1.25`, `0.0625`): sums of fractional points are not exact.
+pub fn points(p: f64) -> String {
+    let text = format!("{p:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// `1 MiB`, `64 KiB`, `100 bytes`.

@@ -37,7 +37,7 @@ fn one_bug_fails_with_the_first_difference_and_the_input_before_it() {
             "tie-with-exclamation.c",
             "seed-example-3",
             "wrong output",
-            "After input 36 (`5`), the reference printed `It's a tie`; your program printed `It's a tie!`.",
+            "After input line 36 (`5`), the reference printed `It's a tie`; your program printed `It's a tie!`.",
         ),
         (
             "final-board-no-trailing-space.c",
@@ -67,7 +67,7 @@ fn one_bug_fails_with_the_first_difference_and_the_input_before_it() {
             "missed-diagonal.c",
             "seed-example-2",
             "still waiting for input",
-            "After input 13 (`4`), the reference printed `Red wins!`, which your program does not print.",
+            "After input line 13 (`4`), the reference printed `Red wins!`, which your program does not print.",
         ),
     ];
     for (file, case, verdict, sentence) in cases {

@@ -24,7 +24,7 @@ fn cases_of(game: &str) -> &'static [&'static str] {
             "seed-test-input-2-tie",
             "rotate-quadrant-2-left",
             "occupied-square-refused",
-            "display-empty-board-exact",
+            "display-board-exact",
         ],
         _ => &[
             "square-4x4-vertical-win",

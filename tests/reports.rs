@@ -323,7 +323,7 @@ fn feedback_never_reveals_a_hidden_case() {
     let explanation = case["explanation"].as_str().unwrap();
     let first = explanation
         .lines()
-        .find(|l| l.contains("After move"))
+        .find(|l| l.contains("After input line"))
         .expect("a first difference");
     secrets.push(first.trim().to_string());
     let yaml: serde_yaml::Value = serde_yaml::from_str(&read(
@@ -470,7 +470,7 @@ fn gradescope_results_for_a_correct_and_a_buggy_program() {
     assert!(public_failure["output"]
         .as_str()
         .unwrap()
-        .contains("After move"));
+        .contains("After input line"));
 }
 
 #[test]

@@ -21,7 +21,7 @@ struct Bug {
     fails: Vec<String>,
 }
 
-fn suite(game: &str) -> Suite {
+fn suite_of(game: &str) -> Suite {
     let suite = load_suite(&root().join("cases").join(game)).expect("the suite loads");
     assert!(suite.problems.is_empty(), "{:?}", suite.problems);
     suite
@@ -44,7 +44,7 @@ fn verdicts(suite: &Suite, file: &Path) -> Vec<(String, Verdict, String)> {
 }
 
 fn self_test(game: &str, correct: &str) {
-    let suite = suite(game);
+    let suite = suite_of(game);
     let fixtures = test_file(&format!("fixtures/{game}"));
     let failed: Vec<_> = verdicts(&suite, &fixtures.join(correct))
         .into_iter()
@@ -153,4 +153,97 @@ fn the_cases_readme_lists_every_case() {
              `referee cases list --markdown cases` (see the file's first lines)"
         );
     }
+}
+
+/// Each suite's rubric follows its handout: every case names one of the
+/// rubric's items, each item's cases earn the handout's points, and the
+/// totals are the handouts' (Pentago: 55 for execution and the 2 points
+/// of the occupied-square check; APS105: 4 public and 3 hidden marks, 3
+/// by hand; CSE 101: 100).
+#[test]
+fn the_suites_points_follow_the_handouts_rubrics() {
+    for (game, total) in [
+        ("connect4", 7.0),
+        ("connect4-bomb", 100.0),
+        ("pentago", 57.0),
+    ] {
+        let suite = suite_of(game);
+        assert!(!suite.rubric.is_empty(), "{game} lists no rubric");
+        assert!(
+            suite.cases.iter().all(|c| c.rubric.is_some()),
+            "{game}: a case without a rubric item"
+        );
+        assert_eq!(suite.rubric_problems(), Vec::<String>::new(), "{game}");
+        assert!(
+            (suite.max_points() - total).abs() < 1e-9,
+            "{game}: {}",
+            suite.max_points()
+        );
+        // Wording and spacing have no points of their own in any handout.
+        let format: f64 = suite.cases.iter().map(|c| c.format_points).sum();
+        assert!(
+            format <= 0.05 * total + 1e-9,
+            "{game}: format is worth {format}"
+        );
+    }
+}
+
+/// `referee cases list` shows, per rubric item, the handout's points and
+/// the cases that earn them.
+#[test]
+fn cases_list_shows_each_rubric_item_with_its_cases() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = root().join("cases/pentago");
+    let out = referee_in(work.path(), &["cases", "list", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert!(
+        lines.any(|l| l.trim() == "6. Exit with x or X: 2; cases earn 2"),
+        "{text}"
+    );
+    let cases = lines.next().unwrap_or_default();
+    for case in [
+        "exit-lowercase-x-first-move (0.5)",
+        "exit-lowercase-x-later (0.5)",
+        "exit-uppercase-x-first-move (0.5)",
+        "exit-uppercase-x-later (0.5)",
+    ] {
+        assert!(
+            cases.contains(case),
+            "{case} is not listed under item 6: {cases}"
+        );
+    }
+    assert!(
+        text.contains("exit-lowercase-x-later") && text.contains("play 0, ending 0.5"),
+        "{text}"
+    );
+}
+
+/// A suite whose cases earn other points than its rubric gives fails
+/// validation, naming the item.
+#[test]
+fn validate_checks_each_rubric_items_points() {
+    let cases = suite(
+        "pentago",
+        "rubric:\n  - item: exits\n    points: 2\n",
+        &[("x", "rubric: exits\npoints: 1.5\ninput: x\n")],
+    );
+    let work = tempfile::tempdir().unwrap();
+    let update = referee_in(
+        work.path(),
+        &["cases", "update", cases.path().to_str().unwrap()],
+    );
+    assert!(update.status.success(), "{}", stderr(&update));
+    let out = referee_in(
+        work.path(),
+        &["cases", "validate", cases.path().to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out)
+            .contains("rubric item `exits` is worth 2 in the handout, but its cases earn 1.5"),
+        "{}",
+        stdout(&out)
+    );
 }

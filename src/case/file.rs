@@ -31,6 +31,40 @@ pub struct SuiteFile {
     /// Points for playing every generated game as the reference does,
     /// when `grade --explore` explores (0 unless given).
     pub explore_points: Option<Points>,
+    /// The handout's rubric: the items cases earn points for, each with
+    /// the points the handout gives it.
+    #[serde(default)]
+    pub rubric: Vec<RubricItemFile>,
+    /// Named regions of the output that a case's `format` can grade.
+    #[serde(default)]
+    pub regions: Vec<GradedRegionFile>,
+}
+
+/// A region a case can grade: from the first line matching `from` (the
+/// first line when left out) up to, not including, the next line
+/// matching `until` (the end when left out).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GradedRegionFile {
+    pub name: String,
+    #[serde(default)]
+    pub from: Option<Pattern>,
+    #[serde(default)]
+    pub until: Option<Pattern>,
+}
+
+/// One item of a handout's rubric.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RubricItemFile {
+    /// Its name, as cases' `rubric:` fields give it.
+    pub item: String,
+    /// The points the handout gives it.
+    pub points: Points,
+    /// Graded by a person (code style, a lab interview): no case earns
+    /// its points.
+    #[serde(default)]
+    pub by_hand: bool,
 }
 
 /// A case file: the input, and any settings that differ from the suite's
@@ -57,8 +91,16 @@ pub struct CaseFile {
     pub mode: Option<Mode>,
     /// With `mode: game`, the points that also need the text to match.
     pub format_points: Option<Points>,
-    /// With `mode: game`, whether prompts must show move numbers.
+    /// With `mode: game`, how move numbers in prompts are judged.
     pub move_numbers: Option<MoveNumbers>,
+    /// With `mode: game`, the points that need the run to end as the
+    /// reference's does.
+    pub ending_points: Option<Points>,
+    /// Whether a program must exit with status 0.
+    pub exit_status: Option<ExitStatus>,
+    /// With `mode: game`, the parts of the text `format_points` grade:
+    /// the names of [`TextPart`]s or of the suite's `regions`.
+    pub format: Option<Vec<String>>,
 }
 
 /// Settings a suite gives every case.
@@ -76,8 +118,16 @@ pub struct Settings {
     pub mode: Option<Mode>,
     /// With `mode: game`, the points that also need the text to match.
     pub format_points: Option<Points>,
-    /// With `mode: game`, whether prompts must show move numbers.
+    /// With `mode: game`, how move numbers in prompts are judged.
     pub move_numbers: Option<MoveNumbers>,
+    /// With `mode: game`, the points that need the run to end as the
+    /// reference's does.
+    pub ending_points: Option<Points>,
+    /// Whether a program must exit with status 0.
+    pub exit_status: Option<ExitStatus>,
+    /// With `mode: game`, the parts of the text `format_points` grade:
+    /// the names of [`TextPart`]s or of the suite's `regions`.
+    pub format: Option<Vec<String>>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -124,7 +174,83 @@ pub enum Mode {
     Game,
 }
 
-/// Whether a game-mode case requires move numbers in prompts.
+/// Whether a program's exit status counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExitStatus {
+    /// A program must exit with 0 where the reference exits: any other
+    /// status is a fault of the ending (verdict `crashed`).
+    #[default]
+    Zero,
+    /// Any status is fine (a handout that never says what to return);
+    /// a status other than 0 is only mentioned.
+    Any,
+}
+
+/// A part of a game's text that format points can grade, read by the
+/// game's reader, or a region the suite names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextPart {
+    /// Everything but the ignored regions.
+    All,
+    /// What is printed before the first board, the ignored regions aside.
+    Instructions,
+    /// Each board display: its rows and the blank, border and number
+    /// lines around them.
+    Boards,
+    /// Each refusal's message.
+    Errors,
+    /// What is printed after the last input, the board display aside
+    /// (it is its own part): the win or tie, the goodbye.
+    Ending,
+    /// One of the suite's `regions`, by its place in the list.
+    Region(usize),
+}
+
+impl TextPart {
+    /// The parts the reader finds, by their case-file names.
+    pub const NAMED: [(&'static str, TextPart); 5] = [
+        ("all", TextPart::All),
+        ("instructions", TextPart::Instructions),
+        ("boards", TextPart::Boards),
+        ("errors", TextPart::Errors),
+        ("ending", TextPart::Ending),
+    ];
+
+    /// How a sentence names it; a region by its name in `regions`.
+    pub fn words(self, regions: &[String]) -> String {
+        match self {
+            TextPart::All => "the text".into(),
+            TextPart::Instructions => "the instructions".into(),
+            TextPart::Boards => "the board display".into(),
+            TextPart::Errors => "the error messages".into(),
+            TextPart::Ending => "the ending".into(),
+            TextPart::Region(i) => regions
+                .get(i)
+                .map_or("a region".into(), |name| format!("the {name}")),
+        }
+    }
+
+    /// The part a case file names: one the reader finds, or one of the
+    /// suite's regions.
+    pub fn named(name: &str, regions: &[String]) -> Result<TextPart, String> {
+        if let Some((_, part)) = Self::NAMED.iter().find(|(n, _)| *n == name) {
+            return Ok(*part);
+        }
+        if let Some(i) = regions.iter().position(|r| r == name) {
+            return Ok(TextPart::Region(i));
+        }
+        let mut known: Vec<String> = Self::NAMED.iter().map(|(n, _)| n.to_string()).collect();
+        known.extend(regions.iter().cloned());
+        Err(format!(
+            "unknown part `{name}` in `format`; the parts are: {} (a region is named in \
+             suite.yaml's `regions`)",
+            known.join(", ")
+        ))
+    }
+}
+
+/// How a game-mode case judges the move numbers in prompts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MoveNumbers {
@@ -133,6 +259,9 @@ pub enum MoveNumbers {
     Optional,
     /// A prompt without one is a difference.
     Required,
+    /// Not judged: for cases about something else, so that a fault of
+    /// the move number costs only the cases about move numbers.
+    Ignored,
 }
 
 /// Who sees a case.

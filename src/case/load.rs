@@ -8,8 +8,9 @@ use std::path::Path;
 
 use reference::Game;
 
+use super::file::TextPart;
 use super::file::{CaseFile, Mode, Settings, SuiteFile, Visibility};
-use super::{Case, Problem, Suite};
+use super::{Case, GradedRegion, Problem, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
@@ -50,15 +51,69 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         compile_flags: suite_file.compile.flags,
         explore_points: suite_file.explore_points.map_or(0.0, |p| p.0),
         problems: Vec::new(),
+        rubric: suite_file
+            .rubric
+            .into_iter()
+            .map(|item| RubricItem {
+                name: item.item,
+                points: item.points.0,
+                by_hand: item.by_hand,
+            })
+            .collect(),
+        graded: suite_file
+            .regions
+            .into_iter()
+            .map(|r| GradedRegion {
+                name: r.name,
+                from: r.from.map(|p| p.0),
+                until: r.until.map(|p| p.0),
+            })
+            .collect(),
     };
+    let graded = suite.graded_names();
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults, suite.game) {
+        match load_case(&path, &suite_file.defaults, suite.game, &graded)
+            .and_then(|case| in_rubric(case, &suite.rubric))
+        {
             Ok(case) => suite.cases.push(case),
             Err(problem) => suite.problems.push(problem),
         }
     }
     suite.cases.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(suite)
+}
+
+/// A case whose rubric item is one of the suite's, when the suite lists
+/// its rubric.
+fn in_rubric(case: Case, rubric: &[RubricItem]) -> Result<Case, Problem> {
+    if rubric.is_empty() {
+        return Ok(case);
+    }
+    let names = || {
+        rubric
+            .iter()
+            .map(|i| format!("`{}`", i.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &case.rubric {
+        Some(item) if rubric.iter().any(|i| &i.name == item) => Ok(case),
+        Some(item) => Err(Problem::new(
+            &case.file,
+            format!(
+                "rubric item `{item}` is not in suite.yaml's rubric; the items are: {}",
+                names()
+            ),
+        )),
+        None => Err(Problem::new(
+            &case.file,
+            format!(
+                "the suite lists its rubric, so each case names the item it earns points for \
+                 (`rubric:`); the items are: {}",
+                names()
+            ),
+        )),
+    }
 }
 
 /// The case files of a folder, sorted: every `.yaml` but `suite.yaml`.
@@ -134,7 +189,12 @@ fn task(path: &Path, file: &CaseFile, game: Game) -> Result<(Vec<String>, Option
     }
 }
 
-fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Problem> {
+fn load_case(
+    path: &Path,
+    defaults: &Settings,
+    game: Game,
+    regions: &[String],
+) -> Result<Case, Problem> {
     let name = case_name(path)?;
     let text =
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
@@ -151,18 +211,29 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
         .clone()
         .or(defaults.format_points.clone())
         .map_or(0.0, |p| p.0);
-    if format_points > points {
-        return Err(Problem::new(
-            path,
-            format!("format_points ({format_points}) is more than the case's points ({points})"),
-        ));
-    }
-    if format_points > 0.0 && mode == Mode::Text {
-        return Err(Problem::new(
-            path,
-            "format_points only means something with `mode: game`",
-        ));
-    }
+    let ending_points = file
+        .ending_points
+        .clone()
+        .or(defaults.ending_points.clone())
+        .map_or(0.0, |p| p.0);
+    let format = match file.format.as_ref().or(defaults.format.as_ref()) {
+        Some(names) => Some(
+            names
+                .iter()
+                .map(|name| TextPart::named(name, regions))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|message| Problem::new(path, message))?,
+        ),
+        None => None,
+    };
+    check_parts(
+        path,
+        mode,
+        points,
+        format_points,
+        ending_points,
+        format.is_some(),
+    )?;
     let mut limits = Limits::default();
     if let Some(t) = file.timeout.as_ref().or(defaults.timeout.as_ref()) {
         limits.wall = t.0;
@@ -203,7 +274,48 @@ fn load_case(path: &Path, defaults: &Settings, game: Game) -> Result<Case, Probl
             .move_numbers
             .or(defaults.move_numbers)
             .unwrap_or_default(),
+        ending_points,
+        exit_status: file
+            .exit_status
+            .or(defaults.exit_status)
+            .unwrap_or_default(),
+        format,
     })
+}
+
+/// The parts of a case's points add up, and are for game mode.
+fn check_parts(
+    path: &Path,
+    mode: Mode,
+    points: f64,
+    format_points: f64,
+    ending_points: f64,
+    names_format: bool,
+) -> Result<(), Problem> {
+    if format_points + ending_points > points + 1e-9 {
+        return Err(Problem::new(
+            path,
+            format!(
+                "format_points ({format_points}) and ending_points ({ending_points}) together are \
+                 more than the case's points ({points})"
+            ),
+        ));
+    }
+    let game_only = [
+        (format_points > 0.0, "format_points"),
+        (ending_points > 0.0, "ending_points"),
+        (names_format, "format"),
+    ];
+    match game_only.iter().find(|(set, _)| *set) {
+        Some((_, name)) if mode == Mode::Text => Err(Problem::new(
+            path,
+            format!(
+                "{name} only means something with `mode: game` (in text mode the whole \
+                 transcript and the ending earn the points together)"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A case's name is its file name: letters, digits, `-`, `_` and `.`, so
@@ -438,6 +550,58 @@ mod tests {
         assert!(find("bad name!.yaml").message.contains("letters, digits"));
         let shown = typo.to_string();
         assert!(shown.contains("typo.yaml:3:"), "{shown}");
+    }
+
+    #[test]
+    fn parts_of_a_case_add_up_and_name_what_exists() {
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "game: pentago\ndefaults:\n  mode: game\nregions:\n  - name: goodbye\n    from: '^Thanks'\nrubric:\n  - item: exits\n    points: 2\n",
+            ),
+            (
+                "good.yaml",
+                "rubric: exits\ninput: x\npoints: 2\nending_points: 1.5\nformat_points: 0.5\nformat: [errors, goodbye]\n",
+            ),
+            ("too-many.yaml", "rubric: exits\ninput: x\npoints: 1\nending_points: 1\nformat_points: 0.5\n"),
+            ("unknown-part.yaml", "rubric: exits\ninput: x\nformat: [farewell]\n"),
+            ("no-item.yaml", "input: x\n"),
+            ("other-item.yaml", "rubric: loops\ninput: x\n"),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let [good] = &suite.cases[..] else {
+            panic!("{:?}", suite.problems)
+        };
+        assert_eq!(
+            good.format.as_deref(),
+            Some(&[TextPart::Errors, TextPart::Region(0)][..])
+        );
+        assert_eq!((good.play_points(), good.ending_points), (0.0, 1.5));
+        let problem = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .map(|p| p.message.clone())
+                .unwrap_or_default()
+        };
+        assert!(problem("too-many.yaml").contains("together are more than"));
+        assert!(problem("unknown-part.yaml").contains("errors, ending, goodbye"));
+        assert!(problem("no-item.yaml").contains("the items are: `exits`"));
+        assert!(problem("other-item.yaml").contains("`loops` is not in suite.yaml's rubric"));
+        assert!(
+            suite.rubric_problems().is_empty(),
+            "{:?}",
+            suite.rubric_problems()
+        );
+        let text = folder(&[
+            ("suite.yaml", "game: connect4\n"),
+            ("a.yaml", "input: '0'\nending_points: 0.5\n"),
+        ]);
+        let suite = load_suite(text.path()).unwrap();
+        assert!(suite.problems[0]
+            .message
+            .contains("only means something with `mode: game`"));
     }
 
     #[test]

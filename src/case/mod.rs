@@ -19,7 +19,7 @@ pub mod file;
 mod load;
 pub mod pin;
 
-pub use file::{Mode, MoveNumbers, Visibility};
+pub use file::{ExitStatus, Mode, MoveNumbers, TextPart, Visibility};
 pub use load::{load_suite, SUITE_FILE};
 
 /// The folder of suites used when none is named: `cases/` in the current
@@ -84,6 +84,21 @@ pub struct Case {
     pub format_points: f64,
     /// In game mode, whether prompts must show move numbers.
     pub move_numbers: MoveNumbers,
+    /// In game mode, the points that need the run to end as the
+    /// reference's does (where it stops, and how).
+    pub ending_points: f64,
+    /// Whether the exit status counts.
+    pub exit_status: ExitStatus,
+    /// In game mode, the parts of the text the format points grade;
+    /// `None` for the whole text.
+    pub format: Option<Vec<TextPart>>,
+}
+
+impl Case {
+    /// The points that need the play to be right: the rest.
+    pub fn play_points(&self) -> f64 {
+        (self.points - self.format_points - self.ending_points).max(0.0)
+    }
 }
 
 impl Case {
@@ -113,6 +128,34 @@ pub struct Suite {
     pub explore_points: f64,
     /// Case files that could not be loaded, each with why.
     pub problems: Vec<Problem>,
+    /// The handout's rubric, when `suite.yaml` gives it.
+    pub rubric: Vec<RubricItem>,
+    /// Regions of the output that cases' `format` can grade.
+    pub graded: Vec<GradedRegion>,
+}
+
+/// A region of the output a case's format can grade: from the first
+/// line matching `from` (the first line when `None`) up to, not
+/// including, the next line matching `until` (the end when `None`).
+#[derive(Clone, Debug)]
+pub struct GradedRegion {
+    /// Its name, as cases' `format` gives it.
+    pub name: String,
+    /// Where it starts.
+    pub from: Option<regex::bytes::Regex>,
+    /// The first line after it.
+    pub until: Option<regex::bytes::Regex>,
+}
+
+/// One item of a handout's rubric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RubricItem {
+    /// Its name, as cases give it.
+    pub name: String,
+    /// The points the handout gives it.
+    pub points: f64,
+    /// Graded by a person: no case earns its points.
+    pub by_hand: bool,
 }
 
 impl Suite {
@@ -126,6 +169,45 @@ impl Suite {
     /// The points all cases are worth together.
     pub fn max_points(&self) -> f64 {
         self.cases.iter().map(|c| c.points).sum()
+    }
+
+    /// The names of the regions cases can grade, in order.
+    pub fn graded_names(&self) -> Vec<String> {
+        self.graded.iter().map(|r| r.name.clone()).collect()
+    }
+
+    /// The cases earning points for `item`, in order.
+    pub fn cases_for<'s>(&'s self, item: &'s str) -> impl Iterator<Item = &'s Case> {
+        self.cases
+            .iter()
+            .filter(move |c| c.rubric.as_deref() == Some(item))
+    }
+
+    /// What is wrong with the suite's points against its rubric: an item
+    /// whose cases earn other points than the handout gives it. Empty
+    /// when the suite has no rubric, or all is well.
+    pub fn rubric_problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for item in &self.rubric {
+            let earned = self
+                .cases_for(&item.name)
+                .fold(0.0, |total, c| total + c.points);
+            let wanted = if item.by_hand { 0.0 } else { item.points };
+            if (earned - wanted).abs() > 1e-6 {
+                problems.push(format!(
+                    "rubric item `{}` is worth {} in the handout{}, but its cases earn {}",
+                    item.name,
+                    crate::verdict::points(item.points),
+                    if item.by_hand {
+                        " (graded by hand, so no case should earn it)"
+                    } else {
+                        ""
+                    },
+                    crate::verdict::points(earned)
+                ));
+            }
+        }
+        problems
     }
 }
 

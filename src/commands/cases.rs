@@ -53,6 +53,13 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
             println!("error: {problem}");
             problems += 1;
         }
+        for problem in suite.rubric_problems() {
+            println!(
+                "error: {}: {problem}",
+                suite.dir.join(case::SUITE_FILE).display()
+            );
+            problems += 1;
+        }
         for case in &suite.cases {
             checked += 1;
             if let Some(problem) = pin_problem(&suite, case) {
@@ -131,8 +138,9 @@ pub fn list(dirs: &[PathBuf], markdown: bool) -> Result<ExitCode, Failure> {
     Ok(status)
 }
 
-/// A suite as a Markdown section: each case with its points, visibility,
-/// rubric item and description, and the points per rubric item.
+/// A suite as a Markdown section: the points per rubric item and the
+/// cases that earn them, then each case with its points, visibility,
+/// comparison, rubric item and description.
 pub fn markdown_table(suite: &Suite) -> String {
     let public: f64 = suite.public_cases().map(|c| c.points).sum();
     let mut text = format!(
@@ -144,18 +152,20 @@ pub fn markdown_table(suite: &Suite) -> String {
         points(public),
         points(suite.max_points() - public)
     );
-    let mut rubric: Vec<(String, f64)> = Vec::new();
-    for case in &suite.cases {
-        let item = case.rubric.clone().unwrap_or_else(|| "(none)".into());
-        match rubric.iter_mut().find(|(name, _)| *name == item) {
-            Some((_, total)) => *total += case.points,
-            None => rubric.push((item, case.points)),
-        }
-    }
-    rubric.sort_by(|a, b| a.0.cmp(&b.0));
-    text.push_str("| rubric item | points |\n|---|---:|\n");
-    for (item, total) in &rubric {
-        text.push_str(&format!("| {} | {} |\n", escape_cell(item), points(*total)));
+    text.push_str("| rubric item | handout | cases earn | cases |\n|---|---:|---:|---|\n");
+    for item in rubric_items(suite) {
+        let cases: Vec<String> = item
+            .cases
+            .iter()
+            .map(|(name, p)| format!("`{name}` {}", points(*p)))
+            .collect();
+        text.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            escape_cell(&item.name),
+            item.handout.as_deref().unwrap_or(""),
+            points(item.earned()),
+            cases.join(", ")
+        ));
     }
     text.push_str("\n| case | points | visibility | compare | rubric item | what it checks |\n|---|---:|---|---|---|---|\n");
     for case in &suite.cases {
@@ -164,17 +174,114 @@ pub fn markdown_table(suite: &Suite) -> String {
             case.name,
             points(case.points),
             case.visibility,
-            if case.call.is_some() {
-                "function call".to_string()
-            } else {
-                case.compare.describe()
-            },
+            judged(suite, case),
             escape_cell(case.rubric.as_deref().unwrap_or("")),
             escape_cell(case.description.as_deref().unwrap_or(""))
         ));
     }
     text.push('\n');
     text
+}
+
+/// How a case is judged, in a few words: `exact`, `function call`, or
+/// for a game-mode case the play and what else earns points.
+fn judged(suite: &Suite, case: &case::Case) -> String {
+    if case.call.is_some() {
+        return "function call".into();
+    }
+    if case.mode == case::Mode::Text {
+        return case.compare.describe();
+    }
+    let mut parts = vec![format!("play {}", points(case.play_points()))];
+    if case.format_points > 0.0 || case.format.is_some() {
+        let regions = suite.graded_names();
+        let named: Vec<String> = case
+            .format
+            .iter()
+            .flatten()
+            .map(|p| p.words(&regions).trim_start_matches("the ").to_string())
+            .collect();
+        let what = if named.is_empty() {
+            "text".to_string()
+        } else {
+            named.join(", ")
+        };
+        parts.push(format!(
+            "{what} {} ({})",
+            points(case.format_points),
+            case.compare.describe()
+        ));
+    }
+    if case.ending_points > 0.0 {
+        parts.push(format!("ending {}", points(case.ending_points)));
+    }
+    parts.join(", ")
+}
+
+/// A rubric item as `cases list` shows it: its points in the handout
+/// (when the suite lists its rubric) and the cases that earn them.
+struct ItemRow {
+    name: String,
+    /// "5", "3 (by hand)", or nothing when the suite has no rubric.
+    handout: Option<String>,
+    cases: Vec<(String, f64)>,
+}
+
+impl ItemRow {
+    fn earned(&self) -> f64 {
+        self.cases.iter().fold(0.0, |total, (_, p)| total + p)
+    }
+}
+
+/// The suite's rubric items in its order, each with its cases; then any
+/// item a case names that the rubric does not list (or, without a
+/// rubric, every item the cases name, sorted).
+fn rubric_items(suite: &Suite) -> Vec<ItemRow> {
+    let cases_of = |name: &str| -> Vec<(String, f64)> {
+        suite
+            .cases_for(name)
+            .map(|c| (c.name.clone(), c.points))
+            .collect()
+    };
+    let mut rows: Vec<ItemRow> = suite
+        .rubric
+        .iter()
+        .map(|item| ItemRow {
+            name: item.name.clone(),
+            handout: Some(if item.by_hand {
+                format!("{} (by hand)", points(item.points))
+            } else {
+                points(item.points)
+            }),
+            cases: cases_of(&item.name),
+        })
+        .collect();
+    let mut others: Vec<String> = suite
+        .cases
+        .iter()
+        .map(|c| c.rubric.clone().unwrap_or_else(|| "(none)".into()))
+        .filter(|name| !suite.rubric.iter().any(|i| &i.name == name))
+        .collect();
+    others.sort();
+    others.dedup();
+    for name in others {
+        let cases = if name == "(none)" {
+            suite
+                .cases
+                .iter()
+                .filter(|c| c.rubric.is_none())
+                .map(|c| (c.name.clone(), c.points))
+                .collect()
+        } else {
+            cases_of(&name)
+        };
+        rows.push(ItemRow {
+            name,
+            handout: None,
+            cases,
+        });
+    }
+    rows
 }
 
 fn escape_cell(text: &str) -> String {
@@ -195,6 +302,7 @@ fn print_suite(suite: &Suite) {
         points(public),
         points(suite.max_points() - public)
     );
+    print_rubric(suite);
     let width = suite
         .cases
         .iter()
@@ -202,7 +310,10 @@ fn print_suite(suite: &Suite) {
         .max()
         .unwrap_or(4)
         .max(4);
-    println!("  {:<width$}  points  visibility  inputs  compare", "case");
+    println!(
+        "\n  {:<width$}  points  visibility  inputs  judged on",
+        "case"
+    );
     // A function-level case shows its call where a game shows its inputs.
     for case in &suite.cases {
         println!(
@@ -213,7 +324,7 @@ fn print_suite(suite: &Suite) {
             case.call
                 .as_ref()
                 .map_or(case.input.len().to_string(), |c| c.describe()),
-            case.compare.describe(),
+            judged(suite, case),
             case.description
                 .as_ref()
                 .map(|d| format!("  — {d}"))
@@ -222,6 +333,34 @@ fn print_suite(suite: &Suite) {
     }
     for problem in &suite.problems {
         println!("  not loaded: {problem}");
+    }
+}
+
+/// Per rubric item: its points in the handout, the points its cases
+/// earn, and those cases.
+fn print_rubric(suite: &Suite) {
+    println!("\n  rubric item: handout points; cases earn: the cases (points)");
+    for item in rubric_items(suite) {
+        let handout = item
+            .handout
+            .as_deref()
+            .map(|h| format!("{h}; "))
+            .unwrap_or_default();
+        println!(
+            "  {}: {handout}cases earn {}",
+            item.name,
+            points(item.earned())
+        );
+        let cases: Vec<String> = item
+            .cases
+            .iter()
+            .map(|(name, p)| format!("{name} ({})", points(*p)))
+            .collect();
+        if cases.is_empty() {
+            println!("      (no case)");
+        } else {
+            println!("      {}", cases.join(", "));
+        }
     }
 }
 

@@ -161,10 +161,10 @@ fn print_lines(prepared: &[Prepared<'_>], graded: &Graded, style: &Style) {
     );
     summary.push_str(&match (failed, format) {
         (0, 0) => "Every case passes.".to_string(),
-        (0, f) => format!("Every case plays right; {f} lost points for their text."),
+        (0, f) => format!("Every case plays right; {f} print their text differently."),
         (n, 0) => format!("{n} of {} cases failed.", prepared.len()),
         (n, f) => format!(
-            "{n} of {} cases failed; {f} more lost points for their text.",
+            "{n} of {} cases failed; {f} more print their text differently.",
             prepared.len()
         ),
     });

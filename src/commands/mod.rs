@@ -77,12 +77,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Formats points to four decimals at most, without needless zeros
-/// (`57`, `1.25`, `0.0625`): sums of fractional points are not exact.
-pub fn points(p: f64) -> String {
-    let text = format!("{p:.4}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
+pub use crate::verdict::points;
 
 /// Loads the suite in `dir` and checks that it is for `game` when one was
 /// given. A suite with a broken case is refused with every problem

@@ -5,7 +5,7 @@
 mod lines;
 mod rows;
 
-pub use lines::{comparable, split_lines, Line};
+pub use lines::{comparable, split_lines, Keyed, Line};
 pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
 
 use regex::bytes::Regex;

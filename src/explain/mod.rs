@@ -7,12 +7,14 @@ use std::fmt::Write;
 use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
+use crate::case::Mode;
 use crate::compare::{line_diff, Line, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
+use crate::judge::{FormatDifference, PlayFault};
 use crate::run::RunResult;
-use crate::verdict::{Judgement, Verdict};
+use crate::verdict::{points, EndingFault, Judgement, Part, PartScore, Verdict};
 
 mod style;
 pub mod terminal;
@@ -56,17 +58,13 @@ const TURN_LINES: usize = 24;
 /// the program printed in that turn. The text diff is left out: the
 /// program's wording differs everywhere, and is not what is judged.
 fn in_game_terms(
+    text: &mut String,
     difference: &game::Difference,
     game: reference::Game,
-    judgement: &Judgement,
-    run: &RunResult,
+    lines: &[TermLine],
     style: &Style,
-) -> Explanation {
-    let mut text = format!(
-        "  {}.\n  {}\n",
-        capitalized(&judgement.reason),
-        style.strong(&difference.sentence)
-    );
+) -> bool {
+    let _ = writeln!(text, "  {}", style.strong(&difference.sentence));
     if let Some((want, got)) = &difference.boards {
         text.push_str(&game::board::side_by_side(
             want,
@@ -74,29 +72,165 @@ fn in_game_terms(
             game::rules(game).pieces(),
         ));
     }
-    let lines = terminal::run_lines(run);
-    let start = if difference.turn == 0 {
+    let shown = turn_lines(lines, difference.turn);
+    let trimmed = shown.len() > TURN_LINES;
+    let _ = writeln!(text, "  {}", style.dim("What your program printed there:"));
+    for line in &shown[shown.len().saturating_sub(TURN_LINES)..] {
+        let _ = writeln!(text, "    {}", show_line(line, style, false));
+    }
+    unread_lines(text, game, lines, difference.turn, style);
+    trimmed
+}
+
+/// The lines of turn `turn`: from the prompt its input answered to the
+/// next prompt answered (the whole start, for turn 0).
+fn turn_lines(lines: &[TermLine], turn: usize) -> &[TermLine] {
+    let start = if turn == 0 {
         0
     } else {
         lines
             .iter()
             .enumerate()
             .filter(|(_, l)| l.input.is_some())
-            .nth(difference.turn - 1)
+            .nth(turn - 1)
             .map_or(lines.len(), |(i, _)| i)
     };
     let end = lines[(start + 1).min(lines.len())..]
         .iter()
         .position(|l| l.input.is_some())
         .map_or(lines.len(), |at| start + 1 + at + 1);
-    let shown = &lines[start..end.min(lines.len())];
-    let trimmed = shown.len() > TURN_LINES;
-    let _ = writeln!(text, "  {}", style.dim("What your program printed there:"));
-    for line in &shown[shown.len().saturating_sub(TURN_LINES)..] {
+    &lines[start.min(lines.len())..end.min(lines.len())]
+}
+
+/// "after input line 3 (`A51R`)", "before any input".
+fn after_input(turn: usize, input: Option<&str>) -> String {
+    match (turn, input) {
+        (0, _) => "before any input".into(),
+        (k, Some(typed)) => format!(
+            "after input line {k} (`{}`)",
+            visible::safe(typed.as_bytes())
+        ),
+        (k, None) => format!("after input line {k}"),
+    }
+}
+
+/// A part of the text that differs: the part as the reference prints it
+/// and as the program does, compared as the case compares it.
+fn format_part(
+    text: &mut String,
+    difference: &FormatDifference,
+    options: &Options,
+    style: &Style,
+    room: Room,
+) -> bool {
+    let part = difference.name.as_str();
+    let place = after_input(difference.turn, difference.input.as_deref());
+    if difference.yours.is_empty() {
+        let _ = writeln!(
+            text,
+            "  {}",
+            style.strong(&format!(
+                "{} {place}: your program printed nothing of the kind there to compare. The reference printed:",
+                capitalized(part)
+            ))
+        );
+        for line in difference.reference.iter().take(TURN_LINES) {
+            let _ = writeln!(text, "    {}", show_line(line, style, true));
+        }
+        return difference.reference.len() > TURN_LINES;
+    }
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.strong(&format!(
+            "{} {place} differ{} from the reference's ({}):",
+            capitalized(part),
+            if part.ends_with('s') { "" } else { "s" },
+            options.describe()
+        ))
+    );
+    let diff = TerminalDiff::new(&difference.reference, &difference.yours, options, &[]);
+    diff.render(text, style, room)
+}
+
+/// What each part of the case was worth and earned: "the play 2/2, the
+/// text 0/0.5".
+fn parts_line(parts: &[PartScore]) -> Option<String> {
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|p| p.points > 0.0)
+        .map(|p| {
+            let earned = if p.earned { p.points } else { 0.0 };
+            format!("{} {}/{}", p.part.words(), points(earned), points(p.points))
+        })
+        .collect();
+    (shown.len() > 1).then(|| format!("Points: {}.", shown.join(", ")))
+}
+
+/// Whether a part cost points.
+fn lost(judgement: &Judgement, part: Part) -> bool {
+    judgement
+        .part(part)
+        .is_some_and(|p| !p.earned && p.points > 0.0)
+}
+
+/// A game-mode case, part by part: each fault that cost points, in game
+/// terms for the play, the part of the text for the format, the end of
+/// the run for the ending. Nothing the case does not grade is shown.
+fn game_case(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    game: reference::Game,
+    run: &RunResult,
+    style: &Style,
+    room: Room,
+) -> Explanation {
+    let judgement = &outcome.judgement;
+    let mut text = format!("  {}.\n", capitalized(&judgement.reason));
+    if let Some(line) = parts_line(&judgement.parts) {
+        let _ = writeln!(text, "  {}", style.dim(&line));
+    }
+    let lines = terminal::run_lines(run);
+    let mut trimmed = false;
+    let play_shown = match &outcome.faults.play {
+        Some(PlayFault::Game(difference)) if lost(judgement, Part::Play) => {
+            trimmed |= in_game_terms(&mut text, difference, game, &lines, style);
+            true
+        }
+        _ => false,
+    };
+    if let Some(format) = &outcome.faults.format {
+        if lost(judgement, Part::Format) || judgement.verdict == Verdict::FormatDiffers {
+            trimmed |= format_part(&mut text, format, &prepared.case.compare, style, room);
+        }
+    }
+    let ending_costs = lost(judgement, Part::Ending)
+        || outcome
+            .faults
+            .ending
+            .is_some_and(|f| f.is_abnormal() && lost(judgement, Part::Play));
+    if let (true, Some(fault)) = (ending_costs, outcome.faults.ending) {
+        if !(play_shown && fault == EndingFault::Waiting) {
+            run_end(&mut text, &lines, style);
+        }
+    }
+    Explanation { text, trimmed }
+}
+
+/// The last lines the program printed, where it stopped.
+fn run_end(text: &mut String, lines: &[TermLine], style: &Style) {
+    if lines.is_empty() {
+        let _ = writeln!(text, "  {}", style.dim("Your program printed nothing."));
+        return;
+    }
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.dim("The last lines your program printed:")
+    );
+    for line in &lines[lines.len().saturating_sub(TAIL)..] {
         let _ = writeln!(text, "    {}", show_line(line, style, false));
     }
-    unread_lines(&mut text, game, &lines, difference.turn, style);
-    Explanation { text, trimmed }
 }
 
 /// The lines of a turn the game reader could not read as a game event
@@ -147,18 +281,12 @@ pub fn explain_outcome(
 ) -> Explanation {
     let case = prepared.case;
     match (&prepared.expected, &case.call, &outcome.run) {
-        (Expected::Play(expected), _, Some(run)) => match &outcome.game {
-            Some(difference) => in_game_terms(difference, game, &outcome.judgement, run, style),
-            None => explain(
-                &outcome.judgement,
-                expected,
-                run,
-                &case.compare,
-                regions,
-                style,
-                room,
-            ),
-        },
+        (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game => {
+            game_case(prepared, outcome, game, run, style, room)
+        }
+        (Expected::Play(expected), _, Some(run)) => {
+            text_case(outcome, expected, run, &case.compare, regions, style, room)
+        }
         (Expected::Call(expected), Some(call), _) => {
             let mut text = format!("  {}.\n", capitalized(&outcome.judgement.reason));
             if let Some(done) = &outcome.call {
@@ -176,10 +304,10 @@ pub fn explain_outcome(
     }
 }
 
-/// What went wrong on a whole-game case, for someone reading a terminal
-/// or a report.
-pub fn explain(
-    judgement: &Judgement,
+/// What went wrong on a text-mode case: the first differing line and
+/// the diff of the transcripts, and where the program stopped.
+fn text_case(
+    outcome: &CaseOutcome,
     expected: &ReferenceRun,
     run: &RunResult,
     options: &Options,
@@ -187,13 +315,15 @@ pub fn explain(
     style: &Style,
     room: Room,
 ) -> Explanation {
+    let judgement = &outcome.judgement;
+    let text_differs = outcome.faults.play.is_some();
     let mut text = String::new();
     let mut trimmed = false;
     let _ = writeln!(text, "  {}.", capitalized(&judgement.reason));
     let want = terminal::reference_lines(expected);
     let got = terminal::run_lines(run);
     let mut diff_shown = false;
-    if !judgement.output_matches || judgement.verdict == Verdict::WaitingForInput {
+    if text_differs || judgement.verdict == Verdict::WaitingForInput {
         let diff = TerminalDiff::new(&want, &got, options, regions);
         if let Some(first) = diff.first_difference() {
             let _ = writeln!(text, "  {}", first);
@@ -281,6 +411,17 @@ fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
     text
 }
 
+/// A differing line for a diff: invisible characters marked, and an
+/// empty line said to be one (a diff line showing nothing is easy to
+/// miss).
+fn marked_line(line: &TermLine, style: &Style) -> String {
+    if line.text().is_empty() {
+        style.dim("(a blank line)")
+    } else {
+        show_line(line, style, true)
+    }
+}
+
 fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
     texts
         .iter()
@@ -343,18 +484,20 @@ impl<'a> TerminalDiff<'a> {
         let after = match typed_before {
             0 => "Before any input".to_string(),
             n => format!(
-                "After input {n} (`{}`)",
+                "After input line {n} (`{}`)",
                 visible::safe(inputs.get(n - 1).copied().unwrap_or("").as_bytes())
             ),
         };
         // What was typed is not what the program printed: quoted apart,
-        // so a missing space before it shows (`(0-5):·`, then `0` typed).
+        // so a missing space before it shows (`(0-5):·`, then `0` typed);
+        // a blank line is named, not shown as empty quotes.
         let quote = |line: &TermLine| match &line.input {
             Some(input) => format!(
                 "`{}` (then `{}` was typed)",
                 visible::marked(&line.output),
                 visible::safe(input.as_bytes())
             ),
+            None if line.text().is_empty() => "a blank line".to_string(),
             None => format!("`{}`", show_line(line, &Style::PLAIN, true)),
         };
         Some(match (tag, want, got) {
@@ -409,7 +552,7 @@ impl<'a> TerminalDiff<'a> {
                         let _ = writeln!(out, "     {}", show_line(line, style, false));
                     } else {
                         let line = &self.want[self.want_kept[i]];
-                        let text = show_line(line, style, true);
+                        let text = marked_line(line, style);
                         let _ =
                             writeln!(out, "   {} {}", style.expected("-"), style.expected(&text));
                         if !line.newline && !line.waiting {
@@ -421,7 +564,7 @@ impl<'a> TerminalDiff<'a> {
                 if tag != DiffTag::Equal {
                     for i in new {
                         let line = &self.got[self.got_kept[i]];
-                        let text = show_line(line, style, true);
+                        let text = marked_line(line, style);
                         let _ = writeln!(out, "   {} {}", style.actual("+"), style.actual(&text));
                         if !line.newline && !line.waiting {
                             let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));

@@ -170,6 +170,43 @@ fn turns(lines: &[String]) -> (Vec<Lines>, Lines) {
     (turns, current)
 }
 
+/// Each valid move, by its line's place, with the board just after its
+/// piece was placed (before its rotation).
+fn moves_with_boards(lines: &[String]) -> Vec<(usize, Move, Board)> {
+    let mut board = Board::new();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        match read(&board, line) {
+            Read::Exit => break,
+            Read::Refused => {}
+            Read::Valid(mv) => {
+                let piece = player(out.len() + 1);
+                let mut placed = board.clone();
+                placed.set(mv.square.0, mv.square.1, Some(piece));
+                out.push((i, mv, placed));
+                if board.play(piece, mv.square, mv.quadrant, mv.rotation) != Outcome::Playing {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Moves whose rotation moves pieces, each typed instead with a turn of
+/// a quadrant that holds none (off its centre), which changes nothing.
+fn still_turns(lines: &[String]) -> Vec<(usize, String)> {
+    moves_with_boards(lines)
+        .into_iter()
+        .filter(|(_, mv, placed)| holds_pieces(placed, mv.quadrant))
+        .filter_map(|(i, mv, placed)| {
+            let idle = (1..=4).find(|&q| !holds_pieces(&placed, q))?;
+            let row = (b'a' + mv.square.0 as u8) as char;
+            Some((i, format!("{row}{}{idle}l", mv.square.1 + 1)))
+        })
+        .collect()
+}
+
 /// The lines the game reads, or `None` when the board fills with no
 /// five (the handout leaves that open).
 fn normalized(mut lines: Lines) -> Option<Lines> {
@@ -222,6 +259,11 @@ impl Model for Pentago {
             lines.extend(after.iter().cloned());
             out.extend(normalized(lines));
         }
+        for (i, still) in still_turns(game) {
+            let mut g = game.clone();
+            g[i] = still;
+            out.extend(normalized(g));
+        }
         for (i, line) in game.iter().enumerate() {
             for plainer in plainer_lines(line) {
                 let mut g = game.clone();
@@ -232,8 +274,17 @@ impl Model for Pentago {
         out
     }
 
+    /// Lines first; then rotations that move pieces (each one makes the
+    /// game harder to follow), then how plainly moves are typed.
     fn measure(&self, game: &Lines) -> (usize, usize) {
-        (game.len(), game.iter().map(|l| plainness(l)).sum())
+        let moving = moves_with_boards(game)
+            .iter()
+            .filter(|(_, mv, placed)| holds_pieces(placed, mv.quadrant))
+            .count();
+        (
+            game.len(),
+            64 * moving + game.iter().map(|l| plainness(l)).sum::<usize>(),
+        )
     }
 
     fn describe(&self, game: &Lines) -> String {
@@ -441,16 +492,28 @@ fn fives() -> Vec<Vec<(usize, usize)>> {
     out
 }
 
-/// Shapes that are no five: four in a row, five of six with a gap, five
-/// running from one row's end into the next row.
+/// Every line of six: the rows, the columns and the two long diagonals.
+fn sixes() -> Vec<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    for a in 0..SIZE {
+        out.push((0..SIZE).map(|k| (a, k)).collect());
+        out.push((0..SIZE).map(|k| (k, a)).collect());
+    }
+    out.push((0..SIZE).map(|k| (k, k)).collect());
+    out.push((0..SIZE).map(|k| (k, SIZE - 1 - k)).collect());
+    out
+}
+
+/// Shapes that are no five: four in a row, five of a line of six with a
+/// gap, five running from one row's end into the next row.
 fn shapes(rng: &mut Rng) -> Vec<(usize, usize)> {
     let five = rng.pick(&fives()).clone();
     match rng.below(3) {
         0 => five[..4].to_vec(),
         1 => {
-            let row = rng.below(SIZE);
-            let gap = 1 + rng.below(4);
-            (0..SIZE).filter(|&c| c != gap).map(|c| (row, c)).collect()
+            let mut six = rng.pick(&sixes()).clone();
+            six.remove(1 + rng.below(4));
+            six
         }
         _ => {
             let start = rng.below(SIZE * (SIZE - 1) - 4);

@@ -1,7 +1,7 @@
 //! The minimal game as a ready case: a case file in a case folder, with
 //! its pinned transcript, that `referee cases validate` accepts and
-//! `referee check --cases` replays. A new folder gets a copy of the
-//! explored suite's `suite.yaml`, so the case is judged as it was
+//! `referee check --cases` replays. A new folder gets the explored
+//! suite's settings (without its rubric), so the case is judged as it was
 //! explored (the same limits, comparison and ignored regions).
 
 use std::fs;
@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_yaml::{Mapping, Value};
 
-use super::{Error, Found, Task};
-use crate::case::{self, pin, Case, Mode, Suite, SUITE_FILE};
+use super::{search, Error, Found, Task};
+use crate::case::{self, pin, Case, Mode, MoveNumbers, Suite, SUITE_FILE};
 
 /// Where a case was saved.
 #[derive(Clone, Debug)]
@@ -69,6 +69,15 @@ fn ensure_folder(folder: &Path, suite: &Suite) -> Result<bool, Error> {
                 suite.game
             )));
         }
+        if !existing.rubric.is_empty() {
+            return Err(Error::Folder(format!(
+                "{} lists a rubric, so each of its cases names the rubric item it earns points \
+                 for, which referee cannot choose: save into a folder of its own (leave out \
+                 --save for explored/{}), then move the case in with its `rubric:` and `points:`",
+                folder.display(),
+                suite.game
+            )));
+        }
         return Ok(false);
     }
     let write = |path: &Path, error: std::io::Error| Error::Write {
@@ -76,7 +85,7 @@ fn ensure_folder(folder: &Path, suite: &Suite) -> Result<bool, Error> {
         source: error,
     };
     fs::create_dir_all(folder).map_err(|e| write(folder, e))?;
-    let text = fs::read(suite.dir.join(SUITE_FILE)).map_err(|e| write(&settings, e))?;
+    let text = search::settings_for_explored(suite)?;
     fs::write(&settings, text).map_err(|e| write(&settings, e))?;
     Ok(true)
 }
@@ -131,11 +140,22 @@ pub fn case_text(found: &Found, suite: &Suite, seed: u64) -> String {
         )),
     );
     put("visibility", Value::String("public".into()));
+    put("points", Value::from(found.case.points));
     let mode = match found.case.mode {
         Mode::Game => "game",
         Mode::Text => "text",
     };
     put("mode", Value::String(mode.into()));
+    if found.case.mode == Mode::Game {
+        let numbers = match found.case.move_numbers {
+            MoveNumbers::Optional => "optional",
+            MoveNumbers::Required => "required",
+            MoveNumbers::Ignored => "ignored",
+        };
+        put("move_numbers", Value::String(numbers.into()));
+        put("format_points", Value::from(found.case.format_points));
+        put("ending_points", Value::from(found.case.ending_points));
+    }
     let names = found.case.compare.names();
     put(
         "compare",

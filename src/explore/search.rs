@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use super::shrink::{self, Shrunk};
 use super::{differs, Budget, Error, Found, Model, Rng, Settings, Task};
-use crate::case::{self, Case, Suite, SUITE_FILE};
+use crate::case::{self, Case, Mode, MoveNumbers, Suite, SUITE_FILE};
 use crate::grading::{self, CaseOutcome};
 use crate::run::Feed;
 use crate::submission::Built;
@@ -18,21 +18,54 @@ use crate::verdict::Verdict;
 /// The file name of the case the suite's defaults are read into.
 const TEMPLATE: &str = "explored.yaml";
 
+/// The suite's `suite.yaml` for explored cases: its game, title,
+/// defaults, regions and compiler flags, without its rubric. A rubric
+/// shares the handout's points among a suite's cases; an explored game
+/// earns points for no item of it.
+pub fn settings_for_explored(suite: &Suite) -> Result<String, Error> {
+    let trouble = |why: String| Error::Suite {
+        suite: suite.dir.display().to_string(),
+        why,
+    };
+    let text = fs::read_to_string(suite.dir.join(SUITE_FILE))
+        .map_err(|e| trouble(format!("cannot read its {SUITE_FILE}: {e}")))?;
+    let mut settings: serde_yaml::Mapping = serde_yaml::from_str(&text)
+        .map_err(|e| trouble(format!("cannot read its {SUITE_FILE}: {e}")))?;
+    settings.remove("rubric");
+    let body = serde_yaml::to_string(&settings)
+        .map_err(|e| trouble(format!("cannot write its settings: {e}")))?;
+    Ok(format!(
+        "# The settings of {}, for cases found by `referee explore` (its rubric\n\
+         # left out: an explored game earns points for no item of it).\n{body}",
+        case::origin(&suite.dir, suite.game)
+    ))
+}
+
 /// A case with the suite's defaults (limits, comparison, mode) and no
 /// input yet: what every generated game is played as. The case loader is
-/// the one place defaults are applied, so the suite's `suite.yaml` is
+/// the one place defaults are applied, so the suite's settings are
 /// loaded beside a case of nothing, in a folder of its own.
+///
+/// A suite shares each fault out to the cases about it (move numbers
+/// ignored elsewhere, the ending worth points only in the cases about
+/// exiting, the text only in the cases about the format); a generated
+/// game is about everything the program does. So its case is worth 1
+/// point, of which, in game mode, half is for how the run ends (a
+/// program still waiting where the reference stopped plays differently)
+/// and none for the text; move numbers a suite ignores are judged where
+/// a program shows them.
 pub fn template(suite: &Suite) -> Result<Case, Error> {
     let trouble = |why: String| Error::Suite {
         suite: suite.dir.display().to_string(),
         why,
     };
     let folder = tempfile::tempdir().map_err(|e| trouble(format!("no temporary folder: {e}")))?;
-    let settings = fs::read(suite.dir.join(SUITE_FILE))
-        .map_err(|e| trouble(format!("cannot read its {SUITE_FILE}: {e}")))?;
-    fs::write(folder.path().join(SUITE_FILE), settings)
-        .and_then(|()| fs::write(folder.path().join(TEMPLATE), "input: []\n"))
-        .map_err(|e| trouble(format!("cannot copy it: {e}")))?;
+    fs::write(
+        folder.path().join(SUITE_FILE),
+        settings_for_explored(suite)?,
+    )
+    .and_then(|()| fs::write(folder.path().join(TEMPLATE), "input: []\n"))
+    .map_err(|e| trouble(format!("cannot copy it: {e}")))?;
     let loaded = case::load_suite(folder.path()).map_err(|p| trouble(p.to_string()))?;
     if let Some(problem) = loaded.problems.first() {
         return Err(trouble(problem.to_string()));
@@ -44,6 +77,15 @@ pub fn template(suite: &Suite) -> Result<Case, Error> {
         .ok_or_else(|| trouble("its defaults make no case".into()))?;
     case.description = None;
     case.rubric = None;
+    case.points = 1.0;
+    case.format_points = 0.0;
+    case.ending_points = match case.mode {
+        Mode::Game => 0.5,
+        Mode::Text => 0.0,
+    };
+    if case.move_numbers == MoveNumbers::Ignored {
+        case.move_numbers = MoveNumbers::Optional;
+    }
     Ok(case)
 }
 

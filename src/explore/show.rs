@@ -56,7 +56,7 @@ pub fn explanation(found: &Found, suite: &Suite, style: &Style) -> String {
     .text;
     if found.case.mode == Mode::Text {
         if let (Expected::Play(expected), Some(run)) = (&prepared[0].expected, &found.outcome.run) {
-            text.push_str(&in_game_terms(suite.game, expected, run, style));
+            text.push_str(&in_game_terms(found, suite.game, expected, run, style));
         }
     }
     text
@@ -65,6 +65,7 @@ pub fn explanation(found: &Found, suite: &Suite, style: &Style) -> String {
 /// Where a suite compares text, the first difference in play too, when
 /// there is one: what was won or refused, and the boards side by side.
 fn in_game_terms(
+    found: &Found,
     game: reference::Game,
     expected: &crate::expected::ReferenceRun,
     run: &crate::run::RunResult,
@@ -73,7 +74,7 @@ fn in_game_terms(
     let rules = game::rules(game);
     let want = game::read(rules, &terminal::reference_lines(expected));
     let got = game::read(rules, &terminal::run_lines(run));
-    let Some(difference) = game::compare(rules, &want, &got, false) else {
+    let Some(difference) = game::compare(rules, &want, &got, found.case.move_numbers) else {
         return String::new();
     };
     let mut text = format!(

@@ -6,9 +6,9 @@
 //!   says wins, won or winner, for the player it names (Red or Yellow, or
 //!   a standalone R or Y).
 //! - The handout's program refuses a column by asking the same player
-//!   again: a prompt for the player who was asked last time is a refusal,
-//!   as is a line that looks like an error (invalid, error, full, out of
-//!   range, try again, not valid).
+//!   again: a turn that shows no new board and asks the same player is a
+//!   refusal (see [`super::read`]), as is a line that looks like an error
+//!   (invalid, error, full, out of range, try again, not valid).
 //! - "Final board:" and goodbyes are format, not behaviour.
 //! - A prompt's player is the Red or Yellow (or R or Y) it names; prompts
 //!   have no move numbers.
@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rows::{self, CellSet};
-use super::{pattern, Board, Cell, ErrorKind, Event, Rules, Turn};
+use super::{pattern, Board, Cell, ErrorKind, Event, Rules};
 
 /// The Connect Four reader.
 pub struct Connect4;
@@ -98,14 +98,8 @@ impl Rules for Connect4 {
         ['R', 'Y']
     }
 
-    /// The same player asked again: the column was refused.
-    fn after_turn(&self, previous: Option<&Turn>, turn: &mut Turn) {
-        let asked = |t: &Turn| t.prompt().and_then(|(player, _)| player);
-        let repeated =
-            previous.and_then(asked).is_some() && previous.and_then(asked) == asked(turn);
-        if repeated && turn.errors().is_empty() {
-            turn.events.push(Event::Error(ErrorKind::Unknown));
-        }
+    fn named_player(&self, line: &str) -> Option<u8> {
+        named_player(line)
     }
 }
 

@@ -37,6 +37,7 @@ static TIE: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)\b(tie|draw)\b"));
 static PIECE: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)can'?t drop a piece"));
 static BOMB: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)can'?t drop a bomb"));
 static FAREWELL: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)game over"));
+static PLAYER: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?i)player\s*(\d+)\b"));
 
 fn player(caps: &regex::Captures<'_>) -> Option<u8> {
     caps[1].parse::<u8>().ok().and_then(|n| n.checked_sub(1))
@@ -93,6 +94,10 @@ impl Rules for Connect4Bomb {
 
     fn pieces(&self) -> [char; 2] {
         ['X', 'O']
+    }
+
+    fn named_player(&self, line: &str) -> Option<u8> {
+        PLAYER.captures(line).and_then(|caps| player(&caps))
     }
 }
 

@@ -21,13 +21,11 @@ pub mod board;
 mod compare;
 pub mod connect4;
 pub mod connect4_bomb;
-mod judge;
 pub mod pentago;
 mod rows;
 
 pub use board::{Board, Cell};
 pub use compare::{compare, Difference};
-pub use judge::judge;
 
 /// Why a move was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +159,37 @@ impl Turn {
 pub struct Reading {
     /// Turn 0 is before the first input; turn k follows input k.
     pub turns: Vec<Turn>,
+    /// What each terminal line was read as, in order: one per line.
+    pub lines: Vec<LineClass>,
+}
+
+/// What one terminal line was read as, and in which turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineClass {
+    /// The turn it was printed in.
+    pub turn: usize,
+    /// What it is.
+    pub kind: LineKind,
+}
+
+/// The kinds of lines a reader tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A row of a board.
+    Board,
+    /// A blank line, a border or column numbers.
+    Decoration,
+    /// A win or a tie.
+    Outcome,
+    /// A refusal's message (by its words, or the words of a turn that
+    /// refused by what it did).
+    Error,
+    /// What was printed before a read.
+    Prompt,
+    /// A goodbye.
+    Farewell,
+    /// Anything else: headers, instructions, messages it cannot read.
+    Text,
 }
 
 /// How a game's output is read. Each game's rules are documented, and
@@ -180,9 +209,9 @@ pub trait Rules {
     fn square(&self, board: &Board, row: usize, col: usize) -> String;
     /// The symbols the players' pieces are shown with.
     fn pieces(&self) -> [char; 2];
-    /// Called after each turn: a reader may add events (Connect Four
-    /// turns a repeated prompt into a refusal).
-    fn after_turn(&self, _previous: Option<&Turn>, _turn: &mut Turn) {}
+    /// The player a line names, when it names exactly one (an
+    /// announcement worded beyond the reader's rules: "X takes it!").
+    fn named_player(&self, line: &str) -> Option<u8>;
 }
 
 /// The reader for `game`.
@@ -199,8 +228,11 @@ pub fn read(rules: &dyn Rules, lines: &[TermLine]) -> Reading {
     let mut reader = Reader {
         rules,
         turns: vec![Turn::default()],
+        kinds: Vec::with_capacity(lines.len()),
         rows: Vec::new(),
         seen_board: false,
+        board: None,
+        last_text: None,
     };
     for line in lines {
         reader.line(line);
@@ -209,15 +241,22 @@ pub fn read(rules: &dyn Rules, lines: &[TermLine]) -> Reading {
     reader.finish_turn();
     Reading {
         turns: reader.turns,
+        lines: reader.kinds,
     }
 }
 
 struct Reader<'r> {
     rules: &'r dyn Rules,
     turns: Vec<Turn>,
-    /// Board rows seen but not yet a whole board, with their text.
-    rows: Vec<(String, Vec<Cell>)>,
+    /// What each line read so far is.
+    kinds: Vec<LineClass>,
+    /// Board rows seen but not yet a whole board: line, text, cells.
+    rows: Vec<(usize, String, Vec<Cell>)>,
     seen_board: bool,
+    /// The last board shown before the current turn.
+    board: Option<Board>,
+    /// The line of the last text event of the current turn.
+    last_text: Option<usize>,
 }
 
 impl Reader<'_> {
@@ -225,10 +264,21 @@ impl Reader<'_> {
         self.turns.last_mut().expect("there is always a turn")
     }
 
+    fn mark(&mut self, index: usize, kind: LineKind) {
+        if let Some(class) = self.kinds.get_mut(index) {
+            class.kind = kind;
+        }
+    }
+
     fn line(&mut self, line: &TermLine) {
+        let index = self.kinds.len();
+        self.kinds.push(LineClass {
+            turn: self.turns.len() - 1,
+            kind: LineKind::Text,
+        });
         let text = String::from_utf8_lossy(&line.output).into_owned();
         if let Some(row) = self.rules.board_row(&text) {
-            self.rows.push((text, row));
+            self.rows.push((index, text, row));
             if self.rules.board_height() == Some(self.rows.len()) {
                 self.flush_rows();
             }
@@ -236,10 +286,14 @@ impl Reader<'_> {
             // (A decoration line between board rows keeps the board going.)
             self.flush_rows();
             if line.input.is_some() || line.waiting {
-                self.prompt(&text);
-            } else if !text.trim().is_empty() {
-                self.message(&text);
+                self.prompt(index, &text);
+            } else if is_decoration(&text) {
+                self.mark(index, LineKind::Decoration);
+            } else {
+                self.message(index, &text);
             }
+        } else {
+            self.mark(index, LineKind::Decoration);
         }
         if let Some(input) = &line.input {
             self.finish_turn();
@@ -252,27 +306,44 @@ impl Reader<'_> {
 
     /// A line with a message, or text. Outcomes before the first board
     /// are instructions ("...the game is a tie"), so they stay text.
-    fn message(&mut self, text: &str) {
+    fn message(&mut self, index: usize, text: &str) {
         let event = match self.rules.message(text) {
             Some(Event::Won(_) | Event::Tie) if !self.seen_board => Event::Text(text.to_string()),
             Some(event) => event,
             None => Event::Text(text.to_string()),
         };
+        let kind = match event {
+            Event::Won(_) | Event::Tie => LineKind::Outcome,
+            Event::Error(_) => LineKind::Error,
+            Event::Prompt { .. } => LineKind::Prompt,
+            Event::Farewell => LineKind::Farewell,
+            Event::Board(_) => LineKind::Board,
+            Event::Text(_) => {
+                self.last_text = Some(index);
+                LineKind::Text
+            }
+        };
+        self.mark(index, kind);
         self.turn().events.push(event);
     }
 
     /// The text a program printed before reading. A prompt that ended
     /// with a newline is the line before.
-    fn prompt(&mut self, text: &str) {
+    fn prompt(&mut self, index: usize, text: &str) {
         let mut prompt = text.trim().to_string();
+        self.mark(index, LineKind::Prompt);
         if prompt.is_empty() {
             if let Some(Event::Text(previous)) = self.turn().events.last().cloned() {
                 self.turn().events.pop();
+                if let Some(line) = self.last_text.take() {
+                    self.mark(line, LineKind::Prompt);
+                }
                 prompt = previous;
             }
         }
         // An error and a prompt can share a line ("Bad row! Move: ").
         if let Some(error @ Event::Error(_)) = self.rules.message(&prompt) {
+            self.mark(index, LineKind::Error);
             self.turn().events.push(error);
         }
         let event = self.rules.prompt(&prompt);
@@ -289,39 +360,89 @@ impl Reader<'_> {
             None => rows.len() >= 4,
         };
         let board = whole
-            .then(|| Board::new(rows.iter().map(|(_, cells)| cells.clone()).collect()))
+            .then(|| Board::new(rows.iter().map(|(_, _, cells)| cells.clone()).collect()))
             .flatten();
         match board {
             Some(board) => {
                 self.seen_board = true;
+                for (index, _, _) in &rows {
+                    self.mark(*index, LineKind::Board);
+                }
                 self.turn().events.push(Event::Board(board));
             }
             None => {
-                for (text, _) in rows {
+                for (index, text, _) in rows {
+                    self.last_text = Some(index);
                     self.turn().events.push(Event::Text(text));
                 }
             }
         }
     }
 
+    /// Ends a turn: a turn that refused a move by what it did (see
+    /// [`refused`]) gets a refusal, its unread lines being its message.
     fn finish_turn(&mut self) {
-        let count = self.turns.len();
-        if count == 0 {
-            return;
+        let turn_index = self.turns.len() - 1;
+        let previous = turn_index.checked_sub(1).and_then(|p| self.turns.get(p));
+        let current = &self.turns[turn_index];
+        if refused(previous, current, self.board.as_ref()) {
+            for class in self.kinds.iter_mut().filter(|c| c.turn == turn_index) {
+                if class.kind == LineKind::Text {
+                    class.kind = LineKind::Error;
+                }
+            }
+            self.turn().events.push(Event::Error(ErrorKind::Unknown));
         }
-        let (done, current) = self.turns.split_at_mut(count - 1);
-        self.rules.after_turn(done.last(), &mut current[0]);
+        self.last_text = None;
+        if let Some(board) = self.turns[turn_index].boards().last() {
+            self.board = Some(board.clone());
+        }
     }
 }
 
-/// Lines that only decorate a board: blank, borders, column numbers.
+/// Whether `turn` refused the move typed, by what the program did rather
+/// than by its words: it did not say why (no refusal read), nothing
+/// else happened (no win or tie), the board stayed as it was, and the
+/// same player was asked again (when prompts name no player: the same
+/// move number). When neither prompt names a player or a number, the
+/// board shown again unchanged is the sign.
+fn refused(previous: Option<&Turn>, turn: &Turn, board: Option<&Board>) -> bool {
+    let (Some(before), Some(now)) = (previous.and_then(Turn::prompt), turn.prompt()) else {
+        return false;
+    };
+    if !turn.errors().is_empty() || !turn.outcomes().is_empty() {
+        return false;
+    }
+    let shown: Vec<&Board> = turn.boards().collect();
+    if shown.iter().any(|b| Some(*b) != board) {
+        return false;
+    }
+    fn same<T: PartialEq>(a: Option<T>, b: Option<T>) -> Option<bool> {
+        Some(a? == b?)
+    }
+    let player = same(before.0, now.0);
+    let number = same(before.1, now.1);
+    // The player decides when both prompts name one: a number that moved
+    // on anyway is a fault of the move number, not a move.
+    match (player, number) {
+        (Some(same), _) => same,
+        (None, Some(same)) => same,
+        (None, None) => {
+            let named = [before.0, now.0].iter().any(Option::is_some)
+                || [before.1, now.1].iter().any(Option::is_some);
+            !named && !shown.is_empty()
+        }
+    }
+}
+
 /// A reader's message pattern, written in its module: valid by
 /// construction (each reader's tests exercise every pattern).
 fn pattern(re: &str) -> regex::Regex {
     regex::Regex::new(re).expect("a valid pattern")
 }
 
-fn is_decoration(text: &str) -> bool {
+/// Lines that only decorate a board: blank, borders, column numbers.
+pub(crate) fn is_decoration(text: &str) -> bool {
     text.chars().all(|c| {
         c.is_whitespace()
             || c.is_ascii_digit()

@@ -133,6 +133,28 @@ impl Rules for Pentago {
     fn pieces(&self) -> [char; 2] {
         ['X', 'O']
     }
+
+    /// X or O standing alone, or player one or two; `None` when the
+    /// line names both or neither.
+    fn named_player(&self, line: &str) -> Option<u8> {
+        let alone = |p: u8| standalone(line).contains(&p);
+        match (alone(0), alone(1)) {
+            (true, true) => None,
+            (false, false) => named_player(line),
+            (x, _) => Some(u8::from(!x)),
+        }
+    }
+}
+
+/// Every standalone X or O of a line, as players.
+fn standalone(line: &str) -> Vec<u8> {
+    line.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter_map(|word| match word {
+            "X" | "x" => Some(0),
+            "O" | "o" => Some(1),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

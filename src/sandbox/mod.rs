@@ -43,6 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod cgroup;
+mod clean;
 pub mod keeper;
 pub mod landlock;
 pub mod limits;
@@ -726,11 +727,40 @@ enum Kind {
 
 impl Slot {
     /// Empties the working and temporary folders; what a program left
-    /// that cannot be removed makes the slot unusable.
+    /// that cannot be removed makes the slot unusable. A folder a program
+    /// replaced (by a link, say, where it could reach the slot's own
+    /// folder) is made again, never followed.
     fn empty_folders(&self) -> io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
         for folder in [&self.work, &self.tmp] {
-            fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
-            empty_folder(folder)?;
+            let meta = match fs::symlink_metadata(folder) {
+                Ok(meta) if meta.is_dir() => {
+                    // Most runs leave nothing: one listing says so.
+                    if fs::read_dir(folder)?.next().is_some() {
+                        clean::empty(folder)?;
+                    }
+                    Some(meta)
+                }
+                Ok(_) => {
+                    fs::remove_file(folder)?;
+                    None
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => return Err(e),
+            };
+            if meta.is_none() {
+                fs::create_dir(folder)?;
+            }
+            let owner = self._lease.as_ref().map(|l| l.id);
+            let as_made = meta.as_ref().is_some_and(|m| {
+                m.mode() & 0o7777 == 0o700 && owner.is_none_or(|id| m.uid() == id && m.gid() == id)
+            });
+            if !as_made {
+                fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
+                if let Some(id) = owner {
+                    chown(folder, id)?;
+                }
+            }
         }
         Ok(())
     }
@@ -782,23 +812,6 @@ pub fn retire_thread_slot() {
     });
 }
 
-/// Removes everything in `dir`, leaving it. Links are removed, never
-/// followed.
-fn empty_folder(dir: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            let path = entry.path();
-            // A folder the program made unreadable must be opened first.
-            let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o700));
-            fs::remove_dir_all(path)?;
-        } else {
-            fs::remove_file(entry.path())?;
-        }
-    }
-    Ok(())
-}
-
 /// `e` with what referee was doing when it happened.
 fn context(e: io::Error, doing: &str) -> io::Error {
     io::Error::new(e.kind(), format!("{doing}: {e}"))
@@ -816,15 +829,20 @@ fn temporary_folder() -> io::Result<tempfile::TempDir> {
     Ok(dir)
 }
 
+/// The builds folder may be entered but not listed, even by its owner:
+/// a program run as the user who runs referee cannot find its
+/// classmates' builds there (their names are random).
+const BUILDS_MODE: u32 = 0o311;
+
 /// Makes the builds folder (a tmpfs where referee has a mount namespace);
 /// whether it is on a tmpfs.
 fn make_builds_folder(builds: &Path, isolation: Isolation) -> bool {
     if fs::create_dir(builds).is_err() {
         return false;
     }
-    let tmpfs =
-        isolation != Isolation::None && space::mount_tmpfs(builds, BUILDS_DISK, 0o711).is_ok();
-    let _ = fs::set_permissions(builds, fs::Permissions::from_mode(0o711));
+    let tmpfs = isolation != Isolation::None
+        && space::mount_tmpfs(builds, BUILDS_DISK, BUILDS_MODE).is_ok();
+    let _ = fs::set_permissions(builds, fs::Permissions::from_mode(BUILDS_MODE));
     tmpfs
 }
 
@@ -1029,7 +1047,14 @@ impl Jail {
     /// slot the keeper could not empty is not used again.
     fn after(&self, ended: &Ended) {
         self.running.set(false);
-        if let Some(group) = &self.slot.group {
+        // In a PID namespace the keeper's clearing leaves nothing: no
+        // process can leave the namespace.
+        if let Some(group) = self
+            .slot
+            .group
+            .as_ref()
+            .filter(|_| !self.slot.pid_namespace)
+        {
             group.kill_all_but(self.slot.keeper.pid());
         }
         if !ended.empty {
@@ -1108,6 +1133,8 @@ pub fn shutdown() {
     if sandbox.isolation != Isolation::None {
         space::unmount(&sandbox.builds);
     }
+    // Listable again, so that it can be removed.
+    let _ = fs::set_permissions(&sandbox.builds, fs::Permissions::from_mode(0o700));
     let _ = fs::remove_dir_all(sandbox.dir.path());
     if let Some(hierarchy) = &sandbox.hierarchy {
         hierarchy.clean_up(true);

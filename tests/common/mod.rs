@@ -81,6 +81,8 @@ pub fn small_suite(game: &str, dir: &Path, cases: &[&str]) -> PathBuf {
 }
 
 /// Every file under `dir`, recursively, as (path, contents).
+pub mod attack;
+
 pub fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut found = Vec::new();
     let Ok(entries) = fs::read_dir(dir) else {

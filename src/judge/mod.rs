@@ -1,0 +1,414 @@
+//! The one judging stage: a case's run against the reference's, part by
+//! part, in one order.
+//!
+//! 1. **How the run ended** ([`EndingFault`]): where the program stopped
+//!    (after the same input line as the reference, or still waiting
+//!    where the reference waits) and how (exit status, signal, limits).
+//! 2. **The play**: in game mode what the program did in the game, read
+//!    by the game's reader ([`crate::game`]); in text mode its text under
+//!    the case's comparison; for a function call what the function
+//!    returned and left on the board ([`crate::call`]).
+//! 3. **The format** (game mode): the text of the parts the case names
+//!    ([`parts`]).
+//!
+//! A case's points are split the same way: `format_points` for the
+//! format, `ending_points` for the ending, the rest for the play; each
+//! part earns its points on its own, so one fault costs the part it is in
+//! and nothing else. A crash or a hang before the game is over is still a
+//! play that stopped short. Text-mode cases judge as an autograder does:
+//! their points need the text and the ending both. The result says, per
+//! part, what it was worth and whether it was earned; the verdict names
+//! the fault that cost points (see [`verdict_of`]).
+
+use crate::call::{self, Call};
+use crate::case::{Case, ExitStatus, GradedRegion, Mode, TextPart};
+use crate::compare::{self, Region};
+use crate::expected::ReferenceRun;
+use crate::explain::terminal;
+use crate::game::{self, Difference, Reading};
+use crate::run::{Ending, RunResult};
+use crate::verdict::{points, EndingFault, Judgement, Part, PartScore, Verdict};
+
+pub mod parts;
+
+pub use parts::FormatDifference;
+
+/// What was wrong on a case, for explanations: one entry per part.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Faults {
+    /// What differs in the play.
+    pub play: Option<PlayFault>,
+    /// The first difference in the text parts the format grades.
+    pub format: Option<FormatDifference>,
+    /// How the run ended, when not as the reference's did, whether or
+    /// not it cost points.
+    pub ending: Option<EndingFault>,
+}
+
+/// How the play differs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayFault {
+    /// Game mode: the first difference in game terms.
+    Game(Difference),
+    /// Text mode: the text differs (the explanation diffs it).
+    Text,
+    /// A function call did something else (its outcome says what).
+    Call,
+}
+
+/// What a whole-game case needs to be judged: the case, the suite's
+/// ignored regions and the reference's run.
+pub struct Setting<'a> {
+    /// The case.
+    pub case: &'a Case,
+    /// The game.
+    pub game: reference::Game,
+    /// Output never graded.
+    pub regions: &'a [Region],
+    /// The regions a case's format can name.
+    pub graded: &'a [GradedRegion],
+    /// The reference's run.
+    pub expected: &'a ReferenceRun,
+}
+
+/// Judges a whole-game case. `want` gives the reference's play read by
+/// the game's reader (read once per case, only in game mode).
+pub fn whole_game<'w>(
+    setting: &Setting<'_>,
+    want: impl FnOnce() -> &'w Reading,
+    run: &RunResult,
+) -> (Judgement, Faults) {
+    let case = setting.case;
+    let ending = EndingFault::of(
+        run.ending,
+        run.transcript.inputs().count(),
+        setting.expected.transcript.inputs().count(),
+        setting.expected.waited_at_end,
+    );
+    let counted = ending.filter(|f| counts(case, *f));
+    match case.mode {
+        Mode::Text => text_mode(setting, run, ending, counted),
+        Mode::Game => game_mode(setting, want(), run, ending, counted),
+    }
+}
+
+/// Whether an ending fault costs points: a status other than 0 at the
+/// end of the game only where the case says it must be 0 (one that
+/// comes before the end always does: the program stopped abnormally).
+fn counts(case: &Case, fault: EndingFault) -> bool {
+    !matches!(fault, EndingFault::Status { early: false, .. })
+        || case.exit_status == ExitStatus::Zero
+}
+
+fn text_mode(
+    setting: &Setting<'_>,
+    run: &RunResult,
+    ending: Option<EndingFault>,
+    counted: Option<EndingFault>,
+) -> (Judgement, Faults) {
+    let case = setting.case;
+    let same = compare::same_output(
+        &setting.expected.transcript.output(),
+        &run.transcript.output(),
+        &case.compare,
+        setting.regions,
+    );
+    let parts = vec![PartScore {
+        part: Part::Play,
+        points: case.points,
+        earned: same && counted.is_none(),
+    }];
+    let (verdict, reason) = match counted {
+        Some(fault) if names_verdict(fault) => {
+            let right = if same { " (its output was right)" } else { "" };
+            (
+                fault.verdict(),
+                format!("{}{right}", fault.sentence(&case.limits)),
+            )
+        }
+        Some(fault) => (Verdict::WrongOutput, fault.sentence(&case.limits)),
+        None if !same => (
+            Verdict::WrongOutput,
+            "your program's output differs from the reference's".to_string(),
+        ),
+        None => (
+            Verdict::Pass,
+            format!(
+                "your program printed what the reference prints{}",
+                note(case, ending)
+            ),
+        ),
+    };
+    let faults = Faults {
+        play: (!same).then_some(PlayFault::Text),
+        format: None,
+        ending,
+    };
+    (
+        Judgement {
+            verdict,
+            reason,
+            parts,
+        },
+        faults,
+    )
+}
+
+fn game_mode(
+    setting: &Setting<'_>,
+    want: &Reading,
+    run: &RunResult,
+    ending: Option<EndingFault>,
+    counted: Option<EndingFault>,
+) -> (Judgement, Faults) {
+    let case = setting.case;
+    let rules = game::rules(setting.game);
+    let lines = terminal::run_lines(run);
+    let got = game::read(rules, &lines);
+    let play = game::compare(rules, want, &got, case.move_numbers);
+    let format = format_difference(setting, want, &lines, &got);
+    let faults = Faults {
+        play: play.clone().map(PlayFault::Game),
+        format,
+        ending,
+    };
+    let parts = vec![
+        PartScore {
+            part: Part::Play,
+            points: case.play_points(),
+            earned: play.is_none(),
+        },
+        PartScore {
+            part: Part::Format,
+            points: case.format_points,
+            earned: faults.format.is_none(),
+        },
+        PartScore {
+            part: Part::Ending,
+            points: case.ending_points,
+            earned: counted.is_none(),
+        },
+    ];
+    let (verdict, reason) = verdict_of(case, &parts, &faults, counted);
+    (
+        Judgement {
+            verdict,
+            reason,
+            parts,
+        },
+        faults,
+    )
+}
+
+/// The format's first difference, when the case grades the format: it
+/// has format points, or names the parts it grades (then they are judged
+/// and reported even when worth nothing).
+fn format_difference(
+    setting: &Setting<'_>,
+    want: &Reading,
+    lines: &[terminal::TermLine],
+    got: &Reading,
+) -> Option<FormatDifference> {
+    let case = setting.case;
+    if case.format_points <= 0.0 && case.format.is_none() {
+        return None;
+    }
+    let all = [TextPart::All];
+    let named = case.format.as_deref().unwrap_or(&all);
+    let reference_lines = terminal::reference_lines(setting.expected);
+    parts::compare(
+        named,
+        &parts::Side {
+            lines: &reference_lines,
+            reading: want,
+        },
+        &parts::Side {
+            lines,
+            reading: got,
+        },
+        &case.compare,
+        &parts::Regions {
+            ignored: setting.regions,
+            graded: setting.graded,
+        },
+    )
+}
+
+/// Whether an ending fault names the verdict: one that stopped the
+/// program abnormally, or a wrong exit status, does ("how a run ended
+/// comes first"); stopping too soon is a wrong output.
+fn names_verdict(fault: EndingFault) -> bool {
+    !matches!(fault, EndingFault::Stopped { .. })
+}
+
+/// The verdict and its sentence, from what each part earned:
+///
+/// - every point earned: `pass` (a fault that cost nothing is mentioned);
+/// - points lost and the run ended abnormally (a crash, a hang, a limit,
+///   still waiting): the ending's verdict, which explains what is
+///   missing;
+/// - the play lost: `wrong-output` (or `crashed` for a status that
+///   counts);
+/// - the play right, the ending lost: the ending's verdict;
+/// - only the format differs: `format-differs` (also when the parts it
+///   names are worth nothing: the difference is reported).
+pub fn verdict_of(
+    case: &Case,
+    parts: &[PartScore],
+    faults: &Faults,
+    counted: Option<EndingFault>,
+) -> (Verdict, String) {
+    let lost = |part: Part| {
+        parts
+            .iter()
+            .find(|p| p.part == part)
+            .is_some_and(|p| !p.earned && p.points > 0.0)
+    };
+    let limits = &case.limits;
+    let also = format_note(parts, faults);
+    let any_lost = [Part::Play, Part::Format, Part::Ending]
+        .into_iter()
+        .any(lost);
+    if let (true, Some(fault)) = (any_lost, counted.filter(|f| f.is_abnormal())) {
+        // A crash, a hang or a limit explains whatever went missing.
+        if lost(Part::Play) || !lost(Part::Ending) {
+            return (fault.verdict(), format!("{}{also}", fault.sentence(limits)));
+        }
+    }
+    if lost(Part::Play) {
+        return match counted {
+            Some(fault) if names_verdict(fault) => {
+                (fault.verdict(), format!("{}{also}", fault.sentence(limits)))
+            }
+            _ => (
+                Verdict::WrongOutput,
+                format!("your program's play differs from the reference's{also}"),
+            ),
+        };
+    }
+    let plays = case.play_points() > 0.0;
+    if let (true, Some(fault)) = (lost(Part::Ending), counted) {
+        let what = fault.what(limits);
+        let start = if plays {
+            format!("your program plays as the reference does, but it {what}")
+        } else {
+            format!("your program {what}")
+        };
+        return (
+            fault.verdict(),
+            format!(
+                "{start}: {} of {} points are for how it ends{also}",
+                points(case.ending_points),
+                points(case.points)
+            ),
+        );
+    }
+    let base = "your program plays as the reference does";
+    let Some(format) = &faults.format else {
+        return (
+            Verdict::Pass,
+            format!("{base}{}", note(case, faults.ending)),
+        );
+    };
+    let part = &format.name;
+    let start = if plays {
+        format!("{base}, but prints {part} differently")
+    } else {
+        format!("your program prints {part} differently from the reference")
+    };
+    let worth = if case.format_points > 0.0 {
+        format!(
+            "{} of {} points are for the text",
+            points(case.format_points),
+            points(case.points)
+        )
+    } else {
+        "no points depend on it".to_string()
+    };
+    (
+        Verdict::FormatDiffers,
+        format!("{start}: {worth}{}", note(case, faults.ending)),
+    )
+}
+
+/// "; it also prints the ending differently" when the format lost
+/// points too.
+fn format_note(parts: &[PartScore], faults: &Faults) -> String {
+    let format_lost = parts
+        .iter()
+        .any(|p| p.part == Part::Format && !p.earned && p.points > 0.0);
+    match (&faults.format, format_lost) {
+        (Some(format), true) => format!("; it also prints {} differently", format.name),
+        _ => String::new(),
+    }
+}
+
+/// A fault of the ending that cost nothing, in parentheses.
+fn note(case: &Case, ending: Option<EndingFault>) -> String {
+    let Some(fault) = ending else {
+        return String::new();
+    };
+    let whose = match fault {
+        EndingFault::Status { .. } => "this suite does not grade the exit status",
+        _ if case.mode == Mode::Game => "this case does not grade how a program ends",
+        _ => return String::new(),
+    };
+    format!(" (it {}, but {whose})", fault.what(&case.limits))
+}
+
+/// What the call helper left in its result file.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// What the function did.
+    Returned(call::Outcome),
+    /// A file the program made unusable (unreadable, a link, too large):
+    /// why, in a sentence.
+    Unusable(String),
+    /// No file: the program ended before the helper wrote one.
+    Missing,
+}
+
+/// Judges a function call: what the helper reported, or how the run
+/// that should have reported it ended. A crash, a hang or a read of input
+/// is the call's fault: the function did not return.
+pub fn function_call(
+    case: &Case,
+    call: &Call,
+    expected: &call::Expected,
+    run: &RunResult,
+    report: Report,
+) -> Judgement {
+    let (verdict, reason) = match (run.ending, &report) {
+        (Ending::Exited(_), Report::Returned(outcome)) => call::judge(call, expected, outcome),
+        (Ending::Exited(_), Report::Unusable(why)) => (Verdict::Crashed, why.clone()),
+        (Ending::WaitingForInput, _) => (
+            Verdict::WaitingForInput,
+            format!(
+                "{} asked for input; the function should not read any",
+                call.describe()
+            ),
+        ),
+        (ending, _) => match EndingFault::of(ending, 0, 0, false) {
+            Some(fault) => (fault.verdict(), fault.sentence(&case.limits)),
+            None => (
+                Verdict::Crashed,
+                format!(
+                    "{} ended the program before returning (sys.exit?)",
+                    call.describe()
+                ),
+            ),
+        },
+    };
+    Judgement {
+        parts: vec![PartScore {
+            part: Part::Play,
+            points: case.points,
+            earned: verdict == Verdict::Pass,
+        }],
+        verdict,
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests;
