@@ -359,7 +359,7 @@ pub fn run_case(
 /// fresh slot, then reported as the grader's, never as the program's.
 fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResult), String> {
     let attempt = || -> Result<(Jail, RunResult), String> {
-        let jail = sandbox::get()
+        let jail = crate::submission::sandbox()
             .jail(&program.reads, &case.limits)
             .map_err(|e| format!("cannot make a sandbox for the run: {e}"))?;
         let result = run::run(program, &case.input, &case.limits, &jail, feed)

@@ -4,11 +4,10 @@ use std::process::ExitCode;
 
 use super::Failure;
 use crate::run;
-use crate::sandbox;
 
 /// Prints how programs will be watched and contained here.
 pub fn run() -> Result<ExitCode, Failure> {
-    let sandbox = sandbox::get();
+    let sandbox = crate::submission::sandbox();
     println!("referee {} on this machine:", env!("CARGO_PKG_VERSION"));
     println!();
     println!("  waiting for input   {}", run::detection_method());

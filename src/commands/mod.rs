@@ -133,7 +133,7 @@ fn cflags(flags: &Option<String>) -> Option<Vec<String>> {
 
 /// Says once, on stderr, which protections are off on this machine.
 pub fn warn_about_missing_protections() {
-    if let Some(missing) = crate::sandbox::get().missing() {
+    if let Some(missing) = crate::submission::sandbox().missing() {
         crate::notice::once("protections", &missing);
     }
 }

@@ -111,6 +111,16 @@ pub fn get() -> &'static Sandbox {
     SANDBOX.get_or_init(Sandbox::probe)
 }
 
+/// Folders every program may read, shown read-only at their own paths in
+/// every slot's root (an interpreter's, say): said before the first slot
+/// is made, by whoever knows them (the sandbox knows nothing of
+/// languages). Later calls change nothing.
+pub fn show_read_only(folders: impl FnOnce() -> Vec<PathBuf>) {
+    SHOWN.get_or_init(folders);
+}
+
+static SHOWN: OnceLock<Vec<PathBuf>> = OnceLock::new();
+
 /// One protection and whether it is on here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Protection {
@@ -846,13 +856,11 @@ fn make_builds_folder(builds: &Path, isolation: Isolation) -> bool {
     tmpfs
 }
 
-/// Folders a slot's root shows at their own paths: the Python
-/// interpreter's, and `REFEREE_ALLOW_READ`.
+/// Folders a slot's root shows at their own paths: those of
+/// [`show_read_only`], and `REFEREE_ALLOW_READ`.
 fn mirrors() -> Vec<PathBuf> {
     let mut mirrors: Vec<PathBuf> = extra_reads().to_vec();
-    if let Ok(python) = crate::submission::python::interpreter() {
-        mirrors.extend(python.reads());
-    }
+    mirrors.extend(SHOWN.get().cloned().unwrap_or_default());
     mirrors
         .into_iter()
         .filter_map(|p| fs::canonicalize(p).ok())

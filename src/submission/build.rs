@@ -64,9 +64,20 @@ pub enum BuildError {
     Grader(String),
 }
 
+/// The sandbox, told first what programs of every language must read
+/// (the Python interpreter's folders).
+pub fn sandbox() -> &'static sandbox::Sandbox {
+    sandbox::show_read_only(|| {
+        python::interpreter()
+            .map(|python| python.reads())
+            .unwrap_or_default()
+    });
+    sandbox::get()
+}
+
 /// Builds `submission`; C is compiled with `cflags`.
 pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildError> {
-    let stage = sandbox::get()
+    let stage = sandbox()
         .build_folder()
         .map_err(|e| BuildError::Grader(format!("cannot make a build folder: {e}")))?;
     let name = submission
@@ -148,7 +159,7 @@ fn compile(
             "no C compiler found (looked for gcc and cc on PATH): install gcc".into(),
         )
     })?;
-    let jail = sandbox::get()
+    let jail = sandbox()
         .build_jail(&[stage.to_path_buf()], &COMPILE_LIMITS)
         .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
     // The compiler works in the run's folder, on a copy of the source, so
@@ -182,6 +193,13 @@ fn compile(
         }
         let signal = ran.signal();
         let mut messages = ran.messages;
+        if messages.contains("No space left on device") {
+            messages.push_str(&format!(
+                "\n(the compiler ran out of room: a program and its temporary files may take \
+                 at most {} MiB)",
+                sandbox::DISK >> 20
+            ));
+        }
         if let Some(signal) = signal {
             messages.push_str(&format!(
                 "\n(the compiler was killed by signal {signal}: your program may make it use \
@@ -212,10 +230,11 @@ fn compile(
 /// tool's own lines count, not the lines of source it quotes (indented),
 /// which a student could fill with these very words.
 fn graders_trouble(messages: &str) -> Option<&'static str> {
-    const SIGNS: [(&str, &str); 4] = [
+    // (A full disk is not among them: the build's folder is the slot's
+    // own, capped tmpfs, and a program too large for it is the source's.)
+    const SIGNS: [(&str, &str); 3] = [
         ("Resource temporarily unavailable", "no process to spare"),
         ("Cannot allocate memory", "no memory to spare"),
-        ("No space left on device", "no disk to spare"),
         ("cannot fork", "no process to spare"),
     ];
     messages
@@ -252,7 +271,7 @@ except ValueError as e:
     let mut reads: Vec<PathBuf> = python.reads();
     reads.push(stage.to_path_buf());
     let check = || -> Result<(), BuildError> {
-        let jail = sandbox::get()
+        let jail = sandbox()
             .build_jail(&reads, &COMPILE_LIMITS)
             .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for Python: {e}")))?;
         let argv: Vec<OsString> = [

@@ -26,7 +26,7 @@ use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 mod build;
 pub mod python;
 
-pub use build::{build, find_on_path, BuildError, Built, DEFAULT_CFLAGS};
+pub use build::{build, find_on_path, sandbox, BuildError, Built, DEFAULT_CFLAGS};
 
 /// The language a submission is written in, which decides how it runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
