@@ -11,9 +11,11 @@ use std::sync::Mutex;
 use crate::case::Suite;
 use crate::class::{self, Entry};
 use crate::explain::{self, terminal, Room, Style};
+use crate::explore;
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
 use crate::results::{
-    self, CaseInfo, CaseResult, ClassResults, RegionInfo, Status, SubmissionResult, SuiteInfo,
+    self, CaseInfo, CaseResult, ClassResults, Exploration, RegionInfo, Status, SubmissionResult,
+    SuiteInfo,
 };
 use crate::submission;
 
@@ -37,6 +39,9 @@ pub struct Batch<'a> {
     /// Set to stop: no new submission starts, and one in progress stops
     /// between cases.
     pub stop: &'a AtomicBool,
+    /// How to explore each graded submission on generated games, when
+    /// asked (`grade --explore`); its `jobs` is per submission.
+    pub explore: Option<explore::Settings>,
 }
 
 /// What happens as submissions finish, for progress reports.
@@ -80,7 +85,11 @@ impl Batch<'_> {
     /// One submission: from the cache when nothing changed, else graded
     /// (and cached, unless grading was interrupted).
     fn one(&self, entry: &Entry, suite_print: &str) -> (SubmissionResult, bool) {
-        let flags = self.settings.cflags.clone().unwrap_or_default();
+        let mut flags = self.settings.cflags.clone().unwrap_or_default();
+        if let Some(explore) = &self.explore {
+            // Results explored with other games are other results.
+            flags.push(format!("--explore={:?}/{}", explore.budget, explore.seed));
+        }
         let fingerprint = class::fingerprint(&entry.path, suite_print, &flags);
         if !self.force {
             if let Some(cached) = self.cached(entry, &fingerprint) {
@@ -108,8 +117,59 @@ impl Batch<'_> {
         match graded {
             Err(message) => self.ungradable(entry, Status::Error, message),
             Ok(None) => self.not_graded(entry, String::new()),
-            Ok(Some(graded)) => self.convert(entry, &graded),
+            Ok(Some(graded)) => {
+                let mut result = self.convert(entry, &graded);
+                if result.status == Status::Graded {
+                    if let Some(exploration) = self.exploration(&found) {
+                        result.score = results::round(result.score + exploration.score);
+                        result.exploration = Some(exploration);
+                    }
+                }
+                result
+            }
         }
+    }
+
+    /// Explores a graded submission, when asked. It is built once more
+    /// (grading keeps no build): a few milliseconds beside its games.
+    fn exploration(&self, found: &submission::Submission) -> Option<Exploration> {
+        let settings = self.explore.as_ref()?;
+        let defaults: Vec<String> = submission::DEFAULT_CFLAGS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let flags = self
+            .settings
+            .cflags
+            .clone()
+            .or_else(|| self.suite.compile_flags.clone())
+            .unwrap_or(defaults);
+        let explored = submission::build(found, &flags)
+            .map_err(|_| "it no longer builds".to_string())
+            .and_then(|built| {
+                explore::explore(&built, self.suite, settings).map_err(|e| e.to_string())
+            });
+        match explored {
+            Ok(report) => Some(explore::show::result(&report, self.suite)),
+            Err(why) => {
+                eprintln!(
+                    "referee: warning: cannot explore {}: {why}",
+                    found.file.display()
+                );
+                None
+            }
+        }
+    }
+
+    /// The points a submission can earn: the cases', and the suite's
+    /// `explore_points` when exploring.
+    fn max_score(&self) -> f64 {
+        let explored = if self.explore.is_some() {
+            self.suite.explore_points
+        } else {
+            0.0
+        };
+        results::round(self.suite.max_points() + explored)
     }
 
     /// A submission's results as reports see them.
@@ -149,11 +209,12 @@ impl Batch<'_> {
             lms: entry.lms.clone(),
             path: entry.path.display().to_string(),
             score: 0.0,
-            max_score: results::round(self.suite.max_points()),
+            max_score: self.max_score(),
             status: Status::NotGraded,
             message: None,
             fingerprint: String::new(),
             cases: Vec::new(),
+            exploration: None,
         }
     }
 

@@ -51,6 +51,10 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Play generated games against the reference until one is played
+    /// differently, shrink it to a minimal game and save it as a case.
+    /// Exits 1 when a difference was found, 0 when none was.
+    Explore(ExploreArgs),
     /// Say which protections and ways of watching programs this machine
     /// supports.
     Doctor,
@@ -90,6 +94,54 @@ pub struct CheckArgs {
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+    /// After the cases, explore generated games (2000, or N with
+    /// --explore=N) and show the shortest one your program plays
+    /// differently from the reference.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "2000", value_parser = games)]
+    pub explore: Option<usize>,
+    /// The seed of the generated games --explore plays.
+    #[arg(long, default_value_t = crate::explore::DEFAULT_SEED, requires = "explore")]
+    pub seed: u64,
+}
+
+/// `referee explore`.
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    /// The program: a .c or .py file, an executable, or a folder holding
+    /// one.
+    pub submission: PathBuf,
+    /// The game it plays; guessed from the file when left out.
+    #[arg(long, short)]
+    pub game: Option<GameArg>,
+    /// The suite whose settings judge the games (limits, comparison,
+    /// mode) [default: cases/<game>].
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// Games to play at most [default: 2000].
+    #[arg(long, value_name = "N", conflicts_with = "time", value_parser = games)]
+    pub games: Option<usize>,
+    /// Play games for this long instead (such as 30s or 2m): the same
+    /// games in the same order, as many as fit.
+    #[arg(long, value_name = "S", value_parser = duration)]
+    pub time: Option<std::time::Duration>,
+    /// The seed the games are made from: the same seed and budget give
+    /// the same games and the same minimal game.
+    #[arg(long, default_value_t = crate::explore::DEFAULT_SEED)]
+    pub seed: u64,
+    /// The case folder the minimal game is saved in [default:
+    /// explored/<game>].
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Games played at once [default: every core].
+    #[arg(long, short, value_parser = at_least_one)]
+    pub jobs: Option<usize>,
+    /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 /// `referee grade`.
@@ -120,6 +172,15 @@ pub struct GradeArgs {
     /// kind are not run but judged `timeout` (0: run every case).
     #[arg(long, default_value_t = crate::grading::MAX_TIMEOUTS)]
     pub max_timeouts: usize,
+    /// Also explore each submission on N generated games, and report the
+    /// shortest game each plays differently (worth the suite's
+    /// explore_points, 0 unless it says).
+    #[arg(long, value_name = "N", value_parser = games)]
+    pub explore: Option<usize>,
+    /// The seed of the games --explore plays (the same games for every
+    /// student).
+    #[arg(long, default_value_t = crate::explore::DEFAULT_SEED, requires = "explore")]
+    pub explore_seed: u64,
     /// Submissions: files, folders, or folders of submissions (a class).
     #[arg(required = true)]
     pub submissions: Vec<PathBuf>,
@@ -244,6 +305,44 @@ fn at_least_one(text: &str) -> Result<usize, String> {
             "`{text}` is not a number: give how many at once, such as 4"
         )),
     }
+}
+
+/// `--games` and `--explore`: a number of games, at least 1.
+fn games(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("0 games would explore nothing: give 1 or more, such as 2000".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of games: give one such as 2000"
+        )),
+    }
+}
+
+/// `--time`: `30s`, `500ms`, `2m`, or a number of seconds.
+fn duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let at = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (number, unit) = (t[..at].trim(), t[at..].trim());
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a time; write it like 30s, 500ms or 2m"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => {
+            return Err(format!(
+                "`{text}`: unknown unit `{unit}`; use ms, s, m or h"
+            ))
+        }
+    };
+    if !(seconds > 0.0 && seconds <= 7.0 * 24.0 * 3600.0) {
+        return Err(format!(
+            "`{text}`: give a time above zero and at most a week"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 fn games_help() -> String {

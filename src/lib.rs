@@ -15,6 +15,7 @@ pub mod commands;
 pub mod compare;
 pub mod expected;
 pub mod explain;
+pub mod explore;
 pub mod export;
 pub mod game;
 pub mod grading;

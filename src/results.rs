@@ -151,6 +151,62 @@ pub struct SubmissionResult {
     pub fingerprint: String,
     /// One result per case, in the suite's order.
     pub cases: Vec<CaseResult>,
+    /// What exploring generated games found (`grade --explore`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exploration: Option<Exploration>,
+}
+
+/// What exploring generated games found in one submission.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exploration {
+    /// Games played: up to and including the one played differently, or
+    /// every game of the budget.
+    pub games: usize,
+    /// The seed the games were made from (the same for every student).
+    pub seed: u64,
+    /// Points earned: the suite's `explore_points` when no game was played
+    /// differently, else 0.
+    pub score: f64,
+    /// The suite's `explore_points`.
+    pub max_score: f64,
+    /// The shortest game found that the program plays differently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found: Option<ExploredGame>,
+}
+
+/// A generated game a program plays differently from the reference,
+/// shrunk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExploredGame {
+    /// Which generated game of the seed it was, from 1.
+    pub game: usize,
+    /// The verdict on the shrunk game.
+    pub verdict: Verdict,
+    /// The verdict in a sentence.
+    pub reason: String,
+    /// The shrunk game in words ("11 moves, Red wins").
+    pub description: String,
+    /// Its moves: lines typed, turns, or the pieces of a called board.
+    pub moves: usize,
+    /// The lines typed, for a whole game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Vec<String>>,
+    /// The call made and its board, for a function.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+    /// The explanation, as plain text.
+    pub explanation: String,
+    /// The reference's terminal transcript (trimmed), for a whole game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The program's terminal transcript (trimmed), for a whole game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actual: Option<String>,
+    /// The differences the comparison ignores (as [`CaseResult::compare`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compare: Vec<String>,
+    /// The case file that replays it (YAML, ready for a case folder).
+    pub case: String,
 }
 
 /// One case's result.
@@ -198,6 +254,38 @@ impl CaseResult {
             .fold(crate::compare::Options::default(), |options, name| {
                 options.relax(name).unwrap_or(options)
             })
+    }
+}
+
+impl ExploredGame {
+    /// The comparison's options, as far as this referee knows their names.
+    pub fn options(&self) -> crate::compare::Options {
+        self.compare
+            .iter()
+            .fold(crate::compare::Options::default(), |options, name| {
+                options.relax(name).unwrap_or(options)
+            })
+    }
+
+    /// The game as typed (one line each, an empty line shown as such), or
+    /// the call and its board.
+    pub fn typed(&self) -> String {
+        match (&self.input, &self.call) {
+            (Some(lines), _) if lines.is_empty() => "(nothing typed)".into(),
+            (Some(lines), _) => lines
+                .iter()
+                .map(|l| {
+                    if l.is_empty() {
+                        "(an empty line)"
+                    } else {
+                        l.as_str()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            (None, Some(call)) => call.clone(),
+            (None, None) => String::new(),
+        }
     }
 }
 

@@ -28,6 +28,9 @@ pub struct SuiteFile {
     /// How C submissions are compiled.
     #[serde(default)]
     pub compile: CompileFile,
+    /// Points for playing every generated game as the reference does,
+    /// when `grade --explore` explores (0 unless given).
+    pub explore_points: Option<Points>,
     /// The handout's rubric: the items cases earn points for, each with
     /// the points the handout gives it.
     #[serde(default)]

@@ -49,6 +49,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         cases: Vec::new(),
         regions,
         compile_flags: suite_file.compile.flags,
+        explore_points: suite_file.explore_points.map_or(0.0, |p| p.0),
         problems: Vec::new(),
         rubric: suite_file
             .rubric

@@ -123,6 +123,9 @@ pub struct Suite {
     pub regions: Vec<Region>,
     /// C compiler flags, if the suite sets them.
     pub compile_flags: Option<Vec<String>>,
+    /// Points for playing every generated game as the reference does
+    /// (`grade --explore`); 0 unless the suite says.
+    pub explore_points: f64,
     /// Case files that could not be loaded, each with why.
     pub problems: Vec<Problem>,
     /// The handout's rubric, when `suite.yaml` gives it.

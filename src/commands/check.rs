@@ -10,6 +10,7 @@ use crate::case::{self, Suite};
 use crate::cli::CheckArgs;
 use crate::expected::ReferenceRun;
 use crate::explain::{self, terminal, Room, Style};
+use crate::explore::{self, Budget};
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status};
 use crate::submission::{self, Submission};
 use crate::verdict::Verdict;
@@ -64,13 +65,51 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let failed = outcomes()
         .find(|(_, o)| !matches!(o.judgement.verdict, Verdict::Pass | Verdict::FormatDiffers))
         .or_else(|| outcomes().find(|(_, o)| o.judgement.verdict == Verdict::FormatDiffers));
-    match failed {
-        None => Ok(ExitCode::SUCCESS),
-        Some((prepared, outcome)) => {
-            explain_failure(prepared, outcome, &suite, &args.save, &style);
-            Ok(ExitCode::from(1))
-        }
+    if let Some((prepared, outcome)) = failed {
+        explain_failure(prepared, outcome, &suite, &args.save, &style);
     }
+    let differs = match args.explore {
+        Some(games) => explore_after(args, &submission, &suite, games, &style)?,
+        None => false,
+    };
+    Ok(if failed.is_some() || differs {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `--explore`: generated games, never a case of the suite (so no hidden
+/// case is given away), and the shortest one played differently, saved
+/// in `<save>/explored` as a case folder to replay.
+fn explore_after(
+    args: &CheckArgs,
+    submission: &Submission,
+    suite: &Suite,
+    games: usize,
+    style: &Style,
+) -> Result<bool, Failure> {
+    let settings = explore::Settings {
+        seed: args.seed,
+        budget: Budget::Games(games),
+        feed: args.feed.into(),
+        ..explore::Settings::default()
+    };
+    println!(
+        "\n{} ({}, seed {})",
+        style.strong("Exploring generated games"),
+        super::explore::budget_words(settings.budget),
+        settings.seed
+    );
+    let built = super::explore::build(submission, suite, &args.cflags)?;
+    let report = explore::explore(&built, suite, &settings).map_err(|e| e.to_string())?;
+    super::explore::show_report(
+        &report,
+        suite,
+        &args.save.join("explored"),
+        &args.submission,
+        style,
+    )
 }
 
 /// The suite named by `--cases`, or the default one for the game given

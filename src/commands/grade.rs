@@ -13,6 +13,7 @@ use crate::batch::{self, Batch, Progress};
 use crate::case::{self, Suite};
 use crate::class;
 use crate::cli::GradeArgs;
+use crate::explore;
 use crate::export::{self, folder};
 use crate::grading::{self, Settings};
 use crate::results::{ClassResults, Status, SubmissionResult};
@@ -63,11 +64,21 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         out: &args.out,
         force: args.force,
         stop: &STOP,
+        explore: args.explore.map(|games| explore::Settings {
+            seed: args.explore_seed,
+            budget: explore::Budget::Games(games),
+            jobs: 1,
+            ..explore::Settings::default()
+        }),
     };
     let progress = Reporter::new(entries.len());
     let submissions = batch.run(&entries, &progress);
     progress.done();
-    let results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
+    let mut results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
+    if args.explore.is_some() {
+        results.suite.max_score =
+            crate::results::round(results.suite.max_score + suite.explore_points);
+    }
     let written = folder::publish(&args.out, &results, &stamp)?;
     print_summary(
         &suite,

@@ -92,6 +92,7 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
         out: out.path(),
         force: true,
         stop: &stop,
+        explore: None,
     };
     let entry = Entry {
         id: ID.into(),
@@ -159,6 +160,7 @@ fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
             message: Some(message),
             fingerprint: String::new(),
             cases: Vec::new(),
+            exploration: None,
         }],
     }
 }

@@ -1,7 +1,9 @@
 //! What each command does, and how the process ends.
 //!
 //! Exit codes: 0 when the command did its job and (for `check` and
-//! `cases validate`) everything passed; 1 when a check found failures; 2
+//! `cases validate`) everything passed, (for `explore`) every game was
+//! played as the reference plays it; 1 when a check found failures or
+//! exploring found a difference; 2
 //! when referee itself could not do its job (bad arguments, a missing
 //! submission, an unusable case folder), with a message saying why.
 
@@ -14,6 +16,7 @@ use crate::cli::{CasesAction, Cli, Command};
 mod cases;
 mod check;
 mod doctor;
+mod explore;
 mod grade;
 mod gradescope;
 mod merge;
@@ -29,7 +32,11 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if matches!(
         cli.command,
-        Command::Check(_) | Command::Grade(_) | Command::Gradescope(_) | Command::Doctor
+        Command::Check(_)
+            | Command::Grade(_)
+            | Command::Gradescope(_)
+            | Command::Explore(_)
+            | Command::Doctor
     ) {
         // Before any thread starts: a private namespace for working folders.
         crate::sandbox::isolate_process();
@@ -50,6 +57,7 @@ pub fn main() -> ExitCode {
         Command::Grade(args) => grade::run(&args),
         Command::Gradescope(args) => gradescope::run(&args),
         Command::Merge { out, shards, force } => merge::run(&out, &shards, force),
+        Command::Explore(args) => explore::run(&args),
         Command::Doctor => doctor::run(),
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),

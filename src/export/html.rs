@@ -25,7 +25,7 @@ use super::Exporter;
 use crate::case::Visibility;
 use crate::commands::points;
 use crate::compare::{self, Options, Region, RowKind};
-use crate::results::{ClassResults, Status, SubmissionResult};
+use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
 use crate::verdict::Verdict;
 
 /// The TAs' page, beside `feedback/` (not in it: that folder is what
@@ -166,10 +166,53 @@ fn student_page(
     for (i, row) in rows.iter().enumerate() {
         body.push_str(&failure(i, row, regions));
     }
+    if let Some(exploration) = &submission.exploration {
+        body.push_str(&explored(exploration, regions));
+    }
     if !rows.is_empty() {
         body.push_str(&case_table(&rows));
     }
     page(&title, &body, &results.referee_version)
+}
+
+/// What exploring generated games found, as a card: the shortest game
+/// played differently, typed out, explained, and its transcripts side by
+/// side; or that there was none.
+fn explored(exploration: &Exploration, regions: &[Region]) -> String {
+    let worth = if exploration.max_score > 0.0 {
+        format!(
+            " <span class=\"sub\">{} / {} points</span>",
+            points(exploration.score),
+            points(exploration.max_score)
+        )
+    } else {
+        String::new()
+    };
+    let Some(game) = &exploration.found else {
+        return format!(
+            "<section class=\"card\" id=\"explored\"><h2>✓ Generated games{worth}</h2><p>Your \
+             program played {} generated games (seed {}) as the reference plays them.</p></section>\n",
+            exploration.games, exploration.seed
+        );
+    };
+    let mut out = format!(
+        "<section class=\"card\" id=\"explored\"><h2>✗ A generated game your program plays \
+         differently <span class=\"verdict fail\">{}</span>{worth}</h2>\n<p class=\"sub\">Game {} of \
+         the generated games (seed {}), shrunk to {}.</p>\n<p>What was typed:</p><pre>{}</pre>\n",
+        esc(game.verdict.label()),
+        game.game,
+        exploration.seed,
+        esc(&game.description),
+        esc(&game.typed())
+    );
+    if !game.explanation.trim().is_empty() {
+        out.push_str(&explanation(&game.explanation));
+    }
+    if let (Some(expected), Some(actual)) = (&game.expected, &game.actual) {
+        out.push_str(&side_by_side(expected, actual, &game.options(), regions));
+    }
+    out.push_str("</section>\n");
+    out
 }
 
 fn score_card(submission: &SubmissionResult, summary: &str) -> String {
@@ -464,6 +507,11 @@ fn class_summary(results: &ClassResults) -> String {
             points(crate::results::round(mean)),
             points(results.suite.max_score)
         ));
+    }
+    let explored = super::summary::exploration(results);
+    if !explored.is_empty() {
+        text.push(' ');
+        text.push_str(explored.trim_end());
     }
     text
 }

@@ -25,6 +25,14 @@ impl Exporter for Json {
             case.expected = None;
             case.actual = None;
         }
+        let explored = lean
+            .submissions
+            .iter_mut()
+            .filter_map(|s| s.exploration.as_mut()?.found.as_mut());
+        for game in explored {
+            game.expected = None;
+            game.actual = None;
+        }
         let mut value = serde_json::to_value(&lean).map_err(io::Error::other)?;
         // Nothing was graded: no score, rather than a 0 that looks like one.
         let unscored = results

@@ -19,7 +19,7 @@ use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
 use crate::commands::points;
-use crate::results::{ClassResults, SubmissionResult};
+use crate::results::{ClassResults, Exploration, SubmissionResult};
 
 /// The folder feedback goes in.
 pub const DIR: &str = "feedback";
@@ -86,6 +86,44 @@ pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String
             "\nHidden cases show only their verdict: they test what the handout asks \
              with input you have not seen.\n",
         );
+    }
+    if let Some(exploration) = &submission.exploration {
+        out.push_str(&explored(exploration));
+    }
+    out
+}
+
+/// What exploring generated games found: the shortest game played
+/// differently, typed out and explained, or that there was none. The
+/// games are generated, never a case of the suite: nothing hidden shows.
+fn explored(exploration: &Exploration) -> String {
+    let worth = if exploration.max_score > 0.0 {
+        format!(
+            " ({} / {} points)",
+            points(exploration.score),
+            points(exploration.max_score)
+        )
+    } else {
+        String::new()
+    };
+    let Some(game) = &exploration.found else {
+        return format!(
+            "\n## Generated games{worth}\n\nYour program played {} generated games (seed {}) \
+             as the reference plays them.\n",
+            exploration.games, exploration.seed
+        );
+    };
+    let mut out = format!(
+        "\n## A generated game your program plays differently{worth}\n\n\
+         Game {} of the generated games (seed {}), shrunk to {}: {}.\n\n",
+        game.game,
+        exploration.seed,
+        inline(&game.description),
+        game.verdict.label()
+    );
+    let _ = write!(out, "What was typed:\n\n{}\n", fenced(&game.typed()));
+    if !game.explanation.trim().is_empty() {
+        out.push_str(&fenced(&game.explanation));
     }
     out
 }

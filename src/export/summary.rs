@@ -28,7 +28,55 @@ pub fn text(results: &ClassResults) -> String {
         histogram(&mut out, &scored, results.suite.max_score);
         most_failed(&mut out, &scored);
     }
+    out.push_str(&exploration(results));
     out
+}
+
+/// "Exploring 2000 generated games (seed 0) found a difference in 23
+/// submissions that pass every case (alice, bob), and in 40 that fail a
+/// case; 120 played every game right." Empty when nothing was explored.
+pub fn exploration(results: &ClassResults) -> String {
+    let explored: Vec<&SubmissionResult> = results
+        .submissions
+        .iter()
+        .filter(|s| s.exploration.is_some())
+        .collect();
+    let Some(first) = explored.first().and_then(|s| s.exploration.as_ref()) else {
+        return String::new();
+    };
+    let differs =
+        |s: &&&SubmissionResult| s.exploration.as_ref().is_some_and(|e| e.found.is_some());
+    let passes = |s: &SubmissionResult| s.cases.iter().all(|c| c.verdict == Verdict::Pass);
+    let surprising: Vec<&SubmissionResult> = explored
+        .iter()
+        .filter(differs)
+        .filter(|s| passes(s))
+        .copied()
+        .collect();
+    let failing = explored
+        .iter()
+        .filter(differs)
+        .filter(|s| !passes(s))
+        .count();
+    let right = explored.len() - surprising.len() - failing;
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut text = format!(
+        "Exploring generated games (seed {}) found a difference in {} submission{} that pass{} every case",
+        first.seed,
+        surprising.len(),
+        plural(surprising.len()),
+        if surprising.len() == 1 { "es" } else { "" }
+    );
+    if !surprising.is_empty() {
+        let list: Vec<&SubmissionResult> = surprising.iter().copied().take(LISTED).collect();
+        let _ = write!(text, " ({})", names(&list));
+    }
+    let _ = writeln!(
+        text,
+        ", and in {failing} that fail{} a case; {right} played every game as the reference does.",
+        if failing == 1 { "s" } else { "" }
+    );
+    text
 }
 
 /// "26 graded, 2 do not compile, 3 could not be graded, 29 not graded yet."
@@ -153,6 +201,55 @@ mod tests {
     use super::*;
     use crate::export::view::tests::class;
     use crate::results::Status;
+
+    #[test]
+    fn exploring_is_counted_for_those_that_pass_every_case() {
+        use crate::results::{Exploration, ExploredGame};
+        let mut class = class();
+        assert_eq!(exploration(&class), "", "nothing explored, nothing said");
+        let found = ExploredGame {
+            game: 3,
+            verdict: Verdict::WrongOutput,
+            reason: "differs".into(),
+            description: "7 moves, Red wins".into(),
+            moves: 7,
+            input: Some(vec!["0".into()]),
+            call: None,
+            explanation: String::new(),
+            expected: None,
+            actual: None,
+            compare: Vec::new(),
+            case: String::new(),
+        };
+        let explored = |found: Option<ExploredGame>| Exploration {
+            games: 2000,
+            seed: 4,
+            score: 0.0,
+            max_score: 0.0,
+            found,
+        };
+        // alice fails a case; a copy of her passing every case differs too.
+        class.submissions[0].exploration = Some(explored(Some(found.clone())));
+        let mut passing = class.submissions[0].clone();
+        passing.id = "erin".into();
+        for case in &mut passing.cases {
+            case.verdict = Verdict::Pass;
+        }
+        class.submissions.push(passing);
+        let mut right = class.submissions[0].clone();
+        right.id = "finn".into();
+        right.exploration = Some(explored(None));
+        class.submissions.push(right);
+        let text = text(&class);
+        assert!(
+            text.ends_with(
+                "Exploring generated games (seed 4) found a difference in 1 submission that \
+                 passes every case (erin), and in 1 that fails a case; 1 played every game as \
+                 the reference does.\n"
+            ),
+            "{text}"
+        );
+    }
 
     #[test]
     fn every_kind_of_student_is_counted_apart_and_listed() {

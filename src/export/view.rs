@@ -316,6 +316,7 @@ pub(crate) mod tests {
                     Visibility::Hidden,
                 ),
             ],
+            exploration: None,
         };
         let compile = SubmissionResult {
             id: "bob, \"the builder\"".into(),
@@ -345,6 +346,7 @@ pub(crate) mod tests {
                     r
                 })
                 .collect(),
+            exploration: None,
         };
         let empty = SubmissionResult {
             id: "carol".into(),
@@ -357,6 +359,7 @@ pub(crate) mod tests {
             message: Some("class/carol: no program in this folder".into()),
             fingerprint: String::new(),
             cases: vec![],
+            exploration: None,
         };
         ClassResults {
             game: "pentago".into(),
