@@ -963,7 +963,8 @@ impl Jail {
     /// Starts `argv` (its first element the program's path, as referee
     /// sees it, or a name to find on `PATH`) in the working folder with
     /// `stdio`, under every layer. With `listener`, that filter is
-    /// installed last and its listener handed back.
+    /// installed last and its listener handed back; a program run without
+    /// one has its pid told (for watching it in `/proc`).
     pub fn spawn(
         &self,
         argv: &[OsString],
@@ -989,6 +990,10 @@ impl Jail {
         let mut flags = 0;
         if self.kind == Kind::Run {
             flags |= protocol::FLAG_TERMINAL;
+            // Without a listener the runner watches the program in /proc.
+            if listener.is_none() {
+                flags |= protocol::FLAG_PID;
+            }
         }
         if self.allowlist_in_child && !self.slot.pid_namespace {
             flags |= protocol::FLAG_ALLOWLIST;

@@ -46,7 +46,8 @@ pub struct Keeper {
 /// A program the keeper started.
 #[derive(Debug)]
 pub struct Spawned {
-    /// Its process id, in referee's numbering.
+    /// Its process id, in referee's numbering, when asked for
+    /// ([`protocol::FLAG_PID`]); 0 otherwise.
     pub pid: i32,
     /// The listener of the filter it installed, if it was given one.
     pub listener: Option<OwnedFd>,
@@ -153,13 +154,10 @@ impl Keeper {
         loop {
             let (report, message) = self.receive(Some(ANSWER_WITHIN))?;
             match report.kind {
-                protocol::HELLO => {
-                    spawned.pid = message.pid;
-                    spawned.listener = message.fd;
-                }
-                protocol::STARTED if spawned.pid > 0 => return Ok(spawned),
+                protocol::HELLO => spawned.pid = message.pid,
                 protocol::STARTED => {
-                    return Err(io::Error::other("the program started without a word"))
+                    spawned.listener = message.fd;
+                    return Ok(spawned);
                 }
                 protocol::SPAWN_FAILED => return Err(io::Error::from_raw_os_error(report.errno)),
                 // A stale report of an earlier run: not this one's.

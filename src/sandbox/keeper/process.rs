@@ -263,8 +263,10 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> Result<(), i32> {
     Ok(())
 }
 
-/// The signals the keeper ignores (and each child puts back).
-pub const IGNORED: [libc::c_int; 7] = [
+/// The signals the keeper keeps blocked besides SIGCHLD: blocked rather
+/// than ignored, so that each child, a new process with nothing pending,
+/// has them back by unblocking them (one call instead of one per signal).
+pub const BLOCKED: [libc::c_int; 7] = [
     libc::SIGHUP,
     libc::SIGINT,
     libc::SIGQUIT,
@@ -274,13 +276,10 @@ pub const IGNORED: [libc::c_int; 7] = [
     libc::SIGPIPE,
 ];
 
-/// Ignores terminal signals, learns of children through a descriptor,
+/// Keeps terminal signals off, learns of children through a descriptor,
 /// and (without a PID namespace, where it is not init) adopts the run's
 /// orphans. Unblocks the rest.
 unsafe fn signals(pid_namespace: bool) -> Result<RawFd, i32> {
-    for signal in IGNORED {
-        libc::signal(signal, libc::SIG_IGN);
-    }
     let mut chld: libc::sigset_t = zeroed();
     libc::sigemptyset(&mut chld);
     libc::sigaddset(&mut chld, libc::SIGCHLD);
@@ -291,7 +290,11 @@ unsafe fn signals(pid_namespace: bool) -> Result<RawFd, i32> {
     if !pid_namespace && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 {
         return Err(errno());
     }
-    libc::sigprocmask(libc::SIG_SETMASK, &chld, null_mut());
+    let mut mask = chld;
+    for signal in BLOCKED {
+        libc::sigaddset(&mut mask, signal);
+    }
+    libc::sigprocmask(libc::SIG_SETMASK, &mask, null_mut());
     Ok(sigfd)
 }
 
@@ -404,7 +407,7 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
             drain(sigfd);
             reap(&mut running);
             if let Some(run) = running.filter(|r| r.reaped.is_some()) {
-                end(b, run, &mut running);
+                end(b, sigfd, run, &mut running);
             }
         }
         if fds[0].revents == 0 {
@@ -417,7 +420,7 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
         }
         if n <= 0 {
             if let Some(run) = running {
-                clear(b.pid_namespace, run.pid, &mut running);
+                clear(b, sigfd, run.pid, &mut running);
             }
             return 0;
         }
@@ -433,7 +436,7 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
             }
             Some(protocol::STOP) => {
                 if let Some(run) = running {
-                    end(b, run, &mut running);
+                    end(b, sigfd, run, &mut running);
                 }
             }
             _ => {}
@@ -446,8 +449,8 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
 }
 
 /// Kills what is left of the run, reports its end, and forgets it.
-fn end(b: &Blueprint, run: Running, running: &mut Option<Running>) {
-    let empty = clear(b.pid_namespace, run.pid, running);
+fn end(b: &Blueprint, sigfd: RawFd, run: Running, running: &mut Option<Running>) {
+    let empty = clear(b, sigfd, run.pid, running);
     // The allowlist refuses System V IPC; without it, what a run left is
     // removed here.
     if b.allowlist.is_none() {
@@ -486,15 +489,19 @@ fn drain(sigfd: RawFd) {
     {}
 }
 
-/// Reaps every child that has ended, noting the program's status.
-fn reap(running: &mut Option<Running>) {
+/// Reaps every child that has ended, noting the program's status;
+/// whether no child is left at all (not even one still running).
+fn reap(running: &mut Option<Running>) -> bool {
     loop {
         let mut status = 0;
         // SAFETY: wait4 fills the status and the rusage.
         let mut usage: libc::rusage = unsafe { zeroed() };
         let pid = unsafe { libc::wait4(-1, &mut status, libc::WNOHANG | libc::__WALL, &mut usage) };
-        if pid <= 0 {
-            return;
+        if pid < 0 {
+            return errno() == libc::ECHILD;
+        }
+        if pid == 0 {
+            return false;
         }
         if let Some(run) = running.as_mut().filter(|r| r.pid == pid) {
             run.reaped = Some((status, usage));
@@ -505,25 +512,40 @@ fn reap(running: &mut Option<Running>) {
 /// Kills and reaps every process of the run: with a PID namespace, every
 /// process in it but the keeper; without, the program's process group.
 /// Whether none is left.
-fn clear(pid_namespace: bool, pid: libc::pid_t, running: &mut Option<Running>) -> bool {
-    let target = if pid_namespace { -1 } else { -pid };
+///
+/// In a PID namespace every process descends from the keeper, and an
+/// orphan becomes the keeper's child: a keeper with no child left has an
+/// empty namespace, which after a program that simply exited is known
+/// without signalling anything.
+fn clear(b: &Blueprint, sigfd: RawFd, pid: libc::pid_t, running: &mut Option<Running>) -> bool {
+    if b.pid_namespace && reap(running) {
+        return true;
+    }
+    let target = if b.pid_namespace { -1 } else { -pid };
     let start = now_ns();
     loop {
         // SAFETY: signalling the run's processes, which are ours to kill.
         let rc = unsafe { libc::kill(target, libc::SIGKILL) };
         if rc < 0 && errno() == libc::ESRCH {
+            reap(running);
             return true;
         }
-        reap(running);
+        if reap(running) && b.pid_namespace {
+            return true;
+        }
         if now_ns() - start > CLEAR_DEADLINE_NS {
             return false;
         }
-        let pause = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 100_000,
+        // Until a child ends (or a millisecond, for one that was not a
+        // child yet).
+        let mut poll = libc::pollfd {
+            fd: sigfd,
+            events: libc::POLLIN,
+            revents: 0,
         };
-        // SAFETY: a short sleep.
-        unsafe { libc::nanosleep(&pause, null_mut()) };
+        // SAFETY: polling our signal descriptor, then draining it.
+        unsafe { libc::poll(&mut poll, 1, 1) };
+        drain(sigfd);
     }
 }
 
@@ -633,6 +655,8 @@ struct Child<'a> {
     filter: Option<(*const libc::sock_filter, u16)>,
     /// Set by the child when it fails before `exec`.
     errno: i32,
+    /// Set by the child: its filter's listener, in the shared table.
+    listener: RawFd,
 }
 
 /// Starts the requested program; the run, when it started.
@@ -705,6 +729,7 @@ fn spawn(
         rlimits: header.rlimits,
         filter,
         errno: 0,
+        listener: -1,
     };
     let top = {
         let stack = &b.child_stack;
@@ -717,7 +742,7 @@ fn spawn(
         libc::clone(
             child_main,
             top as *mut libc::c_void,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_FILES | libc::SIGCHLD,
             (&mut child as *mut Child<'_>).cast(),
         )
     };
@@ -727,13 +752,24 @@ fn spawn(
     // SAFETY: the child is gone or has called exec; it wrote its errno
     // before either.
     let child_errno = unsafe { std::ptr::read_volatile(&child.errno) };
+    let listener = unsafe { std::ptr::read_volatile(&child.listener) };
+    let listener = (listener >= 0).then_some(listener);
     if child_errno != 0 {
         let mut status = 0;
-        // SAFETY: reaping the failed child.
-        unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
+        // SAFETY: reaping the failed child, closing its listener.
+        unsafe {
+            libc::waitpid(pid, &mut status, libc::__WALL);
+            if let Some(fd) = listener {
+                libc::close(fd);
+            }
+        }
         return failed(b, child_errno);
     }
-    send(b.socket, &report(protocol::STARTED), None);
+    send(b.socket, &report(protocol::STARTED), listener);
+    if let Some(fd) = listener {
+        // SAFETY: our copy, sent.
+        unsafe { libc::close(fd) };
+    }
     Some(Running { pid, reaped: None })
 }
 
@@ -762,7 +798,7 @@ extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
 /// init of a PID namespace, standard descriptors, working folder, limits,
 /// no other descriptor across `exec`, Landlock, filters, and the hello
 /// that tells referee its pid (and hands over its listener).
-unsafe fn prepare(child: &Child<'_>) -> Result<(), i32> {
+unsafe fn prepare(child: &mut Child<'_>) -> Result<(), i32> {
     let b = child.b;
     let mut all: libc::sigset_t = zeroed();
     libc::sigfillset(&mut all);
@@ -814,7 +850,6 @@ unsafe fn prepare(child: &Child<'_>) -> Result<(), i32> {
                 .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
         }
     }
-    let mut listener = None;
     if let Some((filter, len)) = child.filter {
         let prog = libc::sock_fprog {
             len,
@@ -829,14 +864,13 @@ unsafe fn prepare(child: &Child<'_>) -> Result<(), i32> {
         if fd < 0 {
             return Err(errno());
         }
-        listener = Some(fd as RawFd);
+        // The descriptor table is the keeper's too (CLONE_FILES): the
+        // keeper hands the listener over with its report that we started.
+        std::ptr::write_volatile(&mut child.listener, fd as RawFd);
     }
-    send(b.socket, &report(protocol::HELLO), listener);
-    if let Some(fd) = listener {
-        libc::close(fd);
-    }
-    for signal in IGNORED {
-        libc::signal(signal, libc::SIG_DFL);
+    if child.flags & protocol::FLAG_PID != 0 {
+        // The kernel puts our pid, in referee's numbering, on the message.
+        send(b.socket, &report(protocol::HELLO), None);
     }
     let mut none: libc::sigset_t = zeroed();
     libc::sigemptyset(&mut none);

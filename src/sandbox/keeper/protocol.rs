@@ -36,6 +36,9 @@ pub const FLAG_TERMINAL: u32 = 1;
 pub const FLAG_ALLOWLIST: u32 = 2;
 /// The fourth descriptor is a Landlock ruleset to enforce.
 pub const FLAG_LANDLOCK: u32 = 4;
+/// Say the child's pid (in a hello, before `exec`): the runner watches
+/// the program in `/proc` where it has no listener.
+pub const FLAG_PID: u32 = 8;
 
 /// The fixed part of a request.
 #[repr(C)]
@@ -61,10 +64,10 @@ pub struct Header {
 pub const READY: u32 = 1;
 /// The keeper could not set up its sandbox: `step`, `errno`.
 pub const SETUP_FAILED: u32 = 2;
-/// From the child, just before `exec`: its pid is in the credentials, its
-/// listener (if any) attached.
+/// From the child, just before `exec`, when asked ([`FLAG_PID`]): its pid
+/// is in the credentials.
 pub const HELLO: u32 = 3;
-/// The child called `exec`.
+/// The child called `exec`; its filter's listener (if any) attached.
 pub const STARTED: u32 = 4;
 /// The child failed before or at `exec`: `errno`.
 pub const SPAWN_FAILED: u32 = 5;
