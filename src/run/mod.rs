@@ -9,16 +9,14 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::time::{Duration, Instant};
 
 use crate::notice;
-use crate::sandbox::{Jail, Stdio};
-use crate::transcript::Transcript;
+use crate::sandbox::Jail;
 
 mod notify;
+mod outcome;
 mod procfs;
 mod serve;
 mod session;
@@ -26,7 +24,8 @@ pub mod tool;
 
 pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
-use session::{Detector, OutputPipe, Session};
+pub use outcome::{Clock, Ending, RunResult};
+use session::{How, Job, Session};
 
 /// A command to run: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,32 +52,6 @@ impl Program {
     }
 }
 
-/// Which clock ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Clock {
-    /// Time on the clock.
-    Wall,
-    /// Processor time.
-    Cpu,
-}
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// The program exited with this status.
-    Exited(i32),
-    /// A signal killed it (not one the runner sent).
-    Signaled(i32),
-    /// It was waiting to read when the case's input had run out.
-    WaitingForInput,
-    /// A time limit ran out.
-    TimedOut(Clock),
-    /// It printed more than the output limit.
-    OutputLimit,
-    /// It failed close to its memory limit.
-    MemoryLimit,
-}
-
 /// How input is given to the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feed {
@@ -87,23 +60,6 @@ pub enum Feed {
     Interactive,
     /// Every line at once, at the start (where waiting cannot be detected).
     AllAtOnce,
-}
-
-/// Everything recorded about one run.
-#[derive(Clone, Debug)]
-pub struct RunResult {
-    /// What it printed, with input where it read it.
-    pub transcript: Transcript,
-    /// How it ended.
-    pub ending: Ending,
-    /// Time on the clock.
-    pub wall: Duration,
-    /// Processor time used.
-    pub cpu: Duration,
-    /// Peak resident memory, in bytes.
-    pub max_rss: u64,
-    /// Input lines never given to the program.
-    pub unread_inputs: usize,
 }
 
 /// How waits are detected, when `REFEREE_DETECT` forces it: `notify`
@@ -150,7 +106,13 @@ pub fn run(
     jail: &Jail,
     feed: Feed,
 ) -> io::Result<RunResult> {
-    let mut result = run_in(program, inputs, limits, feed, jail)?;
+    let job = Job {
+        argv: &program.argv,
+        inputs,
+        limits,
+        jail,
+    };
+    let mut result = attempt(job, feed)?;
     // A program that failed after its group ran into the memory limit ran
     // out of memory; one that finished despite it (the kernel dropped
     // caches) did not.
@@ -164,20 +126,14 @@ pub fn run(
 
 /// Runs with the best way of detecting waits this machine has, falling
 /// back (and saying so once) when one fails.
-fn run_in(
-    program: &Program,
-    inputs: &[String],
-    limits: &Limits,
-    feed: Feed,
-    jail: &Jail,
-) -> io::Result<RunResult> {
+fn attempt(job: Job<'_>, feed: Feed) -> io::Result<RunResult> {
     let forced = forced_detection();
     if feed == Feed::Interactive
         && notify::SUPPORTED
         && matches!(forced, None | Some("notify"))
         && DETECTION.load(Ordering::Relaxed) != NOTIFY_FAILS
     {
-        match run_with(program, inputs, limits, jail, How::Notify) {
+        match Session::start(job, How::Notify).and_then(Session::run) {
             Ok(result) => {
                 DETECTION.store(NOTIFY_WORKS, Ordering::Relaxed);
                 return Ok(result);
@@ -189,7 +145,7 @@ fn run_in(
         }
     }
     if feed == Feed::Interactive && forced != Some("none") && procfs::Watcher::available() {
-        return run_with(program, inputs, limits, jail, How::Watch);
+        return Session::start(job, How::Watch)?.run();
     }
     if feed == Feed::Interactive {
         notice::once(
@@ -198,72 +154,5 @@ fn run_in(
              input is typed all at once at the start; transcripts show every input first",
         );
     }
-    run_with(program, inputs, limits, jail, How::AllAtOnce)
-}
-
-/// How a run learns the program waits.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum How {
-    Notify,
-    Watch,
-    AllAtOnce,
-}
-
-fn run_with(
-    program: &Program,
-    inputs: &[String],
-    limits: &Limits,
-    jail: &Jail,
-    how: How,
-) -> io::Result<RunResult> {
-    let pty = jail.pty();
-    let output = match how {
-        How::Notify => Some(OutputPipe::open(limits.output)?),
-        _ => None,
-    };
-    let stdout = output
-        .as_ref()
-        .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
-    let filter = (how == How::Notify).then(notify::filter);
-    let started_at = Instant::now();
-    let spawned = jail.spawn(
-        &program.argv,
-        Stdio {
-            stdin: pty.slave(),
-            stdout,
-            stderr: stdout,
-        },
-        filter,
-    )?;
-    let detector = match (how, spawned.listener) {
-        (How::Notify, Some(listener)) => Detector::Notify(notify::Notifier::new(listener)),
-        (How::Notify, None) => {
-            let _ = jail.stop();
-            return Err(io::Error::other(
-                "the program did not send its read listener",
-            ));
-        }
-        (How::Watch, _) => match procfs::Watcher::new(spawned.pid) {
-            Ok(watcher) => Detector::Watch(watcher),
-            Err(_) => Detector::AllAtOnce,
-        },
-        _ => Detector::AllAtOnce,
-    };
-    Session {
-        pty,
-        output,
-        pid: spawned.pid,
-        detector,
-        inputs,
-        limits,
-        started: started_at,
-        next: 0,
-        transcript: Transcript::new(),
-        buf: vec![0; 64 * 1024],
-        jail,
-        pending: Vec::new(),
-        typed: false,
-        hung_up: false,
-    }
-    .run()
+    Session::start(job, How::AllAtOnce)?.run()
 }

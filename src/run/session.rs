@@ -2,6 +2,7 @@
 //! input line when it waits to read, and stops it when it exits, runs out
 //! of input, time or output.
 
+use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::time::{Duration, Instant};
@@ -9,16 +10,39 @@ use std::time::{Duration, Instant};
 use nix::poll::{PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 
-use super::notify::{Call, Notifier, Reply};
+use super::notify::{self, Call, Notifier, Reply};
+use super::outcome::{classify, Clock, Ending, RunResult};
 use super::procfs::Watcher;
-use super::pty::Pty;
 use super::serve;
-use super::{Clock, Ending, Limits, RunResult};
-use crate::sandbox::{Ended, Jail};
+use crate::sandbox::pty::Pty;
+use crate::sandbox::{Ended, Jail, Limits, Stdio};
 use crate::transcript::Transcript;
 
+/// What one run is given: the program, its input, its limits and the jail
+/// it runs in.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    /// `argv`, starting with the program's path.
+    pub argv: &'a [OsString],
+    /// The case's input lines, without newlines.
+    pub inputs: &'a [String],
+    pub limits: &'a Limits,
+    pub jail: &'a Jail,
+}
+
+/// How a run learns the program waits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// Seccomp notifications of its reads.
+    Notify,
+    /// Watching `/proc`.
+    Watch,
+    /// It does not: every line is typed at the start.
+    AllAtOnce,
+}
+
 /// How the session learns that the program waits for input.
-pub enum Detector {
+enum Detector {
     /// Seccomp notifications: each `read(0)` is held for the runner to
     /// answer, and so are questions about the output (see [`serve`]).
     Notify(Notifier),
@@ -54,18 +78,18 @@ struct Ready {
 
 /// The pipe a program's stdout and stderr go to, when notifications let
 /// the runner answer for the terminal (see [`serve`]).
-pub struct OutputPipe {
+struct OutputPipe {
     /// The runner's end, non-blocking.
-    pub reader: OwnedFd,
+    reader: OwnedFd,
     /// The program's end, kept to recognise it in the program's calls.
-    pub writer: OwnedFd,
+    writer: OwnedFd,
 }
 
 impl OutputPipe {
     /// A pipe holding up to `limit` bytes where the system allows, so a
     /// program printing more than a terminal screen between two reads
     /// does not wait for the runner to empty it.
-    pub fn open(limit: u64) -> io::Result<OutputPipe> {
+    fn open(limit: u64) -> io::Result<OutputPipe> {
         let (reader, writer) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let flags = nix::fcntl::OFlag::O_NONBLOCK;
         nix::fcntl::fcntl(reader.as_fd(), nix::fcntl::FcntlArg::F_SETFL(flags))?;
@@ -78,41 +102,91 @@ impl OutputPipe {
 
 /// A running program and everything recorded about it so far.
 pub struct Session<'a> {
-    pub pty: &'a Pty,
+    job: Job<'a>,
+    pty: &'a Pty,
     /// Where its output goes, if not to the terminal.
-    pub output: Option<OutputPipe>,
+    output: Option<OutputPipe>,
     /// The program's process id.
-    pub pid: i32,
-    pub detector: Detector,
-    pub inputs: &'a [String],
-    pub limits: &'a Limits,
-    pub started: Instant,
-    pub next: usize,
-    pub transcript: Transcript,
-    pub buf: Vec<u8>,
-    pub jail: &'a Jail,
+    pid: i32,
+    detector: Detector,
+    started: Instant,
+    /// The next input line to give.
+    next: usize,
+    transcript: Transcript,
+    buf: Vec<u8>,
     /// What is left of the line being given to the program, when it read
     /// less than a whole line.
-    pub pending: Vec<u8>,
+    pending: Vec<u8>,
     /// Whether any input was typed on the terminal itself (which the
     /// program then reads without the runner's help).
-    pub typed: bool,
+    typed: bool,
     /// Whether the notifications ended: every process of the program has
     /// exited, though it may not be reaped yet.
-    pub hung_up: bool,
+    hung_up: bool,
 }
 
-impl Session<'_> {
+impl<'a> Session<'a> {
+    /// Starts `job`'s program in its jail, its output going where `how`
+    /// needs it.
+    pub fn start(job: Job<'a>, how: How) -> io::Result<Session<'a>> {
+        let jail = job.jail;
+        let pty = jail.pty();
+        let output = match how {
+            How::Notify => Some(OutputPipe::open(job.limits.output)?),
+            _ => None,
+        };
+        let stdout = output
+            .as_ref()
+            .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
+        let filter = (how == How::Notify).then(notify::filter);
+        let started = Instant::now();
+        let stdio = Stdio {
+            stdin: pty.slave(),
+            stdout,
+            stderr: stdout,
+        };
+        let spawned = jail.spawn(job.argv, stdio, filter)?;
+        let detector = match (how, spawned.listener) {
+            (How::Notify, Some(listener)) => Detector::Notify(Notifier::new(listener)),
+            (How::Notify, None) => {
+                let _ = jail.stop();
+                return Err(io::Error::other(
+                    "the program did not send its read listener",
+                ));
+            }
+            // A watcher that cannot start leaves the program typed to all
+            // at once, as on a machine without /proc.
+            (How::Watch, _) => {
+                Watcher::new(spawned.pid).map_or(Detector::AllAtOnce, Detector::Watch)
+            }
+            (How::AllAtOnce, _) => Detector::AllAtOnce,
+        };
+        Ok(Session {
+            job,
+            pty,
+            output,
+            pid: spawned.pid,
+            detector,
+            started,
+            next: 0,
+            transcript: Transcript::new(),
+            buf: vec![0; 64 * 1024],
+            pending: Vec::new(),
+            typed: false,
+            hung_up: false,
+        })
+    }
+
     /// Runs the program to its end and reaps it.
     pub fn run(mut self) -> io::Result<RunResult> {
         if matches!(self.detector, Detector::AllAtOnce) {
             self.type_everything()?;
         }
-        let deadline = self.started + self.limits.wall;
+        let deadline = self.started + self.job.limits.wall;
         let stop = match self.drive(deadline) {
             Ok(stop) => stop,
             Err(e) => {
-                let _ = self.jail.stop();
+                let _ = self.job.jail.stop();
                 return Err(e);
             }
         };
@@ -150,7 +224,7 @@ impl Session<'_> {
                 }
             }
             if ready.exited {
-                if let Some(ended) = self.jail.ended()? {
+                if let Some(ended) = self.job.jail.ended()? {
                     return Ok(Stop::Exited(ended));
                 }
             }
@@ -173,7 +247,7 @@ impl Session<'_> {
         if watch_terminal {
             fds.push(PollFd::new(self.pty.master(), PollFlags::POLLIN));
         }
-        fds.push(PollFd::new(self.jail.as_fd(), PollFlags::POLLIN));
+        fds.push(PollFd::new(self.job.jail.as_fd(), PollFlags::POLLIN));
         let notify = match &self.detector {
             Detector::Notify(n) if !self.hung_up => Some(n),
             _ => None,
@@ -230,7 +304,8 @@ impl Session<'_> {
             if n == 0 {
                 return Ok(false);
             }
-            let room = (self.limits.output as usize).saturating_sub(self.transcript.output_len());
+            let room =
+                (self.job.limits.output as usize).saturating_sub(self.transcript.output_len());
             self.transcript.push_output(&self.buf[..n.min(room)]);
             if n > room {
                 return Ok(true);
@@ -280,7 +355,7 @@ impl Session<'_> {
             if self.read_printed()? {
                 return Ok(Err(Ending::OutputLimit));
             }
-            let Some(line) = self.inputs.get(self.next) else {
+            let Some(line) = self.job.inputs.get(self.next) else {
                 return Ok(Err(Ending::WaitingForInput));
             };
             self.transcript.push_input(line);
@@ -318,7 +393,11 @@ impl Session<'_> {
         if !serve::same_file(call.pid, call.fd(), pipe.writer.as_fd()) || !self.still_held(call) {
             return Reply::Continue;
         }
-        serve::answer_question(call, self.pty.slave(), self.jail.program_group(self.pid))
+        serve::answer_question(
+            call,
+            self.pty.slave(),
+            self.job.jail.program_group(self.pid),
+        )
     }
 
     /// Whether `call`'s process still waits for the answer, so that its
@@ -362,7 +441,7 @@ impl Session<'_> {
         if self.read_output()? {
             return Ok(Some(Ending::OutputLimit));
         }
-        let Some(line) = self.inputs.get(self.next) else {
+        let Some(line) = self.job.inputs.get(self.next) else {
             return Ok(Some(Ending::WaitingForInput));
         };
         self.transcript.push_input(line);
@@ -375,11 +454,11 @@ impl Session<'_> {
     /// start. The terminal holds about 4 KiB of typed input; cases are far
     /// smaller.
     fn type_everything(&mut self) -> io::Result<()> {
-        for line in self.inputs {
+        for line in self.job.inputs {
             self.transcript.push_input(line);
             self.pty.type_line(line)?;
         }
-        self.next = self.inputs.len();
+        self.next = self.job.inputs.len();
         Ok(())
     }
 
@@ -391,7 +470,7 @@ impl Session<'_> {
         }
         let ended = match stop {
             Stop::Exited(ended) => ended,
-            Stop::Stopped(_) => self.jail.stop()?,
+            Stop::Stopped(_) => self.job.jail.stop()?,
         };
         let wall = self.started.elapsed();
         if !over_limit && !over_limit_now {
@@ -404,7 +483,7 @@ impl Session<'_> {
             Stop::Exited(ended) => {
                 // A status the keeper could not reap: killed, for all we know.
                 let status = ended.status.unwrap_or(libc::SIGKILL);
-                classify(status, ended.cpu, ended.max_rss, self.limits)
+                classify(status, ended.cpu, ended.max_rss, self.job.limits)
             }
         };
         Ok(RunResult {
@@ -413,7 +492,7 @@ impl Session<'_> {
             wall,
             cpu: ended.cpu,
             max_rss: ended.max_rss,
-            unread_inputs: self.inputs.len() - self.next,
+            unread_inputs: self.job.inputs.len() - self.next,
         })
     }
 }
@@ -428,29 +507,4 @@ fn read_pipe(pipe: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<usize> {
             Err(e) => return Err(e.into()),
         }
     }
-}
-
-/// Turns a wait status into an ending. A program that died of its CPU
-/// limit timed out; one that failed close to its memory limit ran out of
-/// memory (the limit is on address space, so allocation fails and the
-/// program crashes or raises, with most of the limit resident).
-fn classify(status: i32, cpu: Duration, max_rss: u64, limits: &Limits) -> Ending {
-    let near_memory_limit = limits
-        .memory
-        .is_some_and(|m| max_rss.saturating_mul(10) >= m.saturating_mul(7));
-    if libc::WIFEXITED(status) {
-        let code = libc::WEXITSTATUS(status);
-        if code != 0 && near_memory_limit {
-            return Ending::MemoryLimit;
-        }
-        return Ending::Exited(code);
-    }
-    let signal = libc::WTERMSIG(status);
-    if signal == libc::SIGXCPU || (signal == libc::SIGKILL && cpu >= limits.cpu) {
-        return Ending::TimedOut(Clock::Cpu);
-    }
-    if near_memory_limit {
-        return Ending::MemoryLimit;
-    }
-    Ending::Signaled(signal)
 }

@@ -343,7 +343,7 @@ impl Sandbox {
                     Some(h)
                 }
                 Err(why) => {
-                    layers.turn_off("cgroups", why);
+                    layers.turn_off("cgroups", why.to_string());
                     None
                 }
             }

@@ -366,14 +366,21 @@ fn rule(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompRule, BuildError
     SeccompRule::new(vec![condition]).map_err(|e| BuildError(e.to_string()))
 }
 
-/// Installs `filter` on the calling thread. Async-signal-safe; needs
-/// `PR_SET_NO_NEW_PRIVS` (set by the caller) or `CAP_SYS_ADMIN`.
+/// Installs `filter` on the calling thread with `flags` (0, or
+/// `SECCOMP_FILTER_FLAG_NEW_LISTENER` for a filter that notifies);
+/// returns what the kernel returns: the listener's descriptor with that
+/// flag, else 0. Async-signal-safe; needs `PR_SET_NO_NEW_PRIVS` (set by
+/// the caller) or `CAP_SYS_ADMIN`.
 ///
 /// # Safety
 ///
 /// `filter` and `len` must describe a valid filter program that outlives
 /// the call.
-pub unsafe fn install(filter: *const libc::sock_filter, len: u16) -> std::io::Result<()> {
+pub unsafe fn install(
+    filter: *const libc::sock_filter,
+    len: u16,
+    flags: libc::c_ulong,
+) -> std::io::Result<libc::c_long> {
     let prog = libc::sock_fprog {
         len,
         filter: filter as *mut libc::sock_filter,
@@ -381,13 +388,13 @@ pub unsafe fn install(filter: *const libc::sock_filter, len: u16) -> std::io::Re
     let rc = libc::syscall(
         libc::SYS_seccomp,
         libc::SECCOMP_SET_MODE_FILTER,
-        0,
+        flags,
         &prog as *const libc::sock_fprog,
     );
     if rc < 0 {
         return Err(std::io::Error::last_os_error());
     }
-    Ok(())
+    Ok(rc)
 }
 
 #[cfg(test)]

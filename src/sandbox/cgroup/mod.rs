@@ -13,10 +13,14 @@
 use std::ffi::CString;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod files;
 pub mod v1;
 pub mod v2;
+
+use files::Mounts;
+pub use files::{Refusal, Unavailable};
 
 /// Which hierarchy referee uses here, found once.
 #[derive(Clone, Debug)]
@@ -30,11 +34,12 @@ pub enum Hierarchy {
 
 impl Hierarchy {
     /// The hierarchy referee can make groups in, or why none.
-    pub fn find() -> Result<Hierarchy, String> {
-        let cgroup = fs::read_to_string("/proc/self/cgroup")
-            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
-        let mountinfo = fs::read_to_string("/proc/self/mountinfo")
-            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+    pub fn find() -> Result<Hierarchy, Unavailable> {
+        let read = |file: &'static str| {
+            fs::read_to_string(file).map_err(|source| Unavailable::Unreadable { file, source })
+        };
+        let cgroup = read("/proc/self/cgroup")?;
+        let mountinfo = read("/proc/self/mountinfo")?;
         let mounts = Mounts::parse(&mountinfo);
         let v2_reason = match v2::Base::find(&cgroup, &mounts) {
             Ok(base) => return Ok(Hierarchy::V2(base)),
@@ -42,7 +47,10 @@ impl Hierarchy {
         };
         match v1::Base::find(&cgroup, &mounts) {
             Ok(base) => Ok(Hierarchy::V1(base)),
-            Err(v1_reason) => Err(format!("{v2_reason}; {v1_reason}")),
+            Err(v1_reason) => Err(Unavailable::Neither {
+                v2: Box::new(v2_reason),
+                v1: Box::new(v1_reason),
+            }),
         }
     }
 
@@ -147,144 +155,11 @@ fn kill_members(procs: &Path, spare: i32) -> usize {
     killed
 }
 
-/// The mounts of `/proc/self/mountinfo` that matter here.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Mounts {
-    /// The unified (version 2) hierarchy's mount point, and the root of
-    /// the hierarchy it shows.
-    pub unified: Option<(PathBuf, String)>,
-    /// Version 1 hierarchies: mount point, root shown, controllers.
-    pub v1: Vec<(PathBuf, String, Vec<String>)>,
-}
-
-impl Mounts {
-    /// Reads `mountinfo` lines: `id parent major:minor root mountpoint
-    /// options [optional fields] - fstype source superoptions`.
-    pub fn parse(mountinfo: &str) -> Mounts {
-        let mut mounts = Mounts::default();
-        for line in mountinfo.lines() {
-            let Some((before, after)) = line.split_once(" - ") else {
-                continue;
-            };
-            let fields: Vec<&str> = before.split_whitespace().collect();
-            let rest: Vec<&str> = after.split_whitespace().collect();
-            let (Some(root), Some(point), Some(fstype)) =
-                (fields.get(3), fields.get(4), rest.first())
-            else {
-                continue;
-            };
-            let point = PathBuf::from(unescape(point));
-            match *fstype {
-                "cgroup2" if mounts.unified.is_none() => {
-                    mounts.unified = Some((point, unescape(root)));
-                }
-                "cgroup" => {
-                    let options = rest.get(2).copied().unwrap_or("");
-                    let controllers = options
-                        .split(',')
-                        .filter(|o| !matches!(*o, "rw" | "ro") && !o.contains('='))
-                        .map(String::from)
-                        .collect();
-                    mounts.v1.push((point, unescape(root), controllers));
-                }
-                _ => {}
-            }
-        }
-        mounts
-    }
-}
-
-/// mountinfo escapes spaces and the like as `\040`.
-fn unescape(field: &str) -> String {
-    let bytes = field.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\' && i + 3 < bytes.len() {
-            let digits = &bytes[i + 1..i + 4];
-            let octal = std::str::from_utf8(digits).ok();
-            if let Some(value) = octal.and_then(|d| u8::from_str_radix(d, 8).ok()) {
-                out.push(value);
-                i += 4;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The path of `/proc/self/cgroup`'s entry for a version 1 controller, or
-/// (with `None`) the unified hierarchy's (`0::/path`).
-pub fn own_path(cgroup: &str, controller: Option<&str>) -> Option<String> {
-    cgroup.lines().find_map(|line| {
-        let mut parts = line.splitn(3, ':');
-        let id = parts.next()?;
-        let names = parts.next()?;
-        let path = parts.next()?;
-        let found = match controller {
-            None => id == "0" && names.is_empty(),
-            Some(c) => names.split(',').any(|n| n == c),
-        };
-        found.then(|| path.to_string())
-    })
-}
-
-/// `dir` joined with a cgroup path (`/a/b`) seen from a mount showing
-/// the hierarchy from `root`.
-fn below(point: &Path, root: &str, path: &str) -> PathBuf {
-    let relative = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .trim_start_matches('/');
-    point.join(relative)
-}
-
-/// Whether the process `pid` is alive.
-fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// Removes a group and the groups below it (a group cannot be removed
-/// before its children; one still holding processes stays).
-pub fn remove_tree(dir: &Path) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                remove_tree(&entry.path());
-            }
-        }
-    }
-    let _ = fs::remove_dir(dir);
-}
-
-/// The `referee-<pid>` groups in `dir` of referee processes that are gone.
-fn stale_groups(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter(|entry| {
-            entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.strip_prefix("referee-"))
-                .and_then(|p| p.parse::<u32>().ok())
-                .is_some_and(|pid| !alive(pid))
-        })
-        .map(|entry| entry.path())
-        .collect()
-}
-
-fn c_path(path: &Path) -> io::Result<CString> {
-    CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::files::*;
     use super::*;
+    use std::path::PathBuf;
 
     const HYBRID: &str = "\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755

@@ -6,9 +6,10 @@ use std::ffi::CString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
-use super::{below, c_path, own_path, remove_tree, stale_groups, Mounts};
+use super::files::{
+    below, c_path, own_path, remove_tree, stale_groups, Mounts, Unavailable, Written,
+};
 
 /// Where referee's groups go in each hierarchy.
 #[derive(Clone, Debug)]
@@ -20,21 +21,21 @@ pub struct Base {
 impl Base {
     /// Referee's own groups of the `pids` and `memory` hierarchies, if
     /// both are mounted and referee may make groups there.
-    pub fn find(cgroup: &str, mounts: &Mounts) -> Result<Base, String> {
-        let dir = |controller: &str| -> Result<PathBuf, String> {
+    pub fn find(cgroup: &str, mounts: &Mounts) -> Result<Base, Unavailable> {
+        let dir = |controller: &'static str| -> Result<PathBuf, Unavailable> {
             let (point, root, _) = mounts
                 .v1
                 .iter()
                 .find(|(_, _, controllers)| controllers.iter().any(|c| c == controller))
-                .ok_or_else(|| format!("no version 1 {controller} hierarchy is mounted"))?;
-            let path = own_path(cgroup, Some(controller))
-                .ok_or_else(|| format!("referee's {controller} group is not listed"))?;
+                .ok_or(Unavailable::NotMounted {
+                    version: 1,
+                    controller: Some(controller),
+                })?;
+            let path =
+                own_path(cgroup, Some(controller)).ok_or(Unavailable::NotListed(controller))?;
             let dir = below(point, root, &path);
             if !writable(&dir) {
-                return Err(format!(
-                    "referee may not make groups in {} (version 1 groups need root)",
-                    dir.display()
-                ));
+                return Err(Unavailable::NotWritable(dir));
             }
             Ok(dir)
         };
@@ -58,7 +59,7 @@ impl Base {
         Ok(Group {
             pids,
             memory,
-            limits: Mutex::new(None),
+            limits: Written::default(),
         })
     }
 
@@ -90,7 +91,7 @@ fn writable(dir: &Path) -> bool {
 pub struct Group {
     pids: PathBuf,
     memory: PathBuf,
-    limits: Mutex<Option<(u32, Option<u64>)>>,
+    limits: Written,
 }
 
 impl Group {
@@ -109,12 +110,7 @@ impl Group {
 
     /// See [`super::Group::prepare`].
     pub fn prepare(&self, processes: u32, memory: Option<u64>) -> io::Result<()> {
-        let mut set = self
-            .limits
-            .lock()
-            .map_err(|_| io::Error::other("a slot's limits were lost"))?;
-        if *set != Some((processes, memory)) {
-            *set = None;
+        self.limits.apply(processes, memory, || {
             fs::write(self.pids.join("pids.max"), processes.to_string())?;
             let limit = memory.map_or_else(|| "-1".to_string(), |m| m.to_string());
             // With swap accounting, swap counts too (else a run could swap
@@ -125,8 +121,8 @@ impl Group {
             let _ = fs::write(&memsw, "-1");
             fs::write(self.memory.join("memory.limit_in_bytes"), &limit)?;
             let _ = fs::write(&memsw, &limit);
-            *set = Some((processes, memory));
-        }
+            Ok(())
+        })?;
         fs::write(self.memory.join("memory.failcnt"), "0")
     }
 

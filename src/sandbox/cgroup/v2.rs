@@ -30,7 +30,9 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use super::{below, c_path, own_path, remove_tree, stale_groups, Mounts};
+use super::files::{
+    below, c_path, own_path, remove_tree, stale_groups, Mounts, Refusal, Unavailable, Written,
+};
 
 const WANTED: [&str; 2] = ["pids", "memory"];
 
@@ -64,7 +66,7 @@ pub enum Plan {
     /// Move referee into a leaf of its own, then enable them.
     MoveThenEnable,
     /// Not possible, and why.
-    Impossible(String),
+    Impossible(Refusal),
 }
 
 fn has_all(list: &str) -> bool {
@@ -77,11 +79,9 @@ fn has_all(list: &str) -> bool {
 /// `me`.
 pub fn plan(view: &View, me: u32) -> Plan {
     if !has_all(&view.controllers) {
-        return Plan::Impossible(format!(
-            "the controllers pids and memory are not delegated to referee's group \
-             (it has: {})",
-            view.controllers.trim()
-        ));
+        return Plan::Impossible(Refusal::NotDelegated {
+            has: view.controllers.trim().to_string(),
+        });
     }
     if has_all(&view.subtree_control) {
         return Plan::Ready;
@@ -90,23 +90,18 @@ pub fn plan(view: &View, me: u32) -> Plan {
     match (view.procs.is_empty(), others) {
         (true, _) => Plan::Enable,
         (false, 0) => Plan::MoveThenEnable,
-        (false, n) => Plan::Impossible(format!(
-            "referee's group holds {n} other process(es), so it cannot enable pids and \
-             memory for groups of its own: run referee in a group of its own (for example \
-             `systemd-run --scope -p Delegate=yes referee ...`, or as its container's \
-             only process)"
-        )),
+        (false, others) => Plan::Impossible(Refusal::Shared { others }),
     }
 }
 
 impl Base {
     /// Referee's subtree, made ready, or why it cannot be.
-    pub fn find(cgroup: &str, mounts: &Mounts) -> Result<Base, String> {
-        let (point, root) = mounts
-            .unified
-            .as_ref()
-            .ok_or("no version 2 hierarchy is mounted")?;
-        let path = own_path(cgroup, None).ok_or("referee's version 2 group is not listed")?;
+    pub fn find(cgroup: &str, mounts: &Mounts) -> Result<Base, Unavailable> {
+        let (point, root) = mounts.unified.as_ref().ok_or(Unavailable::NotMounted {
+            version: 2,
+            controller: None,
+        })?;
+        let path = own_path(cgroup, None).ok_or(Unavailable::NotListed("version 2"))?;
         let start = below(point, root, &path);
         let read = |file: &str| fs::read_to_string(start.join(file)).unwrap_or_default();
         let view = View {
@@ -119,10 +114,14 @@ impl Base {
         };
         let me = std::process::id();
         let mine = start.join(format!("referee-{me}"));
-        let fail = |what: &str, e: io::Error| format!("cannot {what} in {}: {e}", start.display());
+        let fail = |what: &'static str, source: io::Error| Unavailable::Setup {
+            what,
+            dir: start.clone(),
+            source,
+        };
         let enable = |dir: &PathBuf| fs::write(dir.join("cgroup.subtree_control"), "+pids +memory");
         match plan(&view, me) {
-            Plan::Impossible(why) => return Err(why),
+            Plan::Impossible(why) => return Err(why.into()),
             Plan::Ready => {}
             Plan::Enable => enable(&start).map_err(|e| fail("enable pids and memory", e))?,
             Plan::MoveThenEnable => {
@@ -146,7 +145,7 @@ impl Base {
         let _ = fs::write(dir.join("memory.swap.max"), "0");
         Ok(Group {
             dir,
-            limits: Mutex::new(None),
+            limits: Written::default(),
             events: Mutex::new(Events::default()),
         })
     }
@@ -167,7 +166,7 @@ impl Base {
 #[derive(Debug)]
 pub struct Group {
     dir: PathBuf,
-    limits: Mutex<Option<(u32, Option<u64>)>>,
+    limits: Written,
     /// `memory.events` when the run started.
     events: Mutex<Events>,
 }
@@ -218,17 +217,11 @@ impl Group {
 
     /// See [`super::Group::prepare`].
     pub fn prepare(&self, processes: u32, memory: Option<u64>) -> io::Result<()> {
-        let mut set = self
-            .limits
-            .lock()
-            .map_err(|_| io::Error::other("a slot's limits were lost"))?;
-        if *set != Some((processes, memory)) {
-            *set = None;
+        self.limits.apply(processes, memory, || {
             fs::write(self.dir.join("pids.max"), processes.to_string())?;
             let limit = memory.map_or_else(|| "max".to_string(), |m| m.to_string());
-            fs::write(self.dir.join("memory.max"), limit)?;
-            *set = Some((processes, memory));
-        }
+            fs::write(self.dir.join("memory.max"), limit)
+        })?;
         let now = self.read_events();
         if let Ok(mut events) = self.events.lock() {
             *events = now;
@@ -273,11 +266,12 @@ mod tests {
         let Plan::Impossible(why) = plan(&view(all, "", &[7, 8, 9]), 7) else {
             panic!("a shared group must be left alone");
         };
-        assert!(why.contains("2 other process"), "{why}");
+        assert_eq!(why, Refusal::Shared { others: 2 });
+        assert!(why.to_string().contains("2 other process"), "{why}");
         let Plan::Impossible(why) = plan(&view("cpu io\n", "", &[7]), 7) else {
             panic!("missing controllers");
         };
-        assert!(why.contains("not delegated"), "{why}");
+        assert!(why.to_string().contains("not delegated"), "{why}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::ptr::{null, null_mut};
 
 use super::protocol::{self, Report};
 use crate::sandbox::rootfs::Step;
+use crate::sandbox::seccomp;
 
 /// How long the keeper tries to kill and reap a run's processes before
 /// it reports that some are left (a process stuck in the kernel).
@@ -180,7 +181,7 @@ fn set_up(b: &mut Blueprint) -> Result<RawFd, Failure> {
         )?;
         if b.pid_namespace {
             if let Some(filter) = &b.allowlist {
-                crate::sandbox::seccomp::install(filter.as_ptr(), filter.len() as u16)
+                seccomp::install(filter.as_ptr(), filter.len() as u16, 0)
                     .map_err(|e| (STEP_SECCOMP, e.raw_os_error().unwrap_or(libc::EIO)))?;
             }
         }
@@ -846,24 +847,14 @@ unsafe fn prepare(child: &mut Child<'_>) -> Result<(), i32> {
     }
     if child.flags & protocol::FLAG_ALLOWLIST != 0 {
         if let Some(filter) = &b.allowlist {
-            crate::sandbox::seccomp::install(filter.as_ptr(), filter.len() as u16)
+            seccomp::install(filter.as_ptr(), filter.len() as u16, 0)
                 .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
         }
     }
     if let Some((filter, len)) = child.filter {
-        let prog = libc::sock_fprog {
-            len,
-            filter: filter as *mut libc::sock_filter,
-        };
-        let fd = libc::syscall(
-            libc::SYS_seccomp,
-            libc::SECCOMP_SET_MODE_FILTER,
-            libc::SECCOMP_FILTER_FLAG_NEW_LISTENER,
-            &prog as *const libc::sock_fprog,
-        );
-        if fd < 0 {
-            return Err(errno());
-        }
+        let flags = libc::SECCOMP_FILTER_FLAG_NEW_LISTENER as libc::c_ulong;
+        let fd = seccomp::install(filter, len, flags)
+            .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
         // The descriptor table is the keeper's too (CLONE_FILES): the
         // keeper hands the listener over with its report that we started.
         std::ptr::write_volatile(&mut child.listener, fd as RawFd);

@@ -1,0 +1,243 @@
+//! The files of control groups both versions read and write: the mounts,
+//! referee's own place in a hierarchy, removing groups, and the limits
+//! last written to a group. A leaf: `v1` and `v2` build on it.
+
+use std::ffi::CString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Why referee has no control groups here.
+#[derive(Debug, thiserror::Error)]
+pub enum Unavailable {
+    /// A file of `/proc/self` could not be read.
+    #[error("cannot read {file}: {source}")]
+    Unreadable {
+        /// The file.
+        file: &'static str,
+        /// Why.
+        source: io::Error,
+    },
+    /// No hierarchy of this version (with this controller) is mounted.
+    #[error("no version {version} {}hierarchy is mounted", controller.map(|c| format!("{c} ")).unwrap_or_default())]
+    NotMounted {
+        /// 1 or 2.
+        version: u8,
+        /// The version 1 controller looked for.
+        controller: Option<&'static str>,
+    },
+    /// `/proc/self/cgroup` does not list referee's group.
+    #[error("referee's {0} group is not listed")]
+    NotListed(&'static str),
+    /// Referee may not make groups where its own is.
+    #[error("referee may not make groups in {} (version 1 groups need root)", .0.display())]
+    NotWritable(PathBuf),
+    /// The group referee runs in does not allow what referee needs.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// Setting up referee's groups failed.
+    #[error("cannot {what} in {}: {source}", dir.display())]
+    Setup {
+        /// What referee was doing.
+        what: &'static str,
+        /// In which group.
+        dir: PathBuf,
+        /// Why it failed.
+        source: io::Error,
+    },
+    /// Neither version is usable: why not, for each.
+    #[error("{v2}; {v1}")]
+    Neither {
+        /// Why not version 2.
+        v2: Box<Unavailable>,
+        /// Why not version 1.
+        v1: Box<Unavailable>,
+    },
+}
+
+/// Why the version 2 group referee runs in cannot hold its groups.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The controllers are not delegated to it.
+    #[error(
+        "the controllers pids and memory are not delegated to referee's group (it has: {has})"
+    )]
+    NotDelegated {
+        /// The controllers it has.
+        has: String,
+    },
+    /// Other processes share it, so it cannot enable controllers.
+    #[error(
+        "referee's group holds {others} other process(es), so it cannot enable pids and \
+         memory for groups of its own: run referee in a group of its own (for example \
+         `systemd-run --scope -p Delegate=yes referee ...`, or as its container's \
+         only process)"
+    )]
+    Shared {
+        /// How many.
+        others: usize,
+    },
+}
+
+/// The limits last written to a slot's group: a run with the same limits
+/// as the one before writes nothing.
+#[derive(Debug, Default)]
+pub struct Written(Mutex<Option<(u32, Option<u64>)>>);
+
+impl Written {
+    /// Calls `write` unless `processes` and `memory` are in place already.
+    /// After a failed write nothing counts as in place.
+    pub fn apply(
+        &self,
+        processes: u32,
+        memory: Option<u64>,
+        write: impl FnOnce() -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut set = self
+            .0
+            .lock()
+            .map_err(|_| io::Error::other("a slot's limits were lost"))?;
+        if *set != Some((processes, memory)) {
+            *set = None;
+            write()?;
+            *set = Some((processes, memory));
+        }
+        Ok(())
+    }
+}
+
+/// The mounts of `/proc/self/mountinfo` that matter here.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mounts {
+    /// The unified (version 2) hierarchy's mount point, and the root of
+    /// the hierarchy it shows.
+    pub unified: Option<(PathBuf, String)>,
+    /// Version 1 hierarchies: mount point, root shown, controllers.
+    pub v1: Vec<(PathBuf, String, Vec<String>)>,
+}
+
+impl Mounts {
+    /// Reads `mountinfo` lines: `id parent major:minor root mountpoint
+    /// options [optional fields] - fstype source superoptions`.
+    pub fn parse(mountinfo: &str) -> Mounts {
+        let mut mounts = Mounts::default();
+        for line in mountinfo.lines() {
+            let Some((before, after)) = line.split_once(" - ") else {
+                continue;
+            };
+            let fields: Vec<&str> = before.split_whitespace().collect();
+            let rest: Vec<&str> = after.split_whitespace().collect();
+            let (Some(root), Some(point), Some(fstype)) =
+                (fields.get(3), fields.get(4), rest.first())
+            else {
+                continue;
+            };
+            let point = PathBuf::from(unescape(point));
+            match *fstype {
+                "cgroup2" if mounts.unified.is_none() => {
+                    mounts.unified = Some((point, unescape(root)));
+                }
+                "cgroup" => {
+                    let options = rest.get(2).copied().unwrap_or("");
+                    let controllers = options
+                        .split(',')
+                        .filter(|o| !matches!(*o, "rw" | "ro") && !o.contains('='))
+                        .map(String::from)
+                        .collect();
+                    mounts.v1.push((point, unescape(root), controllers));
+                }
+                _ => {}
+            }
+        }
+        mounts
+    }
+}
+
+/// mountinfo escapes spaces and the like as `\040`.
+fn unescape(field: &str) -> String {
+    let bytes = field.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && i + 3 < bytes.len() {
+            let digits = &bytes[i + 1..i + 4];
+            let octal = std::str::from_utf8(digits).ok();
+            if let Some(value) = octal.and_then(|d| u8::from_str_radix(d, 8).ok()) {
+                out.push(value);
+                i += 4;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The path of `/proc/self/cgroup`'s entry for a version 1 controller, or
+/// (with `None`) the unified hierarchy's (`0::/path`).
+pub fn own_path(cgroup: &str, controller: Option<&str>) -> Option<String> {
+    cgroup.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let id = parts.next()?;
+        let names = parts.next()?;
+        let path = parts.next()?;
+        let found = match controller {
+            None => id == "0" && names.is_empty(),
+            Some(c) => names.split(',').any(|n| n == c),
+        };
+        found.then(|| path.to_string())
+    })
+}
+
+/// `dir` joined with a cgroup path (`/a/b`) seen from a mount showing
+/// the hierarchy from `root`.
+pub fn below(point: &Path, root: &str, path: &str) -> PathBuf {
+    let relative = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .trim_start_matches('/');
+    point.join(relative)
+}
+
+/// Whether the process `pid` is alive.
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes a group and the groups below it (a group cannot be removed
+/// before its children; one still holding processes stays).
+pub fn remove_tree(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_tree(&entry.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(dir);
+}
+
+/// The `referee-<pid>` groups in `dir` of referee processes that are gone.
+pub fn stale_groups(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.strip_prefix("referee-"))
+                .and_then(|p| p.parse::<u32>().ok())
+                .is_some_and(|pid| !alive(pid))
+        })
+        .map(|entry| entry.path())
+        .collect()
+}
+
+pub fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)
+}
