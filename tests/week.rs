@@ -595,3 +595,91 @@ fn bad_arguments_say_what_to_do() {
         stdout(&listed)
     );
 }
+
+/// The `referee-*` folders in `tmp`.
+fn referee_folders(tmp: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(tmp)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with("referee-"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn what_a_killed_referee_left_is_removed_by_the_next_one() {
+    let work = tempfile::tempdir().unwrap();
+    let tmp = work.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    fs::set_permissions(&tmp, fs::Permissions::from_mode(0o1777)).unwrap();
+    let cases = connect4_cases(work.path());
+    let class = work.path().join("class");
+    let slow = work.path().join("slow.c");
+    fs::write(
+        &slow,
+        "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n",
+    )
+    .unwrap();
+    for i in 1..=3 {
+        copy(&slow, &class.join(format!("student{i}.c")));
+    }
+    let out = work.path().join("out");
+    let mut killed = Command::new(referee())
+        .args(["grade", "--game", "connect4", "--jobs", "1", "--cases"])
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .arg(&class)
+        .env("TMPDIR", &tmp)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(killed.stderr.take().unwrap()).lines();
+    // Killed in the middle of a run, where nothing can clean up.
+    let started = lines.any(|l| l.is_ok_and(|l| l.starts_with("[1/3]")));
+    assert!(started, "grading started");
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let left = referee_folders(&tmp);
+    assert_eq!(left.len(), 1, "the killed referee's folder stays: {left:?}");
+    // A folder a living referee holds (here: this test holds its lock),
+    // and one a referee has just made, are not touched.
+    let alive = tmp.join("referee-alive");
+    fs::create_dir(&alive).unwrap();
+    let held = fs::File::create(alive.join(".lock")).unwrap();
+    // SAFETY: locking a file this test opened.
+    assert_eq!(
+        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) },
+        0
+    );
+    let aged = |dir: &str| {
+        let lock = tmp.join(dir).join(".lock");
+        let touched = Command::new("touch")
+            .args(["-d", "2 minutes ago"])
+            .arg(&lock)
+            .status()
+            .unwrap();
+        assert!(touched.success());
+    };
+    aged(&left[0]);
+    aged("referee-alive");
+    let fresh = tmp.join("referee-fresh");
+    fs::create_dir(&fresh).unwrap();
+    fs::write(fresh.join(".lock"), "").unwrap();
+    let doctor = Command::new(referee())
+        .arg("doctor")
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    assert!(doctor.status.success(), "{doctor:?}");
+    assert_eq!(
+        referee_folders(&tmp),
+        ["referee-alive", "referee-fresh"],
+        "only the killed referee's folder is gone"
+    );
+    drop(held);
+}

@@ -37,10 +37,11 @@ use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 pub mod cgroup;
 mod clean;
@@ -220,6 +221,9 @@ pub struct Sandbox {
     /// Set once a keeper started: `layers` will not narrow any more.
     settled: AtomicBool,
     dir: tempfile::TempDir,
+    /// Held while referee lives: tells a later referee the folder is in
+    /// use (see [`sweep_abandoned`]).
+    _in_use: nix::fcntl::Flock<fs::File>,
     builds: PathBuf,
     free: Mutex<Vec<Arc<Slot>>>,
     made: AtomicUsize,
@@ -300,8 +304,8 @@ impl Sandbox {
             .get()
             .unwrap_or(&(unsafe { libc::geteuid() } == 0));
         let isolation = *ISOLATION.get().unwrap_or(&Isolation::None);
-        let dir = match temporary_folder() {
-            Ok(dir) => dir,
+        let (dir, in_use) = match temporary_folder() {
+            Ok(made) => made,
             Err(e) => {
                 // Nothing can run without working folders: say what to do.
                 eprintln!(
@@ -384,6 +388,7 @@ impl Sandbox {
             layers: Mutex::new(layers),
             settled: AtomicBool::new(false),
             dir,
+            _in_use: in_use,
             builds,
             free: Mutex::new(Vec::new()),
             made: AtomicUsize::new(0),
@@ -832,11 +837,72 @@ fn chown(path: &Path, id: u32) -> io::Result<()> {
 }
 
 /// The folder for everything referee makes: traversable by the slots'
-/// users, listable by nobody else.
-fn temporary_folder() -> io::Result<tempfile::TempDir> {
+/// users, listable by nobody else; and the lock on its `.lock` file,
+/// held while referee lives. Folders of referee processes killed before
+/// they could remove theirs are removed first.
+fn temporary_folder() -> io::Result<(tempfile::TempDir, nix::fcntl::Flock<fs::File>)> {
+    sweep_abandoned(&std::env::temp_dir());
     let dir = tempfile::Builder::new().prefix("referee-").tempdir()?;
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
-    Ok(dir)
+    let file = fs::File::create(dir.path().join(IN_USE))?;
+    let lock = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+        .map_err(|(_, e)| io::Error::from(e))?;
+    Ok((dir, lock))
+}
+
+/// The file a living referee keeps locked in its temporary folder.
+const IN_USE: &str = ".lock";
+
+/// How old an unlocked `.lock` must be before its folder counts as
+/// abandoned: a referee starting at this moment has made it but not yet
+/// locked it.
+const ABANDONED_AFTER: Duration = Duration::from_secs(60);
+
+/// Removes the temporary folders of referee processes that are gone (a
+/// referee killed by SIGKILL leaves its own): folders of this user named
+/// `referee-*` whose `.lock` nobody holds. The lock, not the process id,
+/// tells: a referee in another PID namespace shares `/tmp` with other
+/// numbers. Best effort: what cannot be removed stays.
+fn sweep_abandoned(tmp: &Path) {
+    let Ok(entries) = fs::read_dir(tmp) else {
+        return;
+    };
+    // SAFETY: reading the effective uid.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let abandoned = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with("referee-"))
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+            && entry.metadata().is_ok_and(|m| m.uid() == me)
+            && nobody_holds(&entry.path().join(IN_USE));
+        if abandoned {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether `lock` is an old enough file (not a link) that nobody holds.
+fn nobody_holds(lock: &Path) -> bool {
+    let old = fs::symlink_metadata(lock).is_ok_and(|m| {
+        m.file_type().is_file()
+            && m.modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age >= ABANDONED_AFTER)
+    });
+    if !old {
+        return false;
+    }
+    let Ok(file) = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(lock)
+    else {
+        return false;
+    };
+    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock).is_ok()
 }
 
 /// The builds folder may be entered but not listed, even by its owner:
