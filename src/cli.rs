@@ -220,10 +220,15 @@ pub enum CasesAction {
         #[arg(long)]
         markdown: bool,
     },
-    /// Re-pin each case's transcript to what the reference prints now.
+    /// Write, beside each case whose pinned transcript differs from what
+    /// the reference prints now, the new one to review (`.transcript.new`),
+    /// and show the difference; with --accept, pin the reviewed ones.
     Update {
         /// Case folders, or a folder of them [default: cases/].
         dirs: Vec<PathBuf>,
+        /// Take the pending `.transcript.new` files as the pins.
+        #[arg(long)]
+        accept: bool,
     },
     /// Play the reference in the terminal and save the moves as a new
     /// case, with its pinned transcript.

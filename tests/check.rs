@@ -28,70 +28,6 @@ fn a_correct_program_passes_every_public_case() {
     assert!(text.contains("Every case passes."), "{text}");
 }
 
-/// A program with one bug: the report names the verdict, the input just
-/// before the first difference, and both versions of the line.
-#[test]
-fn one_bug_fails_with_the_first_difference_and_the_input_before_it() {
-    let cases = [
-        (
-            "tie-with-exclamation.c",
-            "seed-example-3",
-            "wrong output",
-            "After input line 36 (`5`), the reference printed `It's a tie`; your program printed `It's a tie!`.",
-        ),
-        (
-            "final-board-no-trailing-space.c",
-            "seed-example-1",
-            "wrong output",
-            // The invisible difference is made visible.
-            "the reference printed `Final board:·`; your program printed `Final board:`.",
-        ),
-        (
-            "prompt-says-0-6.c",
-            "seed-example-1",
-            "wrong output",
-            "Before any input, the reference printed `Red, please enter a valid column number (0-5):·` \
-             (then `0` was typed); your program printed `Red, please enter a valid column number \
-             (0-6):·` (then `0` was typed).",
-        ),
-        (
-            "prompt-no-trailing-space.c",
-            "seed-example-1",
-            "wrong output",
-            // The typed `0` is not taken for what the reference printed.
-            "Before any input, the reference printed `Red, please enter a valid column number (0-5):·` \
-             (then `0` was typed); your program printed `Red, please enter a valid column number \
-             (0-5):` (then `0` was typed).",
-        ),
-        (
-            "missed-diagonal.c",
-            "seed-example-2",
-            "still waiting for input",
-            "After input line 13 (`4`), the reference printed `Red wins!`, which your program does not print.",
-        ),
-    ];
-    for (file, case, verdict, sentence) in cases {
-        let program = test_file(&format!("fixtures/connect4/bugs/{file}"));
-        let out = check(&["check", program.to_str().unwrap()]);
-        let text = stdout(&out);
-        assert_eq!(out.status.code(), Some(1), "{file}:\n{text}");
-        assert!(
-            text.lines()
-                .any(|l| l.contains(case) && l.contains(" 0/") && l.contains(verdict)),
-            "{file}: {case} is not `{verdict}`:\n{text}"
-        );
-        assert!(
-            text.contains(&format!("✗ {case}: {verdict}")),
-            "{file}:\n{text}"
-        );
-        assert!(
-            text.contains(sentence),
-            "{file}: missing `{sentence}`:\n{text}"
-        );
-        assert!(text.contains("- the reference"), "{file}: no diff:\n{text}");
-    }
-}
-
 fn connect4_suite(case_extra: &str) -> tempfile::TempDir {
     suite(
         "connect4",
@@ -124,27 +60,6 @@ fn an_endless_loop_times_out_and_keeps_what_it_printed() {
         text.contains("Thinking about column 0..."),
         "output before the loop is lost:\n{text}"
     );
-}
-
-#[test]
-fn a_segfault_is_a_crash_named_by_its_signal() {
-    let cases = connect4_suite("");
-    let program = test_file("programs/segfault-after-first-move.c");
-    let out = check(&[
-        "check",
-        program.to_str().unwrap(),
-        "--cases",
-        cases.path().to_str().unwrap(),
-    ]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(
-        text.contains("one-move") && text.contains("crashed"),
-        "{text}"
-    );
-    assert!(text.contains("SIGSEGV"), "{text}");
-    // Printed just before the crash, never flushed by the program: kept.
-    assert!(text.contains("Dropping into column 0"), "{text}");
 }
 
 #[test]
@@ -478,10 +393,8 @@ fn a_memory_bomb_runs_out_of_memory() {
 fn function_cases_judge_return_values_boards_and_stripped_globals() {
     let cases = [
         ("fixtures/connect4-bomb/correct.py", None),
-        (
-            "fixtures/connect4-bomb/bugs/drop-piece-zero-based-row.py",
-            Some("drop_piece(board, 4, 1) returned 2; the reference returns 3"),
-        ),
+        // drop-piece-zero-based-row.py (a wrong return value) is in the
+        // snapshots of tests/feedback.rs, its boards shown.
         (
             "fixtures/connect4-bomb/bugs/global-empty-constant.py",
             Some("drop_piece(board, 4, 1) raised NameError: name 'EMPTY' is not defined"),

@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::fs;
 use std::path::Path;
 
 use common::*;
@@ -230,11 +231,12 @@ fn validate_checks_each_rubric_items_points() {
         &[("x", "rubric: exits\npoints: 1.5\ninput: x\n")],
     );
     let work = tempfile::tempdir().unwrap();
-    let update = referee_in(
-        work.path(),
-        &["cases", "update", cases.path().to_str().unwrap()],
-    );
-    assert!(update.status.success(), "{}", stderr(&update));
+    for args in [&["cases", "update"][..], &["cases", "update", "--accept"]] {
+        let mut args = args.to_vec();
+        args.push(cases.path().to_str().unwrap());
+        let update = referee_in(work.path(), &args);
+        assert!(update.status.success(), "{}", stderr(&update));
+    }
     let out = referee_in(
         work.path(),
         &["cases", "validate", cases.path().to_str().unwrap()],
@@ -246,4 +248,108 @@ fn validate_checks_each_rubric_items_points() {
         "{}",
         stdout(&out)
     );
+}
+
+/// `cases update` leaves each new transcript beside its case to review
+/// and shows the difference, touching no pin; `--accept` takes the
+/// reviewed ones; a pending file the reference no longer prints is not
+/// taken.
+#[test]
+fn update_writes_pending_transcripts_and_accept_takes_them() {
+    let cases = suite(
+        "pentago",
+        "",
+        &[
+            ("first", "input: |\n  A14R\n  x\n"),
+            ("second", "input: |\n  B54L\n  x\n"),
+        ],
+    );
+    let dir = cases.path();
+    let work = tempfile::tempdir().unwrap();
+    let update = |extra: &[&str]| {
+        let mut args = vec!["cases", "update"];
+        args.extend_from_slice(extra);
+        args.push(dir.to_str().unwrap());
+        referee_in(work.path(), &args)
+    };
+    let pin = |name: &str| dir.join(format!("{name}.transcript"));
+    let pending = |name: &str| dir.join(format!("{name}.transcript.new"));
+
+    // No pin yet: both are proposed, whole, and nothing is pinned.
+    let out = update(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!pin("first").exists() && !pin("second").exists());
+    let first = fs::read_to_string(pending("first")).unwrap();
+    assert!(first.contains("A14R"), "{first}");
+    assert!(
+        text.contains(&format!(
+            "{} is new: {}",
+            pin("first").display(),
+            pending("first").display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("--- no pin\n+++ reference now\n"), "{text}");
+    assert!(
+        text.contains("+1. Enter row, column, quadrant, direction for X: A14R\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!(
+            "2 transcripts to review (the `.transcript.new` files); \
+             `referee cases update --accept {}` pins them.\n",
+            dir.display()
+        )),
+        "{text}"
+    );
+    // Pinned, a case's transcript is validated.
+    let out = update(&["--accept"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("2 transcripts re-pinned.\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(fs::read_to_string(pin("first")).unwrap(), first);
+    assert!(!pending("first").exists() && !pending("second").exists());
+    let validate = referee_in(work.path(), &["cases", "validate", dir.to_str().unwrap()]);
+    assert!(validate.status.success(), "{}", stdout(&validate));
+
+    // A pin that no longer matches: the difference is shown, line by
+    // line, and the pin is left as it was until accepted.
+    let edited = first.replace("A14R", "A14L");
+    fs::write(pin("first"), &edited).unwrap();
+    let out = update(&[]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("--- pinned\n+++ reference now\n"), "{text}");
+    assert!(
+        text.contains("-1. Enter row, column, quadrant, direction for X: A14L\n+1. Enter row, column, quadrant, direction for X: A14R\n"),
+        "{text}"
+    );
+    assert!(!text.contains("second"), "second matches: {text}");
+    assert!(text.contains("1 transcript to review"), "{text}");
+    assert_eq!(fs::read_to_string(pin("first")).unwrap(), edited);
+    assert_eq!(fs::read_to_string(pending("first")).unwrap(), first);
+
+    // A pending file that is not what the reference prints is refused.
+    fs::write(pending("first"), "not what the reference prints\n").unwrap();
+    let out = update(&["--accept"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stderr(&out).contains("not taken"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(pin("first")).unwrap(), edited);
+
+    // Proposed again and accepted, the pin is the reference's again.
+    assert!(update(&[]).status.success());
+    let out = update(&["--accept"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains(&format!("pinned {}", pin("first").display())));
+    assert_eq!(fs::read_to_string(pin("first")).unwrap(), first);
+
+    // In step with the reference again: a stale pending file is removed.
+    fs::write(pending("second"), "left from before\n").unwrap();
+    let out = update(&[]);
+    assert!(stdout(&out).contains("Every pinned transcript matches the reference."));
+    assert!(!pending("second").exists());
 }

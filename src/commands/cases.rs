@@ -1,11 +1,14 @@
 //! `referee cases validate|list|update`: keeping case folders sound.
 
-use std::path::PathBuf;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use similar::TextDiff;
 
 use super::{points, Failure};
+use crate::atomic;
 use crate::case::{self, pin, Problem, Suite};
 
 /// The suites named, or every suite under the default root. A named
@@ -82,8 +85,9 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
 
 fn pin_problem(suite: &Suite, case: &case::Case) -> Option<Problem> {
     let update = format!(
-        "run `referee cases update {}` to pin it",
-        suite.dir.display()
+        "run `referee cases update {dir}`, review the difference, then \
+         `referee cases update --accept {dir}` to pin it",
+        dir = suite.dir.display()
     );
     match pin::check(case, suite.game) {
         Ok(pin::PinState::Matches) => None,
@@ -95,13 +99,7 @@ fn pin_problem(suite: &Suite, case: &case::Case) -> Option<Problem> {
             ),
         )),
         Ok(pin::PinState::Differs { pinned, current }) => {
-            let pinned = String::from_utf8_lossy(&pinned);
-            let current = String::from_utf8_lossy(&current);
-            let diff = TextDiff::from_lines(pinned.as_ref(), current.as_ref())
-                .unified_diff()
-                .context_radius(2)
-                .header("pinned", "reference now")
-                .to_string();
+            let diff = diff(&pinned, &current, "pinned", "reference now");
             Some(Problem::new(
                 &case.file,
                 format!(
@@ -364,10 +362,53 @@ fn print_rubric(suite: &Suite) {
     }
 }
 
-/// Re-pins every case whose pin differs from the reference.
-pub fn update(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
+/// Where `cases update` leaves a case's new transcript for review:
+/// beside its pin, `<case>.transcript.new`.
+pub fn pending_file(case: &case::Case) -> PathBuf {
+    let mut name = case.pin_file().into_os_string();
+    name.push(".new");
+    PathBuf::from(name)
+}
+
+/// A unified diff from `old` to `new`, with a little context.
+fn diff(old: &[u8], new: &[u8], old_name: &str, new_name: &str) -> String {
+    let old = String::from_utf8_lossy(old);
+    let new = String::from_utf8_lossy(new);
+    TextDiff::from_lines(old.as_ref(), new.as_ref())
+        .unified_diff()
+        .context_radius(2)
+        .header(old_name, new_name)
+        .to_string()
+}
+
+/// A file's contents, `None` when it does not exist.
+fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>, Failure> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: cannot read it: {e}", path.display())),
+    }
+}
+
+/// What `update` did with one case.
+enum Update {
+    /// Nothing to do.
+    Same,
+    /// A pending file was written (or, with `--accept`, taken).
+    Done,
+    /// With `--accept`: the pending file is not what the reference prints
+    /// now, so it was left.
+    Stale,
+}
+
+/// Without `accept`: writes, beside each case whose pin is missing or
+/// differs from what the reference prints now, a pending file holding
+/// the new transcript, and prints the difference; no pin is touched.
+/// With `accept`: takes each pending file that still is what the
+/// reference prints as the case's pin.
+pub fn update(dirs: &[PathBuf], accept: bool) -> Result<ExitCode, Failure> {
     let mut status = ExitCode::SUCCESS;
-    let mut changed = 0;
+    let mut done = 0;
     for suite in suites(dirs)? {
         let suite = match suite {
             Ok(suite) => suite,
@@ -382,24 +423,88 @@ pub fn update(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
             status = ExitCode::from(1);
         }
         for case in &suite.cases {
-            match pin::update(case, suite.game) {
-                Ok(true) => {
-                    println!("pinned {}", case.pin_file().display());
-                    changed += 1;
-                }
-                Ok(false) => {}
-                Err(e) => {
-                    return Err(format!(
-                        "{}: cannot write it: {e}",
-                        case.pin_file().display()
-                    ))
-                }
+            let outcome = if accept {
+                take_pending(&suite, case)?
+            } else {
+                propose(&suite, case)?
+            };
+            match outcome {
+                Update::Same => {}
+                Update::Done => done += 1,
+                Update::Stale => status = ExitCode::from(1),
             }
         }
     }
-    println!(
-        "{changed} transcript{} re-pinned.",
-        if changed == 1 { "" } else { "s" }
-    );
+    let plural = if done == 1 { "" } else { "s" };
+    if accept {
+        println!("{done} transcript{plural} re-pinned.");
+    } else if done == 0 {
+        println!("Every pinned transcript matches the reference.");
+    } else {
+        let folders: Vec<String> = dirs.iter().map(|d| format!(" {}", d.display())).collect();
+        println!(
+            "{done} transcript{plural} to review (the `.transcript.new` files); \
+             `referee cases update --accept{}` pins them.",
+            folders.concat()
+        );
+    }
     Ok(status)
+}
+
+/// Leaves the case's new transcript in its pending file when it differs
+/// from the pin, and prints the difference; removes a pending file left
+/// from before when the pin matches again.
+fn propose(suite: &Suite, case: &case::Case) -> Result<Update, Failure> {
+    let current = pin::expected_text(case, suite.game);
+    let pending = pending_file(case);
+    let pinned = read_if_there(&case.pin_file())?;
+    if pinned.as_deref() == Some(current.as_slice()) {
+        if pending.exists() {
+            fs::remove_file(&pending)
+                .map_err(|e| format!("{}: cannot remove it: {e}", pending.display()))?;
+        }
+        return Ok(Update::Same);
+    }
+    atomic::write(&pending, &current)
+        .map_err(|e| format!("{}: cannot write it: {e}", pending.display()))?;
+    let pin = case.pin_file();
+    match &pinned {
+        Some(_) => println!("{} differs: {}", pin.display(), pending.display()),
+        None => println!("{} is new: {}", pin.display(), pending.display()),
+    }
+    let old_name = if pinned.is_some() { "pinned" } else { "no pin" };
+    print!(
+        "{}",
+        diff(
+            pinned.as_deref().unwrap_or_default(),
+            &current,
+            old_name,
+            "reference now"
+        )
+    );
+    Ok(Update::Done)
+}
+
+/// Takes a case's pending file as its pin, when it is still what the
+/// reference prints.
+fn take_pending(suite: &Suite, case: &case::Case) -> Result<Update, Failure> {
+    let pending = pending_file(case);
+    let Some(proposed) = read_if_there(&pending)? else {
+        return Ok(Update::Same);
+    };
+    if proposed != pin::expected_text(case, suite.game) {
+        eprintln!(
+            "referee: {}: not taken: the reference no longer prints it; run `referee cases \
+             update` again and review the new difference",
+            pending.display()
+        );
+        return Ok(Update::Stale);
+    }
+    let pin = case.pin_file();
+    atomic::write(&pin, &proposed)
+        .map_err(|e| format!("{}: cannot write it: {e}", pin.display()))?;
+    fs::remove_file(&pending)
+        .map_err(|e| format!("{}: cannot remove it: {e}", pending.display()))?;
+    println!("pinned {}", pin.display());
+    Ok(Update::Done)
 }

@@ -62,7 +62,7 @@ pub fn main() -> ExitCode {
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
             CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),
-            CasesAction::Update { dirs } => cases::update(&dirs),
+            CasesAction::Update { dirs, accept } => cases::update(&dirs, accept),
             CasesAction::Record(args) => record::run(&args),
         },
     };

@@ -9,7 +9,7 @@
 //! graded (it could not be, or grading was interrupted) has no score:
 //! its `score` and case columns are empty, and `status` says why. The
 //! first line is the header; the total is the `score` column. Fields are
-//! quoted as RFC 4180 says, and a text field a spreadsheet would read as
+//! quoted as RFC 4180 says (by the `csv` crate), and a text field a spreadsheet would read as
 //! a formula (starting with `=`, `+`, `-`, `@`) is prefixed with `'`.
 //!
 //! [`Moodle`] writes `moodle-grades.csv`, Moodle's assignment grading
@@ -33,15 +33,18 @@ pub struct Csv;
 
 impl Exporter for Csv {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(vec![(PathBuf::from(FILE), gradebook(results).into_bytes())])
+        Ok(vec![(
+            PathBuf::from(FILE),
+            gradebook(results)?.into_bytes(),
+        )])
     }
 }
 
 /// The whole file.
-pub fn gradebook(results: &ClassResults) -> String {
+pub fn gradebook(results: &ClassResults) -> io::Result<String> {
     let mut header = vec!["id", "name", "lms_id", "score", "max_score", "status"];
     header.extend(results.suite.cases.iter().map(|c| c.name.as_str()));
-    let mut out = line(header.iter().map(|h| text(h)));
+    let mut records = vec![header.iter().map(|h| text(h)).collect::<Vec<_>>()];
     for submission in &results.submissions {
         let scored = view::has_score(submission.status);
         let mut fields = vec![
@@ -62,9 +65,9 @@ pub fn gradebook(results: &ClassResults) -> String {
                 .take(results.suite.cases.len())
                 .map(|row| row.result.map(|r| points(r.score)).unwrap_or_default()),
         );
-        out.push_str(&line(fields.into_iter()));
+        records.push(fields);
     }
-    out
+    write(&records)
 }
 
 /// The Moodle grading worksheet's file name.
@@ -75,7 +78,7 @@ pub struct Moodle;
 
 impl Exporter for Moodle {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(moodle_worksheet(results)
+        Ok(moodle_worksheet(results)?
             .map(|text| (PathBuf::from(MOODLE_FILE), text.into_bytes()))
             .into_iter()
             .collect())
@@ -87,50 +90,49 @@ impl Exporter for Moodle {
 /// score; `None` when no submission came from Moodle. Moodle matches
 /// rows by `Identifier` (`Participant 123`) and reads `Grade`; the other
 /// columns are for the reader.
-pub fn moodle_worksheet(results: &ClassResults) -> Option<String> {
+pub fn moodle_worksheet(results: &ClassResults) -> io::Result<Option<String>> {
     let from_moodle = |s: &&SubmissionResult| s.lms.as_ref().is_some_and(|l| l.system == "moodle");
     if !results.submissions.iter().any(|s| from_moodle(&s)) {
-        return None;
+        return Ok(None);
     }
     let header = ["Identifier", "Full name", "Grade", "Maximum Grade"];
-    let mut out = line(header.iter().map(|h| text(h)));
+    let mut records = vec![header.iter().map(|h| text(h)).collect::<Vec<_>>()];
     for s in results.submissions.iter().filter(from_moodle) {
         if !view::has_score(s.status) {
             continue;
         }
         let id = s.lms.as_ref().map_or("", |l| l.id.as_str());
-        out.push_str(&line(
-            [
-                text(&format!("Participant {id}")),
-                text(s.name.as_deref().unwrap_or(&s.id)),
-                points(s.score),
-                points(s.max_score),
-            ]
-            .into_iter(),
-        ));
+        records.push(vec![
+            text(&format!("Participant {id}")),
+            text(s.name.as_deref().unwrap_or(&s.id)),
+            points(s.score),
+            points(s.max_score),
+        ]);
     }
-    Some(out)
+    write(&records).map(Some)
 }
 
-/// One record, CRLF-terminated as RFC 4180 says.
-fn line(fields: impl Iterator<Item = String>) -> String {
-    let mut out = fields.collect::<Vec<_>>().join(",");
-    out.push_str("\r\n");
-    out
+/// The records as CSV: written by the `csv` crate (quoting as RFC 4180
+/// says, quotes doubled), each line CRLF-terminated as RFC 4180 says.
+fn write(records: &[Vec<String>]) -> io::Result<String> {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    for record in records {
+        writer.write_record(record)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.into_error())?;
+    String::from_utf8(bytes).map_err(io::Error::other)
 }
 
-/// A text field: defused if it would be a formula, quoted if it must be.
+/// A text field, defused if a spreadsheet would read it as a formula;
+/// [`write`] quotes it if it must be.
 fn text(value: &str) -> String {
     let value = view::printable(value);
-    let defused = if value.starts_with(['=', '+', '-', '@']) {
+    if value.starts_with(['=', '+', '-', '@']) {
         format!("'{value}")
     } else {
         value.into_owned()
-    };
-    if defused.contains([',', '"', '\n', '\r']) || defused.trim() != defused {
-        format!("\"{}\"", defused.replace('"', "\"\""))
-    } else {
-        defused
     }
 }
 
@@ -141,7 +143,7 @@ mod tests {
 
     #[test]
     fn one_row_per_student_with_points_per_case() {
-        let csv = gradebook(&class());
+        let csv = gradebook(&class()).unwrap();
         let lines: Vec<&str> = csv.split("\r\n").collect();
         assert_eq!(
             lines,
@@ -157,23 +159,25 @@ mod tests {
 
     #[test]
     fn text_is_quoted_and_defused() {
-        assert_eq!(text("plain"), "plain");
-        assert_eq!(text("a,b"), "\"a,b\"");
-        assert_eq!(text("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(text("two\nlines"), "\"two\nlines\"");
-        assert_eq!(text(" padded"), "\" padded\"");
-        assert_eq!(text("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(text("-x,y"), "\"'-x,y\"");
-        assert_eq!(text("bell\u{7}"), "bell\\x07");
+        let field = |value: &str| write(&[vec![text(value)]]).unwrap();
+        assert_eq!(field("plain"), "plain\r\n");
+        assert_eq!(field("a,b"), "\"a,b\"\r\n");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"\r\n");
+        assert_eq!(field("two\nlines"), "\"two\nlines\"\r\n");
+        assert_eq!(field("cr\r"), "cr\\x0d\r\n");
+        assert_eq!(field(" padded"), " padded\r\n");
+        assert_eq!(field("=SUM(A1)"), "'=SUM(A1)\r\n");
+        assert_eq!(field("-x,y"), "\"'-x,y\"\r\n");
+        assert_eq!(field("bell\u{7}"), "bell\\x07\r\n");
     }
 
     #[test]
     fn an_empty_class_is_a_header() {
         assert_eq!(
-            gradebook(&empty_class()),
+            gradebook(&empty_class()).unwrap(),
             "id,name,lms_id,score,max_score,status\r\n"
         );
-        assert_eq!(moodle_worksheet(&empty_class()), None);
+        assert_eq!(moodle_worksheet(&empty_class()).unwrap(), None);
     }
 
     #[test]
@@ -186,7 +190,7 @@ mod tests {
                 id: n.to_string(),
             });
         }
-        let sheet = moodle_worksheet(&class).unwrap();
+        let sheet = moodle_worksheet(&class).unwrap().unwrap();
         // carol could not be graded: no grade is uploaded for her.
         assert_eq!(
             sheet,

@@ -10,13 +10,19 @@
 //! not graded yet (grading was interrupted) has every case `<skipped>`. This is
 //! a file for TAs: hidden cases are reported in full.
 //!
-//! Everything is escaped, and characters XML 1.0 forbids (control
-//! characters a program printed) are replaced by visible `\x1b`-style
-//! escapes, so the file is well-formed whatever the programs printed.
+//! The XML is written by `quick-junit`, the crate cargo-nextest writes its
+//! reports with: it escapes, and it counts tests, failures, errors and
+//! skips. Control characters a program printed (which XML 1.0 forbids)
+//! are first made visible as `\x1b`-style escapes ([`view::printable`])
+//! and tabs as `␉`, so the file keeps them readable (`quick-junit` would
+//! drop them). A line break in an attribute (a message) is written as it
+//! is, which XML readers take for a space.
 
-use std::fmt::Write;
 use std::io;
 use std::path::PathBuf;
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::view::{self, rows, Row};
 use super::Exporter;
@@ -32,214 +38,91 @@ pub struct Junit;
 
 impl Exporter for Junit {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(vec![(PathBuf::from(FILE), document(results).into_bytes())])
-    }
-}
-
-/// Counts for a `<testsuite>` or `<testsuites>` element.
-#[derive(Default)]
-struct Counts {
-    tests: usize,
-    failures: usize,
-    errors: usize,
-    skipped: usize,
-    millis: u64,
-}
-
-impl Counts {
-    fn add(&mut self, other: &Counts) {
-        self.tests += other.tests;
-        self.failures += other.failures;
-        self.errors += other.errors;
-        self.skipped += other.skipped;
-        self.millis += other.millis;
-    }
-
-    fn attributes(&self) -> String {
-        format!(
-            "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\"",
-            self.tests,
-            self.failures,
-            self.errors,
-            self.skipped,
-            seconds(self.millis)
-        )
+        Ok(vec![(PathBuf::from(FILE), document(results)?.into_bytes())])
     }
 }
 
 /// The whole document.
-pub fn document(results: &ClassResults) -> String {
-    let mut total = Counts::default();
-    let mut suites = String::new();
+pub fn document(results: &ClassResults) -> io::Result<String> {
+    let mut report = Report::new(shown(&format!("referee: {}", results.suite.title)));
+    let mut millis = 0;
     for submission in &results.submissions {
-        let (xml, counts) = testsuite(results, submission);
-        suites.push_str(&xml);
-        total.add(&counts);
+        let (suite, suite_millis) = testsuite(results, submission);
+        report.add_test_suite(suite);
+        millis += suite_millis;
     }
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <testsuites name=\"{}\" {}>\n{suites}</testsuites>\n",
-        attr(&format!("referee: {}", results.suite.title)),
-        total.attributes()
-    )
+    report.set_time(Duration::from_millis(millis));
+    report.to_string().map_err(io::Error::other)
 }
 
-/// One submission's `<testsuite>`, and its counts.
-fn testsuite(results: &ClassResults, submission: &SubmissionResult) -> (String, Counts) {
-    let mut counts = Counts::default();
-    let mut cases = String::new();
+/// Text as the file shows it: control characters made visible, and tabs
+/// as `␉` (as explanations mark them), since `quick-junit` would drop them.
+fn shown(text: &str) -> String {
+    view::printable(text).replace('\t', "␉")
+}
+
+/// One submission's `<testsuite>`, and its time in milliseconds.
+fn testsuite(results: &ClassResults, submission: &SubmissionResult) -> (TestSuite, u64) {
+    let mut suite = TestSuite::new(shown(&submission.id));
+    suite.add_properties([
+        Property::new("score", points(submission.score)),
+        Property::new("max_score", points(submission.max_score)),
+        Property::new("status", view::status_id(submission.status)),
+        Property::new("path", shown(&submission.path)),
+    ]);
+    let mut millis = 0;
     for row in rows(&results.suite, submission) {
-        counts.tests += 1;
-        counts.millis += row.result.map_or(0, |r| r.wall_ms);
-        let body = match outcome(submission, &row) {
-            Outcome::Pass => String::new(),
-            Outcome::Failure(xml) => {
-                counts.failures += 1;
-                xml
-            }
-            Outcome::Error(xml) => {
-                counts.errors += 1;
-                xml
-            }
-            Outcome::Skipped(xml) => {
-                counts.skipped += 1;
-                xml
-            }
-        };
-        cases.push_str(&testcase(&results.game, &row, &body));
+        let case_millis = row.result.map_or(0, |r| r.wall_ms);
+        millis += case_millis;
+        let mut case = TestCase::new(shown(row.name), outcome(submission, &row));
+        case.set_classname(shown(&results.game))
+            .set_time(Duration::from_millis(case_millis));
+        suite.add_test_case(case);
     }
-    let mut xml = format!(
-        "  <testsuite name=\"{}\" {}>\n",
-        attr(&submission.id),
-        counts.attributes()
-    );
-    xml.push_str(&properties(submission));
-    xml.push_str(&cases);
+    suite.set_time(Duration::from_millis(millis));
     if let Some(message) = submission.message.as_deref().filter(|m| !m.is_empty()) {
-        let _ = writeln!(xml, "    <system-err>{}</system-err>", text(message));
+        suite.set_system_err(shown(message));
     }
-    xml.push_str("  </testsuite>\n");
-    (xml, counts)
-}
-
-fn properties(submission: &SubmissionResult) -> String {
-    let property = |name: &str, value: &str| {
-        format!(
-            "      <property name=\"{name}\" value=\"{}\"/>\n",
-            attr(value)
-        )
-    };
-    format!(
-        "    <properties>\n{}{}{}{}    </properties>\n",
-        property("score", &points(submission.score)),
-        property("max_score", &points(submission.max_score)),
-        property("status", view::status_id(submission.status)),
-        property("path", &submission.path),
-    )
-}
-
-enum Outcome {
-    Pass,
-    Failure(String),
-    Error(String),
-    /// Not graded yet: grading was interrupted before it.
-    Skipped(String),
+    (suite, millis)
 }
 
 /// What a case's `<testcase>` holds.
-fn outcome(submission: &SubmissionResult, row: &Row<'_>) -> Outcome {
+fn outcome(submission: &SubmissionResult, row: &Row<'_>) -> TestCaseStatus {
     if submission.status == Status::NotGraded {
-        return Outcome::Skipped(
-            "      <skipped message=\"not graded yet: grading was interrupted\"/>\n".into(),
-        );
+        let mut status = TestCaseStatus::skipped();
+        status.set_message("not graded yet: grading was interrupted");
+        return status;
     }
     let Some(result) = row.result else {
         let why = submission.message.as_deref().unwrap_or("not run");
-        return Outcome::Error(element("error", "not-run", why, ""));
+        return non_success(NonSuccessKind::Error, "not-run", why, "");
     };
     let kind = result.verdict.id();
     match result.verdict {
-        Verdict::Pass => Outcome::Pass,
+        Verdict::Pass => TestCaseStatus::success(),
         // It never ran (the compiler's messages are in <system-err>), or
         // its submission could not be graded.
         _ if result.verdict == Verdict::CompileError || submission.status != Status::Graded => {
-            Outcome::Error(element("error", kind, &result.reason, ""))
+            non_success(NonSuccessKind::Error, kind, &result.reason, "")
         }
-        _ => Outcome::Failure(element(
-            "failure",
+        _ => non_success(
+            NonSuccessKind::Failure,
             kind,
             &result.reason,
             &result.explanation,
-        )),
+        ),
     }
 }
 
-fn element(name: &str, kind: &str, message: &str, body: &str) -> String {
-    if body.is_empty() {
-        format!(
-            "      <{name} type=\"{}\" message=\"{}\"/>\n",
-            attr(kind),
-            attr(message)
-        )
-    } else {
-        format!(
-            "      <{name} type=\"{}\" message=\"{}\">{}</{name}>\n",
-            attr(kind),
-            attr(message),
-            text(body)
-        )
+/// A `<failure>` or `<error>`: its `type`, its `message`, and its text
+/// when there is one.
+fn non_success(kind: NonSuccessKind, ty: &str, message: &str, body: &str) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(kind);
+    status.set_type(ty).set_message(shown(message));
+    if !body.is_empty() {
+        status.set_description(shown(body));
     }
-}
-
-fn testcase(game: &str, row: &Row<'_>, body: &str) -> String {
-    let open = format!(
-        "    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
-        attr(row.name),
-        attr(game),
-        seconds(row.result.map_or(0, |r| r.wall_ms))
-    );
-    if body.is_empty() {
-        format!("{open}/>\n")
-    } else {
-        format!("{open}>\n{body}    </testcase>\n")
-    }
-}
-
-fn seconds(millis: u64) -> String {
-    format!("{}.{:03}", millis / 1000, millis % 1000)
-}
-
-/// `value` for an attribute: escaped, with line breaks and tabs as
-/// character references (a parser would turn them into spaces).
-pub fn attr(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in view::printable(value).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' => out.push_str("&#9;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// `value` as element text, escaped.
-pub fn text(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in view::printable(value).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
+    status
 }
 
 #[cfg(test)]
@@ -247,48 +130,169 @@ mod tests {
     use super::*;
     use crate::export::view::tests::{class, empty_class};
 
+    /// The document, parsed.
+    fn parsed(xml: &str) -> roxmltree::Document<'_> {
+        roxmltree::Document::parse(xml).expect("well-formed XML")
+    }
+
+    /// `name="value"` of each attribute of an element, in a fixed order.
+    fn attributes(node: roxmltree::Node<'_, '_>) -> Vec<String> {
+        let mut all: Vec<String> = node
+            .attributes()
+            .map(|a| format!("{}={:?}", a.name(), a.value()))
+            .collect();
+        all.sort();
+        all
+    }
+
     #[test]
     fn one_suite_per_submission_one_case_per_case() {
-        let xml = document(&class());
-        assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"referee: Test &quot;suite&quot; &lt;1&gt;\" tests=\"9\" failures=\"2\" errors=\"6\""), "{xml}");
-        assert!(xml.contains("<testsuite name=\"alice\" tests=\"3\" failures=\"2\" errors=\"0\" skipped=\"0\" time=\"3.702\">"), "{xml}");
-        assert!(
-            xml.contains("<testcase name=\"public-pass\" classname=\"pentago\" time=\"1.234\"/>")
+        let xml = document(&class()).unwrap();
+        assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
+        let doc = parsed(&xml);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "testsuites");
+        assert_eq!(
+            attributes(root),
+            [
+                "errors=\"6\"",
+                "failures=\"2\"",
+                "name=\"referee: Test \\\"suite\\\" <1>\"",
+                "skipped=\"0\"",
+                "tests=\"9\"",
+                "time=\"7.404\"",
+            ]
         );
-        assert!(xml.contains("<failure type=\"timeout\" message=\"hidden-fail reason: typed `SECRET-hidden-fail` &lt;b&gt;\">  After input 1 (`SECRET-hidden-fail`), ```fence``` &amp; &lt;tag&gt;\n  \\x1b[31mred\\x07\n</failure>"), "{xml}");
-        assert!(xml.contains("<testsuite name=\"bob, &quot;the builder&quot;\" tests=\"3\" failures=\"0\" errors=\"3\""));
-        assert!(xml
-            .contains("<error type=\"compile-error\" message=\"your program does not compile\"/>"));
-        assert!(xml.contains(
-            "<system-err>bob.c:1: error: expected `;` before &lt;eof&gt; &amp; \\x1b</system-err>"
-        ));
-        assert!(xml.contains(
-            "<error type=\"not-run\" message=\"class/carol: no program in this folder\"/>"
-        ));
-        assert!(xml.contains("<property name=\"status\" value=\"error\"/>"));
+        let suites: Vec<_> = root.children().filter(|n| n.is_element()).collect();
+        assert_eq!(suites.len(), 3);
+        assert_eq!(
+            attributes(suites[0]),
+            [
+                "errors=\"0\"",
+                "failures=\"2\"",
+                "name=\"alice\"",
+                "skipped=\"0\"",
+                "tests=\"3\"",
+                "time=\"3.702\"",
+            ]
+        );
+        let cases: Vec<_> = suites[0]
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(
+            attributes(cases[0]),
+            [
+                "classname=\"pentago\"",
+                "name=\"public-pass\"",
+                "time=\"1.234\""
+            ]
+        );
+        assert!(!cases[0].has_children());
+        let failure = cases[2].first_element_child().unwrap();
+        assert_eq!(failure.tag_name().name(), "failure");
+        assert_eq!(failure.attribute("type"), Some("timeout"));
+        assert_eq!(
+            failure.attribute("message"),
+            Some("hidden-fail reason: typed `SECRET-hidden-fail` <b>")
+        );
+        assert_eq!(
+            failure.text(),
+            Some("  After input 1 (`SECRET-hidden-fail`), ```fence``` & <tag>\n  \\x1b[31mred\\x07\n")
+        );
+        assert_eq!(suites[1].attribute("name"), Some("bob, \"the builder\""));
+        assert_eq!(suites[1].attribute("errors"), Some("3"));
+        let error = suites[1]
+            .descendants()
+            .find(|n| n.has_tag_name("error"))
+            .unwrap();
+        assert_eq!(
+            attributes(error),
+            [
+                "message=\"your program does not compile\"",
+                "type=\"compile-error\""
+            ]
+        );
+        let system_err = suites[1]
+            .children()
+            .find(|n| n.has_tag_name("system-err"))
+            .unwrap();
+        assert_eq!(
+            system_err.text(),
+            Some("bob.c:1: error: expected `;` before <eof> & \\x1b")
+        );
+        let not_run = suites[2]
+            .descendants()
+            .find(|n| n.has_tag_name("error"))
+            .unwrap();
+        assert_eq!(not_run.attribute("type"), Some("not-run"));
+        assert_eq!(
+            not_run.attribute("message"),
+            Some("class/carol: no program in this folder")
+        );
+        let status = suites[2]
+            .descendants()
+            .find(|n| n.has_tag_name("property") && n.attribute("name") == Some("status"))
+            .unwrap();
+        assert_eq!(status.attribute("value"), Some("error"));
     }
 
     #[test]
     fn forbidden_characters_never_reach_the_file() {
         let mut class = class();
         class.submissions[0].cases[1].explanation = "\0\u{1}\u{8}\u{b}\u{c}\u{1f}\u{fffe}\r".into();
-        let xml = document(&class);
+        let xml = document(&class).unwrap();
         let forbidden = |c: char| {
             (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{fffe}' | '\u{ffff}')
         };
         assert!(!xml.chars().any(forbidden));
         assert!(xml.contains("\\x00\\x01\\x08\\x0b\\x0c\\x1f\\u{fffe}\\x0d"));
+        parsed(&xml);
     }
 
     #[test]
-    fn escaping() {
-        assert_eq!(attr("a<b>&\"'\n\t"), "a&lt;b&gt;&amp;&quot;&apos;&#10;&#9;");
-        assert_eq!(text("a<b>&\"'\n"), "a&lt;b&gt;&amp;\"'\n");
+    fn markup_in_names_and_messages_stays_text_and_tabs_are_shown() {
+        let mut class = class();
+        class.submissions[0].id = "a<b>&\"'".into();
+        class.submissions[0].cases[1].reason = "</failure><x y='1'>\tz".into();
+        let xml = document(&class).unwrap();
+        let doc = parsed(&xml);
+        let suite = doc.root_element().first_element_child().unwrap();
+        assert_eq!(suite.attribute("name"), Some("a<b>&\"'"));
+        let failure = suite
+            .descendants()
+            .find(|n| n.has_tag_name("failure"))
+            .unwrap();
+        assert_eq!(failure.attribute("message"), Some("</failure><x y='1'>␉z"));
+    }
+
+    #[test]
+    fn an_interrupted_submission_has_every_case_skipped() {
+        let mut class = class();
+        class.submissions[0].status = Status::NotGraded;
+        let xml = document(&class).unwrap();
+        let doc = parsed(&xml);
+        let suite = doc.root_element().first_element_child().unwrap();
+        assert_eq!(suite.attribute("skipped"), Some("3"));
+        let skipped: Vec<_> = suite
+            .descendants()
+            .filter(|n| n.has_tag_name("skipped"))
+            .map(|n| n.attribute("message"))
+            .collect();
+        assert_eq!(
+            skipped,
+            [Some("not graded yet: grading was interrupted"); 3]
+        );
     }
 
     #[test]
     fn an_empty_class_is_an_empty_testsuites() {
-        let xml = document(&empty_class());
-        assert!(xml.contains("<testsuites name=\"referee: Test &quot;suite&quot; &lt;1&gt;\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n</testsuites>"), "{xml}");
+        let xml = document(&empty_class()).unwrap();
+        let doc = parsed(&xml);
+        let root = doc.root_element();
+        assert_eq!(root.attribute("tests"), Some("0"));
+        assert_eq!(root.attribute("time"), Some("0.000"));
+        assert_eq!(root.attribute("name"), Some("referee: Test \"suite\" <1>"));
+        assert_eq!(root.children().filter(|n| n.is_element()).count(), 0);
     }
 }

@@ -1,0 +1,212 @@
+//! What people read, as snapshots: for a few representative programs, the
+//! explanation `referee check` prints in the terminal, and the Markdown and
+//! HTML feedback `referee grade` writes for the student. The snapshots are
+//! in `tests/snapshots/`, reviewed by a person when they change (the
+//! README's "Developing" part says how); what changes from run to run
+//! (times, temporary paths) is redacted.
+//!
+//! The scenarios: a pass, a wrong move, a format-only difference, a
+//! crash, a function case of connect4-bomb, each on a case or two copied
+//! from the shipped suites and made public; and for the terminal, five
+//! Connect Four programs with one bug each on the shipped public cases.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::*;
+
+/// One program graded on a few cases of a game's shipped suite.
+struct Scenario {
+    /// The snapshots' name.
+    name: &'static str,
+    game: &'static str,
+    /// Under `tests/`.
+    program: &'static str,
+    cases: &'static [&'static str],
+}
+
+const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "pass",
+        game: "connect4",
+        program: "fixtures/connect4/correct.c",
+        cases: &["seed-example-1"],
+    },
+    Scenario {
+        name: "wrong-move",
+        game: "pentago",
+        program: "fixtures/pentago/bugs/rotation-direction-swapped.c",
+        cases: &["rotate-quadrant-1-left"],
+    },
+    Scenario {
+        name: "format-only",
+        game: "pentago",
+        program: "fixtures/pentago/formats/correct-terse.c",
+        cases: &["display-board-exact", "rotate-quadrant-1-left"],
+    },
+    Scenario {
+        name: "crash",
+        game: "connect4",
+        program: "programs/segfault-after-first-move.c",
+        cases: &["seed-example-1"],
+    },
+    Scenario {
+        name: "function-call",
+        game: "connect4-bomb",
+        program: "fixtures/connect4-bomb/bugs/drop-piece-zero-based-row.py",
+        cases: &["drop-piece-handout-example", "board-full-empty-board"],
+    },
+];
+
+/// The scenario's cases in `work`, every one public (a student's
+/// feedback shows a public case in full).
+fn cases(scenario: &Scenario, work: &Path) -> PathBuf {
+    let dir = small_suite(scenario.game, work, scenario.cases);
+    let yaml = dir.join("suite.yaml");
+    let suite = fs::read_to_string(&yaml)
+        .unwrap()
+        .replace("visibility: hidden", "visibility: public");
+    fs::write(&yaml, suite).unwrap();
+    for case in scenario.cases {
+        let file = dir.join(format!("{case}.yaml"));
+        let text = fs::read_to_string(&file)
+            .unwrap()
+            .replace("visibility: hidden", "visibility: public");
+        fs::write(&file, text).unwrap();
+    }
+    dir
+}
+
+/// Runs of what differs from machine to machine or run to run, and what
+/// they become in a snapshot.
+fn redactions(work: &Path) -> Vec<(String, String)> {
+    let work = regex::escape(&work.display().to_string());
+    vec![
+        (work, "[work]".into()),
+        (
+            regex::escape(&root().display().to_string()),
+            "[repo]".into(),
+        ),
+        // Durations: `0.42 s`, `12 ms`, `1.5s`.
+        (r"\b\d+(\.\d+)? ?(ms|s)\b".into(), "[time]".into()),
+        (r"referee \d+\.\d+\.\d+".into(), "referee [version]".into()),
+        // The pages' style sheet: the same for every page, and not text
+        // a student reads.
+        (
+            r"(?s)<style>.*?</style>".into(),
+            "<style>[css]</style>".into(),
+        ),
+    ]
+}
+
+/// Asserts `text` is the snapshot `name`, redacted.
+fn assert_snapshot(name: &str, text: &str, work: &Path) {
+    let filters = redactions(work);
+    let filters: Vec<(&str, &str)> = filters
+        .iter()
+        .map(|(from, to)| (from.as_str(), to.as_str()))
+        .collect();
+    insta::with_settings!({ filters => filters, prepend_module_to_snapshot => true }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+/// What `referee check` prints for each scenario.
+#[test]
+fn the_terminal_explanation() {
+    for scenario in SCENARIOS {
+        let work = tempfile::tempdir().unwrap();
+        let cases = cases(scenario, work.path());
+        let program = test_file(scenario.program);
+        let out = referee_in(
+            work.path(),
+            &[
+                "check",
+                program.to_str().unwrap(),
+                "--cases",
+                cases.to_str().unwrap(),
+            ],
+        );
+        let expected_code = if scenario.name == "pass" { 0 } else { 1 };
+        assert_eq!(
+            out.status.code(),
+            Some(expected_code),
+            "{}:\n{}{}",
+            scenario.name,
+            stdout(&out),
+            stderr(&out)
+        );
+        assert_snapshot(
+            &format!("check-{}", scenario.name),
+            &stdout(&out),
+            work.path(),
+        );
+    }
+}
+
+/// What `referee check` prints for Connect Four programs with one bug
+/// each, on the shipped public cases: the verdict, the input just before
+/// the first difference, both versions of the line (invisible
+/// differences made visible) and the diff.
+#[test]
+fn the_terminal_explanation_of_one_bug() {
+    for file in [
+        "tie-with-exclamation",
+        "final-board-no-trailing-space",
+        "prompt-says-0-6",
+        "prompt-no-trailing-space",
+        "missed-diagonal",
+    ] {
+        let work = tempfile::tempdir().unwrap();
+        let program = test_file(&format!("fixtures/connect4/bugs/{file}.c"));
+        let out = referee_in(work.path(), &["check", program.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{file}:\n{}", stdout(&out));
+        assert_snapshot(
+            &format!("check-connect4-{file}"),
+            &stdout(&out),
+            work.path(),
+        );
+    }
+}
+
+/// The Markdown and HTML feedback `referee grade` writes for the student
+/// of each scenario.
+#[test]
+fn the_feedback_files() {
+    for scenario in SCENARIOS {
+        let work = tempfile::tempdir().unwrap();
+        let cases = cases(scenario, work.path());
+        let program = test_file(scenario.program);
+        let extension = program.extension().unwrap().to_str().unwrap();
+        let student = work.path().join(format!("student.{extension}"));
+        fs::copy(&program, &student).unwrap();
+        let out_dir = work.path().join("out");
+        let out = referee_in(
+            work.path(),
+            &[
+                "grade",
+                "--game",
+                scenario.game,
+                "--cases",
+                cases.to_str().unwrap(),
+                "--out",
+                out_dir.to_str().unwrap(),
+                student.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}:\n{}{}",
+            scenario.name,
+            stdout(&out),
+            stderr(&out)
+        );
+        for format in ["md", "html"] {
+            let page = fs::read_to_string(out_dir.join(format!("feedback/student.{format}")))
+                .unwrap_or_else(|e| panic!("{}: feedback/student.{format}: {e}", scenario.name));
+            assert_snapshot(&format!("{format}-{}", scenario.name), &page, work.path());
+        }
+    }
+}
