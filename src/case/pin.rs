@@ -1,7 +1,9 @@
 //! Pinned reference transcripts: each case's expected transcript is kept
 //! in the repository next to the case (`<case>.transcript`), so that any
-//! change to the reference shows up as a reviewed diff; `referee cases
-//! update` re-pins after a deliberate change.
+//! change to the reference shows up as a reviewed diff. After a
+//! deliberate change, `referee cases update` writes what the reference
+//! prints now beside each pin (`<case>.transcript.new`) with the diff, and
+//! `referee cases update --accept` takes those pending files as the pins.
 //!
 //! The file holds the transcript in terminal form, exactly as the
 //! handouts' sample runs print it. When the reference is still waiting for
