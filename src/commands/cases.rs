@@ -389,10 +389,9 @@ pub fn update(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
                 }
                 Ok(false) => {}
                 Err(e) => {
-                    return Err(format!(
-                        "{}: cannot write it: {e}",
-                        case.pin_file().display()
-                    ))
+                    return Err(
+                        format!("{}: cannot write it: {e}", case.pin_file().display()).into(),
+                    )
                 }
             }
         }

@@ -26,7 +26,8 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
         return Err(format!(
             "{} already exists: choose another --name, or pass --force to replace it",
             file.display()
-        ));
+        )
+        .into());
     }
     let created = ensure_suite(&dir, game)?;
     let absolute = std::path::absolute(&file).unwrap_or_else(|_| file.clone());
@@ -44,7 +45,7 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
     let lines = play_and_record(game)?;
     fs::write(&file, case_yaml(args, &lines))
         .map_err(|e| format!("{}: cannot write it: {e}", file.display()))?;
-    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
+    let suite = case::load_suite(&dir)?;
     let saved = suite
         .cases
         .iter()
@@ -81,9 +82,10 @@ fn check_name(name: &str) -> Result<(), Failure> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "`{name}` cannot name a case: use letters, digits, '-', '_' and '.' only"
-        ))
+        Err(
+            format!("`{name}` cannot name a case: use letters, digits, '-', '_' and '.' only")
+                .into(),
+        )
     }
 }
 
@@ -113,7 +115,7 @@ fn play_and_record(game: reference::Game) -> Result<Vec<String>, Failure> {
     match game.play(&mut input, &mut output) {
         Ok(()) => {}
         Err(e) if e.kind() == ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(format!("playing {game}: {e}")),
+        Err(e) => return Err(format!("playing {game}: {e}").into()),
     }
     Ok(input.lines)
 }
