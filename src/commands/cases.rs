@@ -124,8 +124,7 @@ pub fn list(dirs: &[PathBuf], markdown: bool) -> Result<ExitCode, Failure> {
         let suite = match suite {
             Ok(suite) => suite,
             Err(problem) => {
-                eprintln!("referee: {problem}");
-                status = ExitCode::from(2);
+                status = super::report(&problem.into());
                 continue;
             }
         };
