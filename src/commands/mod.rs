@@ -204,3 +204,27 @@ pub fn warn_about_missing_protections() {
         crate::notice::once("protections", &missing);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_failure_keeps_the_fault_and_the_message_of_its_error() {
+        let student = Failure::from(crate::submission::Error::NoProgram(PathBuf::from("bob")));
+        assert_eq!(student.fault(), Fault::Student);
+        assert_eq!(
+            student.to_string(),
+            "bob: no program in this folder (looked for a .c file, a .py file or an executable)"
+        );
+        let suite = Failure::from(crate::case::Problem::new(
+            std::path::Path::new("cases/x/a.yaml"),
+            "no input",
+        ));
+        assert_eq!(suite.fault(), Fault::Suite);
+        assert_eq!(suite.to_string(), "cases/x/a.yaml: no input");
+        assert_eq!(Failure::from("bad --jobs").fault(), Fault::Grader);
+        assert_eq!(Failure::BrokenSuite("x".into()).fault(), Fault::Suite);
+    }
+}
