@@ -110,12 +110,12 @@ impl Batch<'_> {
     fn grade(&self, entry: &Entry) -> SubmissionResult {
         let found = match submission::locate(&entry.path) {
             Ok(found) => found,
-            Err(message) => return self.ungradable(entry, Status::Error, message),
+            Err(error) => return self.ungradable(entry, Status::Error, error.to_string()),
         };
         let graded =
             grading::grade_until(&found, self.suite, self.prepared, &self.settings, self.stop);
         match graded {
-            Err(message) => self.ungradable(entry, Status::Error, message),
+            Err(error) => self.ungradable(entry, Status::Error, error.to_string()),
             Ok(None) => self.not_graded(entry, String::new()),
             Ok(Some(graded)) => {
                 let mut result = self.convert(entry, &graded);

@@ -1,7 +1,7 @@
 //! The expected side of every comparison: the reference game run
 //! in-process on a case's input, recorded as a [`Transcript`].
 //!
-//! The reference reads through [`ScriptedInput`], which hands out one line
+//! The reference reads through a [`LineInput`], which hands out one line
 //! only when the game asks for more and the previous line is used up:
 //! exactly when a real program on a terminal would be blocked reading. So
 //! the reference's transcript interleaves input the way a student's does
@@ -32,12 +32,21 @@ pub fn run_reference(game: Game, inputs: &[String]) -> ReferenceRun {
         transcript: Transcript::new(),
         waited_at_end: false,
     }));
-    let mut input = ScriptedInput {
-        lines: inputs.iter(),
-        current: Vec::new(),
-        pos: 0,
-        state: Rc::clone(&state),
-    };
+    let mut lines = inputs.iter();
+    let given = Rc::clone(&state);
+    let mut input = LineInput::new(move || {
+        let mut given = given.borrow_mut();
+        Ok(match lines.next() {
+            Some(line) => {
+                given.transcript.push_input(line);
+                Some(line.as_bytes().to_vec())
+            }
+            None => {
+                given.waited_at_end = true;
+                None
+            }
+        })
+    });
     let mut output = RecordedOutput(Rc::clone(&state));
     // In-memory reads and writes cannot fail, so neither can the game.
     let played = game.play(&mut input, &mut output);
@@ -59,27 +68,36 @@ struct Recorder {
     waited_at_end: bool,
 }
 
-/// Input that yields the case's lines one at a time, each when the game
-/// has used up the previous one and wants more.
-struct ScriptedInput<'a> {
-    lines: std::slice::Iter<'a, String>,
+/// Input that hands a game one line at a time, each only when the game
+/// has used up the previous one and wants more: what a program on a
+/// terminal sees. `next` gives the next line without its newline, or
+/// `None` at the end of input; it is asked again each time the game reads
+/// past the end. Used for a case's scripted input and for recording a
+/// TA's play.
+pub struct LineInput<F> {
+    next: F,
     current: Vec<u8>,
     pos: usize,
-    state: Rc<RefCell<Recorder>>,
 }
 
-impl BufRead for ScriptedInput<'_> {
+impl<F: FnMut() -> io::Result<Option<Vec<u8>>>> LineInput<F> {
+    /// Input whose lines come from `next`.
+    pub fn new(next: F) -> LineInput<F> {
+        LineInput {
+            next,
+            current: Vec::new(),
+            pos: 0,
+        }
+    }
+}
+
+impl<F: FnMut() -> io::Result<Option<Vec<u8>>>> BufRead for LineInput<F> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.pos >= self.current.len() {
-            match self.lines.next() {
-                Some(line) => {
-                    self.state.borrow_mut().transcript.push_input(line);
-                    self.current.clear();
-                    self.current.extend_from_slice(line.as_bytes());
-                    self.current.push(b'\n');
-                    self.pos = 0;
-                }
-                None => self.state.borrow_mut().waited_at_end = true,
+            if let Some(line) = (self.next)()? {
+                self.current = line;
+                self.current.push(b'\n');
+                self.pos = 0;
             }
         }
         Ok(&self.current[self.pos.min(self.current.len())..])
@@ -90,7 +108,7 @@ impl BufRead for ScriptedInput<'_> {
     }
 }
 
-impl Read for ScriptedInput<'_> {
+impl<F: FnMut() -> io::Result<Option<Vec<u8>>>> Read for LineInput<F> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let available = self.fill_buf()?;
         let n = available.len().min(buf.len());
@@ -120,6 +138,27 @@ mod tests {
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn line_input_asks_for_a_line_only_when_the_last_is_used_up() {
+        let mut asked = 0;
+        let mut input = LineInput::new(|| {
+            asked += 1;
+            Ok((asked <= 2).then(|| format!("line {asked}").into_bytes()))
+        });
+        let mut word = [0u8; 4];
+        input.read_exact(&mut word).unwrap();
+        assert_eq!(&word, b"line");
+        let mut rest = String::new();
+        input.read_line(&mut rest).unwrap();
+        assert_eq!(rest, " 1\n");
+        let mut all = String::new();
+        input.read_to_string(&mut all).unwrap();
+        assert_eq!(all, "line 2\n");
+        drop(input);
+        // Once for each line, once for the end of input.
+        assert_eq!(asked, 3);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
 use crate::explain::{self, terminal};
+use crate::fault::Fault;
 use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
 use crate::results;
@@ -157,6 +158,44 @@ impl Graded {
     }
 }
 
+/// Why a submission could not be graded. What the program does when it
+/// runs is judged, never an error: an error is what stopped grading.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The submission's file cannot be taken (a link, a FIFO, too
+    /// large).
+    #[error("{0}")]
+    Refused(Refusal),
+    /// The grader could not build it (no compiler, no Python, no disk).
+    #[error("{0}")]
+    Build(String),
+    /// No sandbox could be made for a run.
+    #[error("cannot make a sandbox for the run: {0}")]
+    Sandbox(std::io::Error),
+    /// The program could not be started or watched.
+    #[error("cannot run {program}: {source}")]
+    Run {
+        /// The program, as started.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A case prepared as a call has no call.
+    #[error("a call case without a call")]
+    CallWithoutCall,
+}
+
+impl Error {
+    /// Whose fault it is: a submission file referee refuses is the
+    /// student's; everything else stopped the grader itself.
+    pub fn fault(&self) -> Fault {
+        match self {
+            Error::Refused(_) => Fault::Student,
+            _ => Fault::Grader,
+        }
+    }
+}
+
 /// Builds `submission` and runs it on every prepared case. Fails only
 /// when the grader cannot do its part (no compiler, no terminal).
 pub fn grade(
@@ -164,7 +203,7 @@ pub fn grade(
     suite: &Suite,
     cases: &[Prepared<'_>],
     settings: &Settings,
-) -> Result<Graded, String> {
+) -> Result<Graded, Error> {
     let never = AtomicBool::new(false);
     grade_until(submission, suite, cases, settings, &never)
         .map(|graded| graded.expect("grading is never stopped"))
@@ -178,7 +217,7 @@ pub fn grade_until(
     cases: &[Prepared<'_>],
     settings: &Settings,
     stop: &AtomicBool,
-) -> Result<Option<Graded>, String> {
+) -> Result<Option<Graded>, Error> {
     let default_flags: Vec<String> = submission::DEFAULT_CFLAGS
         .iter()
         .map(|s| s.to_string())
@@ -191,8 +230,8 @@ pub fn grade_until(
     let built = match submission::build(submission, cflags) {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
-        Err(BuildError::Refused(refusal)) => return Err(refusal.to_string()),
-        Err(BuildError::Grader(message)) => return Err(message),
+        Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
+        Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
     };
     let Some(outcomes) = run_all(&built, suite, cases, settings, stop)? else {
         return Ok(None);
@@ -227,7 +266,7 @@ fn run_all(
     cases: &[Prepared<'_>],
     settings: &Settings,
     stop: &AtomicBool,
-) -> Result<Option<Vec<CaseOutcome>>, String> {
+) -> Result<Option<Vec<CaseOutcome>>, Error> {
     let timeouts = Timeouts::new(settings.max_timeouts);
     if settings.jobs <= 1 {
         // On this thread: it keeps its sandbox slot (and, as root, its
@@ -243,7 +282,7 @@ fn run_all(
         return Ok(Some(outcomes));
     }
     let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<Result<CaseOutcome, String>>>> =
+    let results: Vec<Mutex<Option<Result<CaseOutcome, Error>>>> =
         cases.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..settings.jobs.clamp(1, cases.len().max(1)) {
@@ -305,8 +344,8 @@ impl Timeouts {
     fn run(
         &self,
         prepared: &Prepared<'_>,
-        run: impl FnOnce() -> Result<CaseOutcome, String>,
-    ) -> Result<CaseOutcome, String> {
+        run: impl FnOnce() -> Result<CaseOutcome, Error>,
+    ) -> Result<CaseOutcome, Error> {
         let count = self.count(prepared.case);
         if self.limit > 0 && count.load(Ordering::Relaxed) >= self.limit {
             let judgement = Judgement::nothing(
@@ -333,7 +372,7 @@ pub fn run_case(
     suite: &Suite,
     prepared: &Prepared<'_>,
     feed: Feed,
-) -> Result<CaseOutcome, String> {
+) -> Result<CaseOutcome, Error> {
     let case = prepared.case;
     match (&prepared.expected, &case.call) {
         (Expected::Call(expected), Some(call)) => call_case(built, case, call, expected),
@@ -350,20 +389,25 @@ pub fn run_case(
             let (judgement, faults) = judge::whole_game(&setting, want, &result);
             Ok(outcome(judgement, faults, Some(result), None))
         }
-        (Expected::Call(_), None) => Err("a call case without a call".into()),
+        (Expected::Call(_), None) => Err(Error::CallWithoutCall),
     }
 }
 
 /// Runs `program` on the case in a fresh sandbox. A failure of the
 /// grader's own (no slot, no process to spare) is tried once more on a
 /// fresh slot, then reported as the grader's, never as the program's.
-fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResult), String> {
-    let attempt = || -> Result<(Jail, RunResult), String> {
+fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResult), Error> {
+    let attempt = || -> Result<(Jail, RunResult), Error> {
         let jail = crate::submission::sandbox()
             .jail(&program.reads, &case.limits)
-            .map_err(|e| format!("cannot make a sandbox for the run: {e}"))?;
-        let result = run::run(program, &case.input, &case.limits, &jail, feed)
-            .map_err(|e| format!("cannot run {}: {e}", program_name(program)))?;
+            .map_err(Error::Sandbox)?;
+        let result =
+            run::run(program, &case.input, &case.limits, &jail, feed).map_err(|source| {
+                Error::Run {
+                    program: program_name(program),
+                    source,
+                }
+            })?;
         Ok((jail, result))
     };
     attempt().or_else(|_| {
@@ -397,7 +441,7 @@ fn call_case(
     case: &Case,
     call: &Call,
     expected: &call::Expected,
-) -> Result<CaseOutcome, String> {
+) -> Result<CaseOutcome, Error> {
     let Some(caller) = &built.caller else {
         let judgement = Judgement::nothing(
             Verdict::Crashed,
@@ -446,4 +490,21 @@ fn program_name(program: &Program) -> String {
         .first()
         .map(|p| PathBuf::from(p).display().to_string())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_file_is_the_students_and_a_failed_run_the_graders() {
+        let refused = Error::Refused(Refusal::Link(PathBuf::from("lab6.c")));
+        assert_eq!(refused.fault(), Fault::Student);
+        let run = Error::Run {
+            program: "./lab6".into(),
+            source: std::io::Error::other("no process to spare"),
+        };
+        assert_eq!(run.fault(), Fault::Grader);
+        assert_eq!(run.to_string(), "cannot run ./lab6: no process to spare");
+    }
 }

@@ -17,6 +17,7 @@ pub mod expected;
 pub mod explain;
 pub mod explore;
 pub mod export;
+pub mod fault;
 pub mod game;
 pub mod grading;
 pub mod judge;

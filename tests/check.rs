@@ -4,6 +4,7 @@
 mod common;
 
 use std::fs;
+use std::path::Path;
 
 use common::*;
 
@@ -483,4 +484,50 @@ fn a_recorded_case_keeps_the_lines_the_game_read() {
     );
     assert_eq!(again.status.code(), Some(2));
     assert!(stderr(&again).contains("--force"));
+}
+
+/// Gradescope asks whose fault an ungradable submission is: a folder with
+/// no program is the student's (a 0 with the reason, exit 0); a program
+/// whose game referee cannot tell is the setup's (the student is told to
+/// ask the instructor, and referee exits 2).
+#[test]
+fn gradescope_tells_the_students_mistake_from_the_graders() {
+    let work = tempfile::tempdir().unwrap();
+    let empty = work.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let unknown = work.path().join("unknown");
+    fs::create_dir(&unknown).unwrap();
+    fs::write(unknown.join("main.c"), "int main(void) { return 0; }\n").unwrap();
+    let gradescope = |submission: &Path, name: &str| {
+        let results = work.path().join(format!("{name}.json"));
+        let run = referee_in(
+            work.path(),
+            &[
+                "gradescope",
+                "--submission",
+                submission.to_str().unwrap(),
+                "--results",
+                results.to_str().unwrap(),
+            ],
+        );
+        let text = fs::read_to_string(&results).expect("results.json is always written");
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        (run, doc["output"].as_str().unwrap_or_default().to_string())
+    };
+    let (run, output) = gradescope(&empty, "empty");
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(output.contains("no program in this folder"), "{output}");
+    assert!(!output.contains("tell your instructor"), "{output}");
+    let (run, output) = gradescope(&unknown, "unknown");
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(
+        output.contains("the autograder could not run (cannot tell which game")
+            && output.contains("Please tell your instructor."),
+        "{output}"
+    );
+    assert!(
+        stderr(&run).starts_with("referee: cannot tell which game"),
+        "{}",
+        stderr(&run)
+    );
 }

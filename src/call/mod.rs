@@ -13,6 +13,7 @@ use std::fmt;
 use reference::connect4_bomb::{self as game, Board};
 use serde::Deserialize;
 
+use crate::fault::Fault;
 use crate::verdict::Verdict;
 
 /// The helper's source, written next to each Python submission.
@@ -99,16 +100,41 @@ impl Function {
     }
 
     /// The function called `name`.
-    pub fn from_name(name: &str) -> Result<Function, String> {
+    pub fn from_name(name: &str) -> Result<Function, Error> {
         Function::ALL
             .into_iter()
             .find(|f| f.name() == name)
-            .ok_or_else(|| {
-                format!(
-                    "unknown function `{name}`; the functions are: {}",
-                    Function::ALL.map(Function::name).join(", ")
-                )
-            })
+            .ok_or_else(|| Error::UnknownFunction(name.to_string()))
+    }
+}
+
+/// What is wrong with a call: a case naming no function of the
+/// assignment, or a helper's result the program made unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A case names a function the assignment does not have.
+    #[error(
+        "unknown function `{0}`; the functions are: {names}",
+        names = Function::ALL.map(Function::name).join(", ")
+    )]
+    UnknownFunction(String),
+    /// The helper's `result.json` is no JSON of the helper's.
+    #[error("the helper's result is unreadable: {0}")]
+    Unreadable(serde_json::Error),
+    /// The helper's result says neither what was returned nor raised.
+    #[error("the helper's result has no return value")]
+    NoReturnValue,
+}
+
+impl Error {
+    /// Whose fault it is: the case's name is the suite's; the result
+    /// file is written where the student's code runs, so what spoils it
+    /// is the student's.
+    pub fn fault(&self) -> Fault {
+        match self {
+            Error::UnknownFunction(_) => Fault::Suite,
+            Error::Unreadable(_) | Error::NoReturnValue => Fault::Student,
+        }
     }
 }
 
@@ -276,9 +302,8 @@ struct RawValue {
 }
 
 /// Reads the helper's `result.json`.
-pub fn parse_outcome(json: &str) -> Result<Outcome, String> {
-    let raw: RawOutcome = serde_json::from_str(json)
-        .map_err(|e| format!("the helper's result is unreadable: {e}"))?;
+pub fn parse_outcome(json: &str) -> Result<Outcome, Error> {
+    let raw: RawOutcome = serde_json::from_str(json).map_err(Error::Unreadable)?;
     if let Some(name) = raw.raised {
         return Ok(Outcome::Raised {
             name,
@@ -286,9 +311,7 @@ pub fn parse_outcome(json: &str) -> Result<Outcome, String> {
             location: raw.location.unwrap_or_default(),
         });
     }
-    let value = raw
-        .returned
-        .ok_or("the helper's result has no return value")?;
+    let value = raw.returned.ok_or(Error::NoReturnValue)?;
     let value = match (value.type_name.as_str(), &value.value) {
         ("int", Some(v)) => Value::Int(v.as_i64().unwrap_or_default()),
         ("bool", Some(v)) => Value::Bool(v.as_bool().unwrap_or_default()),
@@ -543,6 +566,13 @@ mod tests {
                 ..
             }
         ));
-        assert!(parse_outcome("{").is_err());
+        let spoiled = parse_outcome("{").unwrap_err();
+        assert!(matches!(spoiled, Error::Unreadable(_)), "{spoiled}");
+        assert_eq!(spoiled.fault(), Fault::Student);
+        let unknown = Function::from_name("drop_pieces").unwrap_err();
+        assert_eq!(unknown.fault(), Fault::Suite);
+        assert!(unknown
+            .to_string()
+            .starts_with("unknown function `drop_pieces`; the functions are: board_full, "));
     }
 }

@@ -6,19 +6,21 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use include_dir::{include_dir, Dir};
 use reference::Game;
+
+use super::Error;
 
 /// The repository's `cases/` as it was when referee was built.
 static CASES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/cases");
 
 /// Where the built-in suites were written out, once.
-static WRITTEN: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+static WRITTEN: OnceLock<Result<PathBuf, Error>> = OnceLock::new();
 
 /// The folder holding the built-in suites, one folder per game.
-pub fn root() -> Result<&'static Path, String> {
+pub fn root() -> Result<&'static Path, Error> {
     WRITTEN
         .get_or_init(write_out)
         .as_deref()
@@ -26,7 +28,7 @@ pub fn root() -> Result<&'static Path, String> {
 }
 
 /// The built-in suite of `game`.
-pub fn dir(game: Game) -> Result<PathBuf, String> {
+pub fn dir(game: Game) -> Result<PathBuf, Error> {
     Ok(root()?.join(game.id()))
 }
 
@@ -45,8 +47,8 @@ pub fn remove() {
     }
 }
 
-fn write_out() -> Result<PathBuf, String> {
-    let cannot = |e: std::io::Error| format!("cannot write out the built-in cases: {e}");
+fn write_out() -> Result<PathBuf, Error> {
+    let cannot = |e: std::io::Error| Error::Builtin(Arc::new(e));
     let root = tempfile::Builder::new()
         .prefix("referee-cases-")
         .tempdir()

@@ -233,7 +233,7 @@ impl TextPart {
 
     /// The part a case file names: one the reader finds, or one of the
     /// suite's regions.
-    pub fn named(name: &str, regions: &[String]) -> Result<TextPart, String> {
+    pub fn named(name: &str, regions: &[String]) -> Result<TextPart, Invalid> {
         if let Some((_, part)) = Self::NAMED.iter().find(|(n, _)| *n == name) {
             return Ok(*part);
         }
@@ -242,11 +242,10 @@ impl TextPart {
         }
         let mut known: Vec<String> = Self::NAMED.iter().map(|(n, _)| n.to_string()).collect();
         known.extend(regions.iter().cloned());
-        Err(format!(
-            "unknown part `{name}` in `format`; the parts are: {} (a region is named in \
-             suite.yaml's `regions`)",
-            known.join(", ")
-        ))
+        Err(Invalid::Part {
+            name: name.to_string(),
+            known,
+        })
     }
 }
 
@@ -298,7 +297,7 @@ macro_rules! checked_value {
                         f.write_str($expecting)
                     }
                     fn visit_str<E: de::Error>(self, s: &str) -> Result<$name, E> {
-                        let parse: fn(&str) -> Result<$inner, String> = $parse;
+                        let parse: fn(&str) -> Result<$inner, Invalid> = $parse;
                         parse(s).map($name).map_err(E::custom)
                     }
                     fn visit_u64<E: de::Error>(self, n: u64) -> Result<$name, E> {
@@ -321,14 +320,14 @@ checked_value!(
     /// A game id, checked against the games referee knows.
     GameName(reference::Game),
     "a game: connect4, connect4-bomb or pentago",
-    |s| s.parse::<reference::Game>().map_err(|e| e.to_string())
+    |s| s.parse::<reference::Game>().map_err(Invalid::Game)
 );
 
 checked_value!(
     /// One of the six functions of the CSE 101 assignment.
     FunctionName(crate::call::Function),
     "a function: board_full, drop_piece, drop_bomb, horizontal_winner, vertical_winner or diagonal_winner",
-    crate::call::Function::from_name
+    |s| crate::call::Function::from_name(s).map_err(Invalid::Function)
 );
 
 checked_value!(
@@ -336,9 +335,9 @@ checked_value!(
     BoardText(reference::connect4_bomb::Board),
     "a board: rows of '.', 'X' and 'O', the top row first",
     |s| {
-        let board = reference::connect4_bomb::Board::parse(s)?;
+        let board = reference::connect4_bomb::Board::parse(s).map_err(Invalid::Board)?;
         if board.num_rows() < 4 || board.num_cols() < 4 {
-            return Err("a board has at least 4 rows and 4 columns".into());
+            return Err(Invalid::SmallBoard);
         }
         Ok(board)
     }
@@ -350,7 +349,7 @@ checked_value!(
     "a number of points, such as 2 or 0.5",
     |s| match s.trim().parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
-        _ => Err(format!("points must be a number, zero or more, not `{s}`")),
+        _ => Err(Invalid::Points(s.to_string())),
     }
 );
 
@@ -372,35 +371,36 @@ checked_value!(
     /// A regular expression matched against one line of output.
     Pattern(Regex),
     "a regular expression",
-    |s| Regex::new(s).map_err(|e| format!("not a valid regular expression: {e}"))
+    |s| Regex::new(s).map_err(Invalid::Pattern)
 );
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+fn parse_duration(s: &str) -> Result<Duration, Invalid> {
     let t = s.trim();
     let (number, unit) = split_unit(t);
     let value: f64 = number
         .parse()
-        .map_err(|_| format!("`{s}` is not a duration; write it like 10s, 500ms or 2m"))?;
+        .map_err(|_| Invalid::Duration(s.to_string()))?;
     let seconds = match unit {
         "" | "s" => value,
         "ms" => value / 1000.0,
         "m" | "min" => value * 60.0,
-        _ => return Err(format!("`{s}`: unknown unit `{unit}`; use ms, s or m")),
+        _ => {
+            return Err(Invalid::DurationUnit {
+                text: s.to_string(),
+                unit: unit.to_string(),
+            })
+        }
     };
     if !(seconds > 0.0 && seconds <= 24.0 * 3600.0) {
-        return Err(format!(
-            "`{s}`: a duration must be above zero and at most a day"
-        ));
+        return Err(Invalid::DurationRange(s.to_string()));
     }
     Ok(Duration::from_secs_f64(seconds))
 }
 
-fn parse_size(s: &str) -> Result<u64, String> {
+fn parse_size(s: &str) -> Result<u64, Invalid> {
     let t = s.trim();
     let (number, unit) = split_unit(t);
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size; write it like 64KiB, 1MiB or 1000000"))?;
+    let value: f64 = number.parse().map_err(|_| Invalid::Size(s.to_string()))?;
     let factor: f64 = match unit {
         "" | "B" => 1.0,
         "KB" | "kB" => 1e3,
@@ -410,16 +410,88 @@ fn parse_size(s: &str) -> Result<u64, String> {
         "MiB" => 1024.0 * 1024.0,
         "GiB" => 1024.0 * 1024.0 * 1024.0,
         _ => {
-            return Err(format!(
-                "`{s}`: unknown unit `{unit}`; use B, KiB, MiB, GiB, KB, MB or GB"
-            ))
+            return Err(Invalid::SizeUnit {
+                text: s.to_string(),
+                unit: unit.to_string(),
+            })
         }
     };
     let bytes = value * factor;
     if !(1.0..1e15).contains(&bytes) {
-        return Err(format!("`{s}`: a size must be at least one byte"));
+        return Err(Invalid::SizeRange(s.to_string()));
     }
     Ok(bytes as u64)
+}
+
+/// Why a value in a case file cannot be used. It reaches the user as a
+/// [`super::Problem`] of the file, with the line where the value is.
+#[derive(Debug, thiserror::Error)]
+pub enum Invalid {
+    /// No such game.
+    #[error("{0}")]
+    Game(reference::UnknownGame),
+    /// No such function.
+    #[error("{0}")]
+    Function(crate::call::Error),
+    /// Not a board.
+    #[error("{0}")]
+    Board(reference::connect4_bomb::BoardError),
+    /// A board too small to win on.
+    #[error("a board has at least 4 rows and 4 columns")]
+    SmallBoard,
+    /// Not a number of points.
+    #[error("points must be a number, zero or more, not `{0}`")]
+    Points(String),
+    /// Not a duration.
+    #[error("`{0}` is not a duration; write it like 10s, 500ms or 2m")]
+    Duration(String),
+    /// A duration in an unknown unit.
+    #[error("`{text}`: unknown unit `{unit}`; use ms, s or m")]
+    DurationUnit {
+        /// What was written.
+        text: String,
+        /// Its unit.
+        unit: String,
+    },
+    /// A duration of zero, or over a day.
+    #[error("`{0}`: a duration must be above zero and at most a day")]
+    DurationRange(String),
+    /// Not a size.
+    #[error("`{0}` is not a size; write it like 64KiB, 1MiB or 1000000")]
+    Size(String),
+    /// A size in an unknown unit.
+    #[error("`{text}`: unknown unit `{unit}`; use B, KiB, MiB, GiB, KB, MB or GB")]
+    SizeUnit {
+        /// What was written.
+        text: String,
+        /// Its unit.
+        unit: String,
+    },
+    /// A size under one byte.
+    #[error("`{0}`: a size must be at least one byte")]
+    SizeRange(String),
+    /// Not a regular expression.
+    #[error("not a valid regular expression: {0}")]
+    Pattern(regex::Error),
+    /// A `format` part that is neither the reader's nor a region.
+    #[error(
+        "unknown part `{name}` in `format`; the parts are: {} (a region is named in \
+         suite.yaml's `regions`)",
+        known.join(", ")
+    )]
+    Part {
+        /// The name given.
+        name: String,
+        /// The parts there are.
+        known: Vec<String>,
+    },
+}
+
+impl Invalid {
+    /// Whose fault it is: the case file's.
+    pub fn fault(&self) -> crate::fault::Fault {
+        crate::fault::Fault::Suite
+    }
 }
 
 fn split_unit(t: &str) -> (&str, &str) {
@@ -533,4 +605,23 @@ fn not_a_string<E: de::Error>(value: &str) -> E {
         "this input line is read as the YAML value {value}, not as text: quote it (\"{value}\") \
          or write the input as a block (`input: |`)"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_value_is_the_suites_and_says_what_to_write() {
+        let bad = parse_duration("10 parsecs").unwrap_err();
+        assert_eq!(bad.fault(), crate::fault::Fault::Suite);
+        assert_eq!(
+            bad.to_string(),
+            "`10 parsecs`: unknown unit `parsecs`; use ms, s or m"
+        );
+        assert_eq!(
+            parse_size("0").unwrap_err().to_string(),
+            "`0`: a size must be at least one byte"
+        );
+    }
 }

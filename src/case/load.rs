@@ -222,7 +222,7 @@ fn load_case(
                 .iter()
                 .map(|name| TextPart::named(name, regions))
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|message| Problem::new(path, message))?,
+                .map_err(|invalid| Problem::new(path, invalid.to_string()))?,
         ),
         None => None,
     };

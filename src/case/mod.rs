@@ -7,11 +7,13 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use reference::Game;
 
 use crate::call::Call;
 use crate::compare::{Options, Region};
+use crate::fault::Fault;
 use crate::run::Limits;
 
 pub mod builtin;
@@ -24,7 +26,7 @@ pub use load::{load_suite, SUITE_FILE};
 
 /// The folder of suites used when none is named: `cases/` in the current
 /// folder if there is one, else the suites built into referee.
-pub fn default_root() -> Result<PathBuf, String> {
+pub fn default_root() -> Result<PathBuf, Error> {
     let here = PathBuf::from("cases");
     if here.is_dir() {
         return Ok(here);
@@ -34,7 +36,7 @@ pub fn default_root() -> Result<PathBuf, String> {
 
 /// The suite used for `game` when none is named: `cases/<game id>` in the
 /// current folder if it holds a suite, else the one built into referee.
-pub fn default_dir(game: Game) -> Result<PathBuf, String> {
+pub fn default_dir(game: Game) -> Result<PathBuf, Error> {
     let here = PathBuf::from("cases").join(game.id());
     if here.join(SUITE_FILE).is_file() {
         return Ok(here);
@@ -234,6 +236,37 @@ impl Problem {
     }
 }
 
+impl std::error::Error for Problem {}
+
+impl Problem {
+    /// Whose fault it is: a case folder's file is the suite's.
+    pub fn fault(&self) -> Fault {
+        Fault::Suite
+    }
+}
+
+/// Why a suite cannot be had.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Error {
+    /// The suites built into referee could not be written out.
+    #[error("cannot write out the built-in cases: {0}")]
+    Builtin(Arc<std::io::Error>),
+    /// A file of the suite is wrong.
+    #[error(transparent)]
+    Problem(#[from] Problem),
+}
+
+impl Error {
+    /// Whose fault it is: the machine's when referee cannot write its
+    /// own suites out, the suite's when one of its files is wrong.
+    pub fn fault(&self) -> Fault {
+        match self {
+            Error::Builtin(_) => Fault::Grader,
+            Error::Problem(problem) => problem.fault(),
+        }
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file.display())?;
@@ -241,5 +274,24 @@ impl fmt::Display for Problem {
             write!(f, ":{line}:{column}")?;
         }
         write!(f, ": {}", self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_file_is_the_suites_and_unwritten_suites_the_graders() {
+        let problem = Problem::new(Path::new("cases/pentago/a.yaml"), "no input");
+        assert_eq!(problem.fault(), Fault::Suite);
+        assert_eq!(Error::from(problem).fault(), Fault::Suite);
+        let io = std::io::Error::other("disk full");
+        let builtin = Error::Builtin(Arc::new(io));
+        assert_eq!(builtin.fault(), Fault::Grader);
+        assert_eq!(
+            builtin.to_string(),
+            "cannot write out the built-in cases: disk full"
+        );
     }
 }

@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::fault::Fault;
 use crate::results::LmsId;
 use crate::submission;
 
@@ -48,23 +49,50 @@ impl Entry {
     }
 }
 
+/// Why a class cannot be found: the grader named the wrong paths.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A path named cannot be read.
+    #[error("{}: cannot read it: {source}", path.display())]
+    Unreadable {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A folder named cannot be listed.
+    #[error("{}: cannot list it: {source}", path.display())]
+    Unlistable {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Nothing that could be a submission in any of the paths.
+    #[error(
+        "no submissions found in {} (a submission is a .c or .py file, an executable, or a \
+         folder holding one)",
+        .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    Nothing(Vec<PathBuf>),
+}
+
+impl Error {
+    /// Whose fault it is: the paths are the grader's to name.
+    pub fn fault(&self) -> Fault {
+        Fault::Grader
+    }
+}
+
 /// The submissions under `paths`, sorted by id. Fails when a path cannot
 /// be read, or nothing at all is found.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<Entry>, Error> {
     let mut found: Vec<PathBuf> = Vec::new();
     for path in paths {
         found.extend(expand(path)?);
     }
     if found.is_empty() {
-        return Err(format!(
-            "no submissions found in {} (a submission is a .c or .py file, an executable, \
-             or a folder holding one)",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        return Err(Error::Nothing(paths.to_vec()));
     }
     found.sort();
     found.dedup();
@@ -72,15 +100,19 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Entry>, String> {
 }
 
 /// The submissions one path stands for.
-fn expand(path: &Path) -> Result<Vec<PathBuf>, String> {
-    let meta = fs::symlink_metadata(path)
-        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+fn expand(path: &Path) -> Result<Vec<PathBuf>, Error> {
+    let meta = fs::symlink_metadata(path).map_err(|source| Error::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if !meta.is_dir() {
         // A file, or a link or special file that `locate` will refuse.
         return Ok(vec![path.to_path_buf()]);
     }
-    let listing =
-        submission::list(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
+    let listing = submission::list(path).map_err(|source| Error::Unlistable {
+        path: path.to_path_buf(),
+        source,
+    })?;
     // One program (or none: a student's empty folder, graded as such).
     if listing.folders.is_empty() && listing.candidates() <= 1 {
         return Ok(vec![path.to_path_buf()]);
@@ -278,6 +310,8 @@ mod tests {
         let twice = discover(&[class.join("alice.c"), class.join("sub/alice")]).unwrap();
         let ids: Vec<&str> = twice.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["alice", "alice-2"]);
-        assert!(discover(&[dir.path().join("missing")]).is_err());
+        let missing = discover(&[dir.path().join("missing")]).unwrap_err();
+        assert!(matches!(missing, Error::Unreadable { .. }), "{missing}");
+        assert_eq!(missing.fault(), Fault::Grader);
     }
 }

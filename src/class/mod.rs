@@ -5,7 +5,9 @@
 mod discover;
 mod fingerprint;
 
-pub use discover::{discover, identify, readable, student_id, Entry};
+pub use discover::{discover, identify, readable, student_id, Entry, Error};
+
+use crate::fault::Fault;
 pub use fingerprint::{fingerprint, suite_fingerprint};
 
 /// A shard of a class: the `index`-th (from 1) of `count`.
@@ -17,26 +19,53 @@ pub struct Shard {
     pub count: u32,
 }
 
+/// Why a `--shard` cannot be used.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// It is not written K/N.
+    #[error("`{0}` is not a shard: write K/N, such as 2/5 (the second of five)")]
+    Unreadable(String),
+    /// N is 0.
+    #[error("`{0}`: a class is split into 1 shard or more, not 0")]
+    NoShards(String),
+    /// K is not between 1 and N.
+    #[error(
+        "`{text}`: there {} {count} shard{}, numbered 1 to {count}; K is one of them",
+        if *count == 1 { "is" } else { "are" },
+        if *count == 1 { "" } else { "s" }
+    )]
+    OutOfRange {
+        /// What was written.
+        text: String,
+        /// N.
+        count: u32,
+    },
+}
+
+impl ShardError {
+    /// Whose fault it is: the command line is the grader's.
+    pub fn fault(&self) -> Fault {
+        Fault::Grader
+    }
+}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// `K/N`, with 1 ≤ K ≤ N.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("`{s}` is not a shard: write K/N, such as 2/5 (the second of five)");
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError::Unreadable(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
         if count == 0 {
-            return Err(format!(
-                "`{s}`: a class is split into 1 shard or more, not 0"
-            ));
+            return Err(ShardError::NoShards(s.to_string()));
         }
         if index == 0 || index > count {
-            return Err(format!(
-                "`{s}`: there {} {count} shard{}, numbered 1 to {count}; K is one of them",
-                if count == 1 { "is" } else { "are" },
-                if count == 1 { "" } else { "s" },
-            ));
+            return Err(ShardError::OutOfRange {
+                text: s.to_string(),
+                count,
+            });
         }
         Ok(Shard { index, count })
     }
@@ -79,5 +108,11 @@ mod tests {
         for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        let error = "4/3".parse::<Shard>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`4/3`: there are 3 shards, numbered 1 to 3; K is one of them"
+        );
+        assert_eq!(error.fault(), Fault::Grader);
     }
 }

@@ -122,8 +122,7 @@ pub fn list(dirs: &[PathBuf], markdown: bool) -> Result<ExitCode, Failure> {
         let suite = match suite {
             Ok(suite) => suite,
             Err(problem) => {
-                eprintln!("referee: {problem}");
-                status = ExitCode::from(2);
+                status = super::report(&problem.into());
                 continue;
             }
         };
@@ -386,7 +385,7 @@ fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>, Failure> {
     match fs::read(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: cannot read it: {e}", path.display())),
+        Err(e) => Err(format!("{}: cannot read it: {e}", path.display()).into()),
     }
 }
 
@@ -413,8 +412,7 @@ pub fn update(dirs: &[PathBuf], accept: bool) -> Result<ExitCode, Failure> {
         let suite = match suite {
             Ok(suite) => suite,
             Err(problem) => {
-                eprintln!("referee: {problem}");
-                status = ExitCode::from(2);
+                status = super::report(&problem.into());
                 continue;
             }
         };

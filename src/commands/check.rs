@@ -30,7 +30,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
             "{} has no {}cases to run",
             suite.dir.display(),
             if args.all { "" } else { "public " }
-        ));
+        )
+        .into());
     }
     super::warn_about_missing_protections();
     let prepared = grading::prepare(&suite, cases);
@@ -102,7 +103,7 @@ fn explore_after(
         settings.seed
     );
     let built = super::explore::build(submission, suite, &args.cflags)?;
-    let report = explore::explore(&built, suite, &settings).map_err(|e| e.to_string())?;
+    let report = explore::explore(&built, suite, &settings)?;
     super::explore::show_report(
         &report,
         suite,

@@ -43,7 +43,7 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
         settings.seed,
         budget_words(settings.budget)
     );
-    let report = explore::explore(&built, &suite, &settings).map_err(|e| e.to_string())?;
+    let report = explore::explore(&built, &suite, &settings)?;
     let save = args
         .save
         .clone()
@@ -79,14 +79,16 @@ pub(super) fn build(
     let flags = super::cflags(cflags)
         .or_else(|| suite.compile_flags.clone())
         .unwrap_or(defaults);
-    submission::build(submission, &flags).map_err(|e| match e {
-        BuildError::Compile(messages) => format!(
-            "{} does not compile, so it cannot play any game; the compiler said:\n{}",
-            submission.file.display(),
-            crate::results::compiler_messages(&messages)
-        ),
-        BuildError::Refused(refusal) => refusal.to_string(),
-        BuildError::Grader(message) => message,
+    submission::build(submission, &flags).map_err(|e| {
+        Failure::from(match e {
+            BuildError::Compile(messages) => format!(
+                "{} does not compile, so it cannot play any game; the compiler said:\n{}",
+                submission.file.display(),
+                crate::results::compiler_messages(&messages)
+            ),
+            BuildError::Refused(refusal) => refusal.to_string(),
+            BuildError::Grader(message) => message,
+        })
     })
 }
 
@@ -128,7 +130,7 @@ pub(super) fn show_report(
     );
     print!("{}", show::game_text(&found.task));
     print!("{}", show::explanation(found, suite, style));
-    let saved = save::save(found, suite, report.seed, save).map_err(|e| e.to_string())?;
+    let saved = save::save(found, suite, report.seed, save)?;
     println!(
         "Saved as {}, with its pinned transcript{}.",
         saved.file.display(),

@@ -31,7 +31,8 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         return Err(format!(
             "{} has no cases to grade: add case files (`name.yaml`, see the README's \"Cases\")",
             dir.display()
-        ));
+        )
+        .into());
     }
     let mut entries = class::discover(&args.submissions)?;
     if let Some(shard) = args.shard {

@@ -25,6 +25,7 @@ use crate::class::Entry;
 use crate::cli::GradescopeArgs;
 use crate::export::gradescope::Gradescope;
 use crate::export::Exporter;
+use crate::fault::Fault;
 use crate::grading::{self, Settings};
 use crate::results::{self, ClassResults, Status, SubmissionResult, SuiteInfo};
 use crate::submission;
@@ -32,25 +33,20 @@ use crate::submission;
 /// The id the one submission gets.
 const ID: &str = "submission";
 
-/// What went wrong before any grading: the student's doing (exit 0) or
-/// referee's (exit 2).
-enum Ungraded {
-    /// The submission has no program to grade, or several.
-    Submission(String),
-    /// Referee could not do its job.
-    Grader(String),
-}
-
 /// Grades the submission and writes Gradescope's results.
 pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
     let start = Instant::now();
     let (results, failure) = match grade(args) {
         Ok(results) => (results, None),
-        Err(Ungraded::Submission(message)) => (ungraded(args, message), None),
-        Err(Ungraded::Grader(message)) => {
+        // What went wrong before any grading: the student's doing (exit
+        // 0), or referee's or the suite's (exit 2).
+        Err(failure) if failure.fault() == Fault::Student => {
+            (ungraded(args, failure.to_string()), None)
+        }
+        Err(failure) => {
             let student =
-                format!("the autograder could not run ({message}). Please tell your instructor.");
-            (ungraded(args, student), Some(message))
+                format!("the autograder could not run ({failure}). Please tell your instructor.");
+            (ungraded(args, student), Some(failure))
         }
     };
     write(&args.results, &results, start.elapsed().as_secs())?;
@@ -65,22 +61,22 @@ pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
         );
     }
     match failure {
-        Some(message) => Err(message),
+        Some(failure) => Err(failure),
         None => Ok(ExitCode::SUCCESS),
     }
 }
 
 /// Finds the game and the cases, and grades the submission on all of them.
-fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
+fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
     let suite = load_suite(args)?;
     if suite.cases.is_empty() {
         let dir = suite.dir.display();
-        return Err(Ungraded::Grader(format!("{dir} has no cases to grade")));
+        return Err(format!("{dir} has no cases to grade").into());
     }
     let out = tempfile::Builder::new()
         .prefix("referee-gradescope-")
         .tempdir()
-        .map_err(|e| Ungraded::Grader(format!("cannot make a working folder: {e}")))?;
+        .map_err(|e| format!("cannot make a working folder: {e}"))?;
     super::warn_about_missing_protections();
     let prepared = grading::prepare(&suite, &suite.cases);
     let stop = AtomicBool::new(false);
@@ -106,30 +102,24 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
 
 /// The suite of `--cases`, else of `--game`, else of the game the
 /// submitted program plays.
-fn load_suite(args: &GradescopeArgs) -> Result<Suite, Ungraded> {
+fn load_suite(args: &GradescopeArgs) -> Result<Suite, Failure> {
     let (dir, game) = match (&args.cases, args.game) {
         (Some(dir), game) => (dir.clone(), game.map(|g| g.0)),
-        (None, Some(game)) => (
-            case::default_dir(game.0).map_err(Ungraded::Grader)?,
-            Some(game.0),
-        ),
+        (None, Some(game)) => (case::default_dir(game.0)?, Some(game.0)),
         (None, None) => {
             let game = infer_game(&args.submission)?;
-            (
-                case::default_dir(game).map_err(Ungraded::Grader)?,
-                Some(game),
-            )
+            (case::default_dir(game)?, Some(game))
         }
     };
-    super::load_suite(&dir, game).map_err(Ungraded::Grader)
+    super::load_suite(&dir, game)
 }
 
 /// The game the submitted program plays: a submission with no program
 /// is the student's to fix; a program referee cannot place is a setup
-/// problem (run_autograder should name the game).
-fn infer_game(path: &Path) -> Result<Game, Ungraded> {
-    let found = submission::locate(path).map_err(Ungraded::Submission)?;
-    submission::infer_game(&found).map_err(Ungraded::Grader)
+/// problem (run_autograder should name the game): the errors say whose.
+fn infer_game(path: &Path) -> Result<Game, Failure> {
+    let found = submission::locate(path)?;
+    Ok(submission::infer_game(&found)?)
 }
 
 /// Results for a submission that could not be graded at all: no cases
@@ -176,7 +166,7 @@ fn write(path: &Path, results: &ClassResults, seconds: u64) -> Result<(), Failur
         fs::create_dir_all(parent)
             .map_err(|e| format!("{}: cannot create it: {e}", parent.display()))?;
     }
-    fs::write(path, bytes).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
+    fs::write(path, bytes).map_err(|e| format!("{}: cannot write it: {e}", path.display()).into())
 }
 
 /// No progress to show for one submission.

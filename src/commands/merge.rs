@@ -24,7 +24,8 @@ pub fn run(out: &Path, shards: &[PathBuf], force: bool) -> Result<ExitCode, Fail
                         "{} was graded on another game or suite than {}: merge shards of one class",
                         dir.display(),
                         shards[0].display()
-                    ));
+                    )
+                    .into());
                 }
                 if let Some(twice) = shard
                     .submissions
@@ -35,7 +36,8 @@ pub fn run(out: &Path, shards: &[PathBuf], force: bool) -> Result<ExitCode, Fail
                         "{} is in two shards (again in {})",
                         twice.id,
                         dir.display()
-                    ));
+                    )
+                    .into());
                 }
                 all.submissions.extend(shard.submissions);
             }

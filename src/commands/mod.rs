@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{CasesAction, Cli, Command};
+use crate::fault::Fault;
 
 mod cases;
 mod check;
@@ -23,8 +24,80 @@ mod merge;
 mod play;
 mod record;
 
-/// A command's failure to do its job, shown as `referee: <message>`.
-pub type Failure = String;
+/// A command's failure to do its job: the library's typed errors, and the
+/// commands' own messages. [`report`] shows it as `referee: <message>`.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The submission cannot be located or placed in a game.
+    #[error(transparent)]
+    Submission(#[from] crate::submission::Error),
+    /// No suite could be had.
+    #[error(transparent)]
+    Case(#[from] crate::case::Error),
+    /// Grading stopped.
+    #[error(transparent)]
+    Grading(#[from] crate::grading::Error),
+    /// The class cannot be found.
+    #[error(transparent)]
+    Class(#[from] crate::class::Error),
+    /// The output folder cannot take the reports.
+    #[error(transparent)]
+    Output(#[from] crate::export::folder::Error),
+    /// Exploring could not be done.
+    #[error(transparent)]
+    Explore(#[from] crate::explore::Error),
+    /// A suite folder that holds broken case files: the message lists them.
+    #[error("{0}")]
+    BrokenSuite(String),
+    /// A command's own trouble: bad arguments, a file it cannot write.
+    #[error("{0}")]
+    Message(String),
+}
+
+impl Failure {
+    /// Whose fault it is.
+    pub fn fault(&self) -> Fault {
+        match self {
+            Failure::Submission(e) => e.fault(),
+            Failure::Case(e) => e.fault(),
+            Failure::Grading(e) => e.fault(),
+            Failure::Class(e) => e.fault(),
+            Failure::Output(e) => e.fault(),
+            Failure::Explore(e) => e.fault(),
+            Failure::Message(_) => Fault::Grader,
+            Failure::BrokenSuite(_) => Fault::Suite,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Message(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::Message(message.to_string())
+    }
+}
+
+impl From<crate::case::Problem> for Failure {
+    fn from(problem: crate::case::Problem) -> Failure {
+        Failure::Case(problem.into())
+    }
+}
+
+/// The exit code of a command that could not do its job, whoever's fault
+/// it was (the message says what to do).
+pub const UNABLE: u8 = 2;
+
+/// The one place a failure becomes what the user sees: its message on
+/// stderr, and the exit code.
+pub fn report(failure: &Failure) -> ExitCode {
+    eprintln!("referee: {failure}");
+    ExitCode::from(UNABLE)
+}
 
 /// Parses the command line, runs the command, and turns its outcome into
 /// the process's exit code.
@@ -68,13 +141,7 @@ pub fn main() -> ExitCode {
     };
     crate::sandbox::shutdown();
     crate::case::builtin::remove();
-    match result {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("referee: {message}");
-            ExitCode::from(2)
-        }
-    }
+    result.unwrap_or_else(|failure| report(&failure))
 }
 
 pub use crate::verdict::points;
@@ -87,20 +154,20 @@ fn load_suite(
     dir: &std::path::Path,
     game: Option<reference::Game>,
 ) -> Result<crate::case::Suite, Failure> {
-    let suite = crate::case::load_suite(dir).map_err(|p| p.to_string())?;
+    let suite = crate::case::load_suite(dir)?;
     if let Some(game) = game.filter(|g| *g != suite.game) {
-        return Err(format!(
+        return Err(Failure::Message(format!(
             "--game {game} was given, but the cases in {} are for {}: name the cases of \
              {game} with --cases, or give --game {}",
             dir.display(),
             suite.game,
             suite.game
-        ));
+        )));
     }
     if !suite.problems.is_empty() {
         let n = suite.problems.len();
         let list: Vec<String> = suite.problems.iter().map(|p| format!("  {p}")).collect();
-        return Err(format!(
+        return Err(Failure::BrokenSuite(format!(
             "{} has {n} broken case file{}, so nothing was graded:\n{}\n\
              Fix {}, then run again (`referee cases validate {}` checks the folder).",
             dir.display(),
@@ -108,7 +175,7 @@ fn load_suite(
             list.join("\n"),
             if n == 1 { "it" } else { "them" },
             dir.display()
-        ));
+        )));
     }
     Ok(suite)
 }
@@ -120,7 +187,7 @@ fn suite_dir(
 ) -> Result<std::path::PathBuf, Failure> {
     match cases {
         Some(dir) => Ok(dir.clone()),
-        None => crate::case::default_dir(game),
+        None => Ok(crate::case::default_dir(game)?),
     }
 }
 
@@ -135,5 +202,29 @@ fn cflags(flags: &Option<String>) -> Option<Vec<String>> {
 pub fn warn_about_missing_protections() {
     if let Some(missing) = crate::submission::sandbox().missing() {
         crate::notice::once("protections", &missing);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_failure_keeps_the_fault_and_the_message_of_its_error() {
+        let student = Failure::from(crate::submission::Error::NoProgram(PathBuf::from("bob")));
+        assert_eq!(student.fault(), Fault::Student);
+        assert_eq!(
+            student.to_string(),
+            "bob: no program in this folder (looked for a .c file, a .py file or an executable)"
+        );
+        let suite = Failure::from(crate::case::Problem::new(
+            std::path::Path::new("cases/x/a.yaml"),
+            "no input",
+        ));
+        assert_eq!(suite.fault(), Fault::Suite);
+        assert_eq!(suite.to_string(), "cases/x/a.yaml: no input");
+        assert_eq!(Failure::from("bad --jobs").fault(), Fault::Grader);
+        assert_eq!(Failure::BrokenSuite("x".into()).fault(), Fault::Suite);
     }
 }

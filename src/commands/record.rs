@@ -3,13 +3,14 @@
 //! read becomes the case's input, and its transcript is pinned.
 
 use std::fs;
-use std::io::{self, BufRead, ErrorKind, Read};
+use std::io::{self, BufRead, ErrorKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
 use crate::case::{self, pin, SUITE_FILE};
 use crate::cli::RecordArgs;
+use crate::expected::LineInput;
 
 /// Plays, then saves the case.
 pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
@@ -26,7 +27,8 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
         return Err(format!(
             "{} already exists: choose another --name, or pass --force to replace it",
             file.display()
-        ));
+        )
+        .into());
     }
     let created = ensure_suite(&dir, game)?;
     let absolute = std::path::absolute(&file).unwrap_or_else(|_| file.clone());
@@ -44,7 +46,7 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
     let lines = play_and_record(game)?;
     fs::write(&file, case_yaml(args, &lines))
         .map_err(|e| format!("{}: cannot write it: {e}", file.display()))?;
-    let suite = case::load_suite(&dir).map_err(|p| p.to_string())?;
+    let suite = case::load_suite(&dir)?;
     let saved = suite
         .cases
         .iter()
@@ -81,9 +83,10 @@ fn check_name(name: &str) -> Result<(), Failure> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "`{name}` cannot name a case: use letters, digits, '-', '_' and '.' only"
-        ))
+        Err(
+            format!("`{name}` cannot name a case: use letters, digits, '-', '_' and '.' only")
+                .into(),
+        )
     }
 }
 
@@ -102,60 +105,29 @@ fn ensure_suite(dir: &Path, game: reference::Game) -> Result<bool, Failure> {
 
 /// Plays the reference on the terminal, keeping each line it read.
 fn play_and_record(game: reference::Game) -> Result<Vec<String>, Failure> {
-    let stdin = io::stdin();
-    let mut input = Recording {
-        stdin: stdin.lock(),
-        lines: Vec::new(),
-        current: Vec::new(),
-        pos: 0,
-    };
+    // The terminal is read one line at a time, only when the game asks,
+    // and each line is remembered.
+    let mut lines = Vec::new();
+    let mut stdin = io::stdin().lock();
+    let mut input = LineInput::new(|| {
+        let mut line = Vec::new();
+        if stdin.read_until(b'\n', &mut line)? == 0 {
+            return Ok(None);
+        }
+        if line.ends_with(b"\n") {
+            line.pop();
+        }
+        lines.push(String::from_utf8_lossy(&line).into_owned());
+        Ok(Some(line))
+    });
     let mut output = io::stdout().lock();
     match game.play(&mut input, &mut output) {
         Ok(()) => {}
         Err(e) if e.kind() == ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(format!("playing {game}: {e}")),
+        Err(e) => return Err(format!("playing {game}: {e}").into()),
     }
-    Ok(input.lines)
-}
-
-/// Input that reads the terminal one line at a time, only when the game
-/// asks, and remembers each line.
-struct Recording<R> {
-    stdin: R,
-    lines: Vec<String>,
-    current: Vec<u8>,
-    pos: usize,
-}
-
-impl<R: BufRead> BufRead for Recording<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.pos >= self.current.len() {
-            self.current.clear();
-            self.pos = 0;
-            if self.stdin.read_until(b'\n', &mut self.current)? > 0 {
-                let line = self.current.strip_suffix(b"\n").unwrap_or(&self.current);
-                self.lines.push(String::from_utf8_lossy(line).into_owned());
-                if !self.current.ends_with(b"\n") {
-                    self.current.push(b'\n');
-                }
-            }
-        }
-        Ok(&self.current[self.pos..])
-    }
-
-    fn consume(&mut self, amt: usize) {
-        self.pos += amt;
-    }
-}
-
-impl<R: BufRead> Read for Recording<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
+    drop(input);
+    Ok(lines)
 }
 
 /// The case file: settings given on the command line, then the input as a

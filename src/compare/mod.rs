@@ -10,6 +10,27 @@ pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
 
 use regex::bytes::Regex;
 
+/// Why a case file's `compare:` cannot be used: the suite's to fix.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// `exact` listed with other options.
+    #[error("`exact` cannot be combined with other options")]
+    Exact,
+    /// A name that is no option.
+    #[error(
+        "unknown comparison option `{0}`; the options are: exact, {names}",
+        names = Options::NAMES.join(", ")
+    )]
+    Unknown(String),
+}
+
+impl Error {
+    /// Whose fault it is: a case file's.
+    pub fn fault(&self) -> crate::fault::Fault {
+        crate::fault::Fault::Suite
+    }
+}
+
 /// Which differences do not count. The default is exact comparison.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -36,19 +57,14 @@ impl Options {
 
     /// These options with one more difference ignored, by its case-file
     /// name.
-    pub fn relax(mut self, name: &str) -> Result<Options, String> {
+    pub fn relax(mut self, name: &str) -> Result<Options, Error> {
         match name {
             "trailing-whitespace" => self.trailing_whitespace = true,
             "whitespace-runs" => self.whitespace_runs = true,
             "blank-lines" => self.blank_lines = true,
             "case" => self.case = true,
-            "exact" => return Err("`exact` cannot be combined with other options".into()),
-            other => {
-                return Err(format!(
-                    "unknown comparison option `{other}`; the options are: exact, {}",
-                    Self::NAMES.join(", ")
-                ))
-            }
+            "exact" => return Err(Error::Exact),
+            other => return Err(Error::Unknown(other.to_string())),
         }
         Ok(self)
     }
@@ -155,7 +171,13 @@ mod tests {
 
     #[test]
     fn options_parse_by_name() {
-        assert!(Options::default().relax("nope").is_err());
+        let unknown = Options::default().relax("nope").unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            "unknown comparison option `nope`; the options are: exact, trailing-whitespace, \
+             whitespace-runs, blank-lines, case"
+        );
+        assert_eq!(unknown.fault(), crate::fault::Fault::Suite);
         assert_eq!(
             opts(&["case", "blank-lines"]).names(),
             ["blank-lines", "case"]

@@ -211,6 +211,17 @@ pub enum Error {
     Feed(&'static str),
 }
 
+impl Error {
+    /// Whose fault it is: the suite's when its settings cannot make
+    /// generated games, the grader's otherwise.
+    pub fn fault(&self) -> crate::fault::Fault {
+        match self {
+            Error::Suite { .. } => crate::fault::Fault::Suite,
+            _ => crate::fault::Fault::Grader,
+        }
+    }
+}
+
 /// Whether a program's play of a game counts as different: every
 /// verdict but a pass (a game-mode case's format difference is a pass in
 /// play).

@@ -133,7 +133,7 @@ impl Runner<'_> {
         let outcome = {
             let prepared = grading::prepare(self.suite, [&case]);
             grading::run_case(self.built, self.suite, &prepared[0], self.feed)
-                .map_err(Error::Run)?
+                .map_err(|e| Error::Run(e.to_string()))?
         };
         Ok(Ran { case, outcome })
     }

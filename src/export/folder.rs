@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{all, csv, html, json, junit, markdown};
 use crate::batch::DETAILS;
+use crate::fault::Fault;
 use crate::results::{ClassResults, SubmissionResult};
 
 /// The stamp's file name.
@@ -112,25 +113,103 @@ fn report_names() -> [&'static str; 9] {
     ]
 }
 
+/// Why an output folder cannot take a run's reports: always the
+/// grader's to fix (another `--out`, `--force`, room on the disk).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The folder cannot be looked at.
+    #[error("{}: cannot read it: {source}", out.display())]
+    Unreadable {
+        /// The output folder.
+        out: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// `--out` names a file.
+    #[error(
+        "{} is a file, not a folder: --out names the folder the reports go in; choose another \
+         name",
+        .0.display()
+    )]
+    NotAFolder(PathBuf),
+    /// The folder cannot be listed.
+    #[error("{}: cannot list it: {source}", out.display())]
+    Unlistable {
+        /// The output folder.
+        out: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The folder holds something else than referee's reports.
+    #[error(
+        "{} is not empty and holds no referee reports; name a new or empty folder with --out \
+         (referee never removes what it did not write)",
+        .0.display()
+    )]
+    NotReports(PathBuf),
+    /// The folder holds another run's reports, and `--force` was not given.
+    #[error(
+        "{} holds the reports of another run ({why}); name another --out, or add --force to \
+         replace them",
+        out.display()
+    )]
+    AnotherRun {
+        /// The output folder.
+        out: PathBuf,
+        /// How the runs differ.
+        why: String,
+    },
+    /// The reports could not be written or moved into place.
+    #[error("{}: cannot write the reports: {source}", out.display())]
+    Write {
+        /// The output folder.
+        out: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The new set could not be staged; the previous one is untouched.
+    #[error(
+        "{}: cannot write the reports ({source}); the previous reports are as they were",
+        out.display()
+    )]
+    Staging {
+        /// The output folder.
+        out: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+impl Error {
+    /// Whose fault it is: the output folder is the grader's choice.
+    pub fn fault(&self) -> Fault {
+        Fault::Grader
+    }
+}
+
 /// Checks that `out` may take this run's reports: a new or empty folder,
 /// or one holding this same run's; with `force`, also one holding
 /// another run's (whose reports the new set then replaces whole). A file,
 /// or a folder holding anything but referee's reports, is refused.
-pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), String> {
+pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), Error> {
     let meta = match fs::symlink_metadata(out) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("{}: cannot read it: {e}", out.display())),
+        Err(source) => {
+            return Err(Error::Unreadable {
+                out: out.to_path_buf(),
+                source,
+            })
+        }
     };
     if !meta.is_dir() {
-        return Err(format!(
-            "{} is a file, not a folder: --out names the folder the reports go in; \
-             choose another name",
-            out.display()
-        ));
+        return Err(Error::NotAFolder(out.to_path_buf()));
     }
     let entries: Vec<String> = fs::read_dir(out)
-        .map_err(|e| format!("{}: cannot list it: {e}", out.display()))?
+        .map_err(|source| Error::Unlistable {
+            out: out.to_path_buf(),
+            source,
+        })?
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
         .filter(|n| !n.starts_with(STAGING))
         .collect();
@@ -139,11 +218,7 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), String> {
     }
     let known = report_names();
     if !entries.iter().any(|n| n == json::FILE || n == STAMP) {
-        return Err(format!(
-            "{} is not empty and holds no referee reports; name a new or empty folder \
-             with --out (referee never removes what it did not write)",
-            out.display()
-        ));
+        return Err(Error::NotReports(out.to_path_buf()));
     }
     let theirs = read_stamp(out);
     let difference = match &theirs {
@@ -165,11 +240,10 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), String> {
             }
             Ok(())
         }
-        Some(why) => Err(format!(
-            "{} holds the reports of another run ({why}); name another --out, or add --force \
-             to replace them",
-            out.display()
-        )),
+        Some(why) => Err(Error::AnotherRun {
+            out: out.to_path_buf(),
+            why,
+        }),
     }
 }
 
@@ -180,8 +254,11 @@ fn read_stamp(out: &Path) -> Option<Stamp> {
 
 /// Writes `results`' reports into `out` as one set (see the module's
 /// documentation); the paths of the reports written.
-pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<PathBuf>, String> {
-    let cannot = |e: io::Error| format!("{}: cannot write the reports: {e}", out.display());
+pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<PathBuf>, Error> {
+    let cannot = |source: io::Error| Error::Write {
+        out: out.to_path_buf(),
+        source,
+    };
     fs::create_dir_all(out).map_err(cannot)?;
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     for exporter in all() {
@@ -197,11 +274,9 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
         .iter()
         .chain([(PathBuf::from(STAMP), stamp_json)].iter())
     {
-        write_new(&staging.path().join(relative), contents).map_err(|e| {
-            format!(
-                "{}: cannot write the reports ({e}); the previous reports are as they were",
-                out.display()
-            )
+        write_new(&staging.path().join(relative), contents).map_err(|source| Error::Staging {
+            out: out.to_path_buf(),
+            source,
         })?;
     }
     let mut moved = Vec::new();
@@ -282,5 +357,19 @@ fn remove_unlisted(dir: &Path, keep: impl Fn(&str) -> bool) {
         if is_file && !keep(&name) {
             let _ = fs::remove_file(entry.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unusable_output_folder_is_the_graders() {
+        let error = Error::NotAFolder(PathBuf::from("out"));
+        assert_eq!(error.fault(), Fault::Grader);
+        assert!(error
+            .to_string()
+            .starts_with("out is a file, not a folder: --out"));
     }
 }

@@ -64,6 +64,17 @@ pub enum BuildError {
     Grader(String),
 }
 
+impl BuildError {
+    /// Whose fault it is: code that does not compile and a file referee
+    /// refuses are the student's, the rest the grader's.
+    pub fn fault(&self) -> crate::fault::Fault {
+        match self {
+            BuildError::Compile(_) | BuildError::Refused(_) => crate::fault::Fault::Student,
+            BuildError::Grader(_) => crate::fault::Fault::Grader,
+        }
+    }
+}
+
 /// The sandbox, told first what programs of every language must read
 /// (the Python interpreter's folders).
 pub fn sandbox() -> &'static sandbox::Sandbox {
@@ -103,7 +114,7 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
     let (program, warnings) = match submission.language {
         Language::C => compile_with_retry(&staged, stage.path(), cflags)?,
         Language::Python => {
-            let python = python::interpreter().map_err(BuildError::Grader)?;
+            let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
             let run_python = |args: &[&Path]| {
                 let mut argv = vec![
                     python.executable.clone().into_os_string(),
@@ -320,6 +331,13 @@ pub fn find_on_path(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_that_does_not_compile_is_the_students() {
+        use crate::fault::Fault;
+        assert_eq!(BuildError::Compile("x".into()).fault(), Fault::Student);
+        assert_eq!(BuildError::Grader("no gcc".into()).fault(), Fault::Grader);
+    }
 
     #[test]
     fn the_graders_trouble_is_told_from_the_students() {

@@ -24,9 +24,11 @@ use reference::Game;
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
+mod error;
 pub mod python;
 
 pub use build::{build, find_on_path, sandbox, BuildError, Built, DEFAULT_CFLAGS};
+pub use error::Error;
 
 /// The language a submission is written in, which decides how it runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -75,7 +77,7 @@ pub struct Listing {
     pub programs: Vec<(PathBuf, Language)>,
     /// Files that look like programs but cannot be graded (a C++ source,
     /// an oversized file), each with why.
-    pub unusable: Vec<(PathBuf, String)>,
+    pub unusable: Vec<(PathBuf, Error)>,
     /// Symbolic links, FIFOs, devices and sockets, each with what it is;
     /// `true` when its name is one a program could have (a program's
     /// extension, or none).
@@ -122,7 +124,7 @@ pub fn list(dir: &Path) -> std::io::Result<Listing> {
         }
     }
     listing.programs.sort();
-    listing.unusable.sort();
+    listing.unusable.sort_by(|a, b| a.0.cmp(&b.0));
     listing.special.sort();
     listing.folders.sort();
     sources_win(&mut listing.programs);
@@ -159,18 +161,12 @@ fn refusal_of(path: &Path, meta: &Metadata) -> Refusal {
 
 /// A regular file: its language if it is a program, why not if it looks
 /// like one but cannot be graded, `None` if it is no program at all.
-fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, String>> {
+fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, Error>> {
     let ext = path.extension().and_then(|e| e.to_str());
     let language = match ext {
         Some("c") => Language::C,
         Some("py") => Language::Python,
-        Some(ext) if CPP.contains(&ext) => {
-            return Some(Err(format!(
-                "{} is a C++ source; referee grades C (.c), Python (.py) and executables: \
-                 hand in the program as a .c file if it is C",
-                path.display()
-            )))
-        }
+        Some(ext) if CPP.contains(&ext) => return Some(Err(Error::Cpp(path.to_path_buf()))),
         _ if meta.permissions().mode() & 0o111 != 0 => Language::Executable,
         _ => return None,
     };
@@ -180,58 +176,51 @@ fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, String>> {
             size: meta.len(),
             limit: PROGRAM_LIMIT,
         };
-        return Some(Err(too_large.to_string()));
+        return Some(Err(Error::Refused(too_large)));
     }
     Some(Ok(language))
 }
 
 /// Finds the program at `path`: a program file, or a folder holding
 /// exactly one and nothing referee would have to refuse to open.
-pub fn locate(path: &Path) -> Result<Submission, String> {
+pub fn locate(path: &Path) -> Result<Submission, Error> {
     // `symlink_metadata` looks at the entry itself: a link is refused,
     // not followed. (`folder/` with a slash names the folder a link
     // points to, which is the TA's own choice.)
     let meta = fs::symlink_metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("{}: no such file or folder", path.display()),
-        _ => format!("{}: cannot read it: {e}", path.display()),
+        std::io::ErrorKind::NotFound => Error::Missing(path.to_path_buf()),
+        _ => Error::Unreadable {
+            path: path.to_path_buf(),
+            source: e,
+        },
     })?;
     let kind = meta.file_type();
     if kind.is_file() {
         let language = match classify(path, &meta) {
             Some(found) => found?,
-            None => {
-                return Err(format!(
-                    "{}: not a program: a submission is a .c file, a .py file, an executable, \
-                     or a folder holding one of them",
-                    path.display()
-                ))
-            }
+            None => return Err(Error::NotAProgram(path.to_path_buf())),
         };
         return found(path, path, language);
     }
     if !kind.is_dir() {
-        return Err(refusal_of(path, &meta).to_string());
+        return Err(Error::Refused(refusal_of(path, &meta)));
     }
-    let listing = list(path).map_err(|e| format!("{}: cannot list it: {e}", path.display()))?;
+    let listing = list(path).map_err(|source| Error::Unlistable {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if !listing.special.is_empty() {
-        let reasons: Vec<&str> = listing
-            .special
-            .iter()
-            .map(|(_, why, _)| why.as_str())
-            .collect();
-        return Err(format!(
-            "{} holds what referee never opens in a submission: {}",
-            path.display(),
-            reasons.join("; ")
-        ));
+        let reasons = listing.special.into_iter().map(|(_, why, _)| why).collect();
+        return Err(Error::Special {
+            path: path.to_path_buf(),
+            reasons,
+        });
     }
-    match (&listing.programs[..], &listing.unusable[..]) {
+    let (programs, mut unusable) = (listing.programs, listing.unusable);
+    match (&programs[..], &unusable[..]) {
         ([(file, language)], []) => found(path, file, *language),
-        ([], []) => Err(format!(
-            "{}: no program in this folder (looked for a .c file, a .py file or an executable)",
-            path.display()
-        )),
-        ([], [(_, why)]) => Err(why.clone()),
+        ([], []) => Err(Error::NoProgram(path.to_path_buf())),
+        ([], [_]) => Err(unusable.remove(0).1),
         (programs, unusable) => {
             let names: Vec<String> = programs
                 .iter()
@@ -244,20 +233,17 @@ pub fn locate(path: &Path) -> Result<Submission, String> {
                         .into_owned()
                 })
                 .collect();
-            Err(format!(
-                "{}: this folder holds {} programs ({}); a submission holds exactly one: \
-                 remove the others",
-                path.display(),
-                names.len(),
-                names.join(", ")
-            ))
+            Err(Error::Several {
+                path: path.to_path_buf(),
+                names,
+            })
         }
     }
 }
 
 /// The submission `given` (a file or folder), whose program is `file`:
 /// checked to be what its name says.
-fn found(given: &Path, file: &Path, language: Language) -> Result<Submission, String> {
+fn found(given: &Path, file: &Path, language: Language) -> Result<Submission, Error> {
     let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     if language != Language::Executable {
         check_text(&absolute, language)?;
@@ -271,19 +257,21 @@ fn found(given: &Path, file: &Path, language: Language) -> Result<Submission, St
 
 /// Refuses a "source" that holds binary data (a compiled program named
 /// `.c`): the compiler would only pour out pages of garbage about it.
-fn check_text(file: &Path, language: Language) -> Result<(), String> {
-    let (handle, _) = untrusted::open(file, PROGRAM_LIMIT).map_err(|r| r.to_string())?;
+fn check_text(file: &Path, language: Language) -> Result<(), Error> {
+    let (handle, _) = untrusted::open(file, PROGRAM_LIMIT).map_err(Error::Refused)?;
     let mut start = Vec::new();
     handle
         .take(SNIFF)
         .read_to_end(&mut start)
-        .map_err(|e| format!("{}: cannot read it: {e}", file.display()))?;
+        .map_err(|source| Error::Unreadable {
+            path: file.to_path_buf(),
+            source,
+        })?;
     if start.contains(&0) {
-        return Err(format!(
-            "{} is not {language} source: it holds binary data (a compiled program given the \
-             name of a source?); hand in the source file",
-            file.display()
-        ));
+        return Err(Error::Binary {
+            path: file.to_path_buf(),
+            language,
+        });
     }
     Ok(())
 }
@@ -296,13 +284,10 @@ fn stem(path: &Path) -> String {
 
 /// The game a submission plays, from its language, file name and text,
 /// when that is unambiguous.
-pub fn infer_game(submission: &Submission) -> Result<Game, String> {
-    let unknown = || {
-        format!(
-            "cannot tell which game {} plays: name it with --game ({})",
-            submission.file.display(),
-            Game::ALL.map(Game::id).join(", ")
-        )
+pub fn infer_game(submission: &Submission) -> Result<Game, Error> {
+    let unknown = || Error::UnknownGame {
+        path: submission.file.clone(),
+        games: Game::ALL.map(Game::id).join(", "),
     };
     match submission.language {
         Language::Python => return Ok(Game::Connect4Bomb),
@@ -310,7 +295,7 @@ pub fn infer_game(submission: &Submission) -> Result<Game, String> {
         Language::C => {}
     }
     let name = submission.file.to_string_lossy().to_lowercase();
-    let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).map_err(|r| r.to_string())?;
+    let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).map_err(Error::Unsniffable)?;
     let text = String::from_utf8_lossy(&bytes).to_lowercase();
     let pentago = name.contains("pentago") || text.contains("pentago") || text.contains("quadrant");
     let connect4 = name.contains("connect")
@@ -348,15 +333,19 @@ mod tests {
         );
         // Several programs: refused, naming them.
         fs::write(one.join("other.c"), "").unwrap();
-        let err = locate(&one).unwrap_err();
+        let err = locate(&one).unwrap_err().to_string();
         assert!(err.contains("game.py") && err.contains("other.c"), "{err}");
         // Nothing there, or not a program.
         assert!(locate(&dir.path().join("missing.c"))
             .unwrap_err()
+            .to_string()
             .contains("no such"));
         let txt = dir.path().join("notes.txt");
         fs::write(&txt, "").unwrap();
-        assert!(locate(&txt).unwrap_err().contains("not a program"));
+        assert!(locate(&txt)
+            .unwrap_err()
+            .to_string()
+            .contains("not a program"));
     }
 
     fn executable(path: &Path, bytes: &[u8]) {
@@ -374,7 +363,10 @@ mod tests {
         assert!(found.file.ends_with("lab6.c"));
         // Another binary beside it is a second program.
         executable(&dir.path().join("a.out"), b"\x7fELF\0\0binary");
-        assert!(locate(dir.path()).unwrap_err().contains("2 programs"));
+        assert!(locate(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("2 programs"));
     }
 
     #[test]
@@ -382,17 +374,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cpp = dir.path().join("lab6.cpp");
         fs::write(&cpp, "int main(){}").unwrap();
-        assert!(locate(&cpp).unwrap_err().contains("C++"));
-        assert!(locate(dir.path()).unwrap_err().contains("C++"));
+        assert!(locate(&cpp).unwrap_err().to_string().contains("C++"));
+        assert!(locate(dir.path()).unwrap_err().to_string().contains("C++"));
         fs::write(dir.path().join("lab6.c"), "int main(){}").unwrap();
-        let err = locate(dir.path()).unwrap_err();
+        let err = locate(dir.path()).unwrap_err().to_string();
         assert!(
             err.contains("2 programs") && err.contains("lab6.cpp"),
             "{err}"
         );
         let binary = dir.path().join("binary.c");
         fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
-        let err = locate(&binary).unwrap_err();
+        let err = locate(&binary).unwrap_err().to_string();
         assert!(err.contains("binary data"), "{err}");
     }
 
@@ -403,7 +395,7 @@ mod tests {
         fs::write(&secret, "CANARY").unwrap();
         let link = dir.path().join("bob.c");
         symlink(&secret, &link).unwrap();
-        let err = locate(&link).unwrap_err();
+        let err = locate(&link).unwrap_err().to_string();
         assert!(
             err.contains("symbolic link") && !err.contains("CANARY"),
             "{err}"
@@ -412,7 +404,7 @@ mod tests {
         fs::create_dir(&folder).unwrap();
         fs::write(folder.join("lab6.c"), "int main(){}").unwrap();
         symlink("/dev/zero", folder.join("notes.txt")).unwrap();
-        let err = locate(&folder).unwrap_err();
+        let err = locate(&folder).unwrap_err().to_string();
         assert!(err.contains("notes.txt is a symbolic link"), "{err}");
         let listing = list(&folder).unwrap();
         assert_eq!(listing.programs.len(), 1);

@@ -10,4 +10,5 @@ pub mod rules;
 pub use protocol::{play, MAX_SIDE};
 pub use rules::{
     board_full, diagonal_winner, drop_bomb, drop_piece, horizontal_winner, vertical_winner, Board,
+    BoardError,
 };

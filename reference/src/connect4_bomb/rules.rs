@@ -13,6 +13,47 @@ pub const PLAYER_1: u8 = b'X';
 /// Player 2's piece.
 pub const PLAYER_2: u8 = b'O';
 
+/// Why a text is not a board (see [`Board::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// No line holds a slot.
+    Empty,
+    /// A line has another number of slots than the first.
+    Ragged {
+        /// The line, from 1.
+        line: usize,
+        /// Its slots.
+        slots: usize,
+        /// The first line's.
+        first: usize,
+    },
+    /// A slot is none of `.`, `X`, `O`.
+    Slot {
+        /// The line, from 1.
+        line: usize,
+        /// What is there.
+        found: char,
+    },
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::Empty => f.write_str("the board is empty"),
+            BoardError::Ragged { line, slots, first } => write!(
+                f,
+                "line {line} of the board has {slots} slots, the first line has {first}"
+            ),
+            BoardError::Slot { line, found } => write!(
+                f,
+                "line {line} of the board has {found:?}; slots are '.', 'X' or 'O'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
 /// The given `Board` class: `num_rows` × `num_cols` slots, row 0 at the
 /// bottom.
 ///
@@ -45,32 +86,32 @@ impl Board {
     /// A board written as `display_board` prints it: the top row first,
     /// one line per row, `.`, `X` or `O` in each slot. Blank lines and
     /// white space around lines are ignored.
-    pub fn parse(text: &str) -> Result<Board, String> {
+    pub fn parse(text: &str) -> Result<Board, BoardError> {
         let lines: Vec<&str> = text
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
         let Some(first) = lines.first() else {
-            return Err("the board is empty".into());
+            return Err(BoardError::Empty);
         };
         let cols = first.chars().count();
         let mut board = Board::new(lines.len() as i64, cols as i64);
         for (i, line) in lines.iter().enumerate() {
             if line.chars().count() != cols {
-                return Err(format!(
-                    "line {} of the board has {} slots, the first line has {cols}",
-                    i + 1,
-                    line.chars().count()
-                ));
+                return Err(BoardError::Ragged {
+                    line: i + 1,
+                    slots: line.chars().count(),
+                    first: cols,
+                });
             }
             let row = lines.len() - 1 - i;
             for (col, ch) in line.chars().enumerate() {
                 if !matches!(ch, '.' | 'X' | 'O') {
-                    return Err(format!(
-                        "line {} of the board has {ch:?}; slots are '.', 'X' or 'O'",
-                        i + 1
-                    ));
+                    return Err(BoardError::Slot {
+                        line: i + 1,
+                        found: ch,
+                    });
                 }
                 board.slots.set(row, col, ch as u8);
             }
@@ -303,9 +344,15 @@ mod tests {
     fn board_full_and_parse_errors() {
         assert!(board_full(&board("XOXO\nOXOX\nXOXO\nOXOX\n")));
         assert!(!board_full(&board("XOXO\nOXOX\nXOXO\nOXO.\n")));
-        assert!(Board::parse("").is_err());
-        assert!(Board::parse("....\n...\n").is_err());
-        assert!(Board::parse("..a.\n....\n").is_err());
+        assert_eq!(Board::parse("").unwrap_err(), BoardError::Empty);
+        assert_eq!(
+            Board::parse("....\n...\n").unwrap_err().to_string(),
+            "line 2 of the board has 3 slots, the first line has 4"
+        );
+        assert_eq!(
+            Board::parse("..a.\n....\n").unwrap_err().to_string(),
+            "line 1 of the board has 'a'; slots are '.', 'X' or 'O'"
+        );
     }
 
     #[test]

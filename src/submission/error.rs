@@ -1,0 +1,127 @@
+//! Why a submission cannot be located or placed in a game.
+
+use std::io;
+use std::path::PathBuf;
+
+use super::Language;
+use crate::fault::Fault;
+use crate::untrusted::Refusal;
+
+/// Why a submission cannot be graded before anything of it runs.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Nothing is at the path given.
+    #[error("{}: no such file or folder", .0.display())]
+    Missing(PathBuf),
+    /// The path or folder cannot be read.
+    #[error("{}: cannot read it: {source}", path.display())]
+    Unreadable {
+        /// What was read.
+        path: PathBuf,
+        /// Why it failed.
+        source: io::Error,
+    },
+    /// The folder cannot be listed.
+    #[error("{}: cannot list it: {source}", path.display())]
+    Unlistable {
+        /// The folder.
+        path: PathBuf,
+        /// Why it failed.
+        source: io::Error,
+    },
+    /// A file that is no program.
+    #[error(
+        "{}: not a program: a submission is a .c file, a .py file, an executable, or a folder \
+         holding one of them",
+        .0.display()
+    )]
+    NotAProgram(PathBuf),
+    /// A C++ source, which referee does not compile.
+    #[error(
+        "{} is a C++ source; referee grades C (.c), Python (.py) and executables: hand in the \
+         program as a .c file if it is C",
+        .0.display()
+    )]
+    Cpp(PathBuf),
+    /// A file referee refuses to open (a link, a FIFO, too large).
+    #[error("{0}")]
+    Refused(Refusal),
+    /// A folder holding what referee never opens.
+    #[error("{} holds what referee never opens in a submission: {}", path.display(), reasons.join("; "))]
+    Special {
+        /// The folder.
+        path: PathBuf,
+        /// What each such entry is.
+        reasons: Vec<String>,
+    },
+    /// A folder with no program in it.
+    #[error(
+        "{}: no program in this folder (looked for a .c file, a .py file or an executable)",
+        .0.display()
+    )]
+    NoProgram(PathBuf),
+    /// A folder with more than one program.
+    #[error(
+        "{}: this folder holds {} programs ({}); a submission holds exactly one: remove the \
+         others",
+        path.display(),
+        names.len(),
+        names.join(", ")
+    )]
+    Several {
+        /// The folder.
+        path: PathBuf,
+        /// The programs' file names.
+        names: Vec<String>,
+    },
+    /// A "source" holding binary data.
+    #[error(
+        "{} is not {language} source: it holds binary data (a compiled program given the name \
+         of a source?); hand in the source file",
+        path.display()
+    )]
+    Binary {
+        /// The file.
+        path: PathBuf,
+        /// The language its name says.
+        language: Language,
+    },
+    /// Which game the program plays cannot be told: the grader must say.
+    #[error("cannot tell which game {} plays: name it with --game ({games})", path.display())]
+    UnknownGame {
+        /// The program.
+        path: PathBuf,
+        /// The games that can be named.
+        games: String,
+    },
+    /// The program could not be read again to tell its game.
+    #[error("{0}")]
+    Unsniffable(Refusal),
+}
+
+impl Error {
+    /// Whose fault it is: what is (or is not) in the submission is the
+    /// student's; which game it plays, when it cannot be told, is for the
+    /// grader to say.
+    pub fn fault(&self) -> Fault {
+        match self {
+            Error::UnknownGame { .. } | Error::Unsniffable(_) => Fault::Grader,
+            _ => Fault::Student,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_was_submitted_is_the_students_and_its_game_the_graders() {
+        let path = PathBuf::from("alice");
+        assert_eq!(Error::NoProgram(path.clone()).fault(), Fault::Student);
+        let link = Error::Refused(Refusal::Link(path.clone()));
+        assert_eq!(link.fault(), Fault::Student);
+        let games = "connect4".to_string();
+        assert_eq!(Error::UnknownGame { path, games }.fault(), Fault::Grader);
+    }
+}
