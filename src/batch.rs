@@ -10,7 +10,6 @@ use std::sync::Mutex;
 
 use crate::case::Suite;
 use crate::class::{self, Entry};
-use crate::explain::{self, terminal, Room, Style};
 use crate::explore;
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
 use crate::results::{
@@ -18,6 +17,8 @@ use crate::results::{
     SuiteInfo,
 };
 use crate::submission;
+use crate::text;
+use crate::{terminal, transcript};
 
 /// Where each submission's full results are kept in the output folder.
 pub const DETAILS: &str = "details";
@@ -42,6 +43,19 @@ pub struct Batch<'a> {
     /// How to explore each graded submission on generated games, when
     /// asked (`grade --explore`); its `jobs` is per submission.
     pub explore: Option<explore::Settings>,
+    /// How results explain what failed (see [`Explain`]).
+    pub explain: Explain,
+}
+
+/// How results explain what failed, in plain text. Explaining is
+/// presentation's work: the command line hands it down, so that grading a
+/// class does not depend on the layer above it.
+#[derive(Clone, Copy)]
+pub struct Explain {
+    /// A failed case.
+    pub case: fn(&Suite, &Prepared<'_>, &CaseOutcome) -> String,
+    /// A game exploring found played differently.
+    pub found: explore::kept::ExplainFound,
 }
 
 /// What happens as submissions finish, for progress reports.
@@ -121,7 +135,7 @@ impl Batch<'_> {
                 let mut result = self.convert(entry, &graded);
                 if result.status == Status::Graded {
                     if let Some(exploration) = self.exploration(&found) {
-                        result.score = results::round(result.score + exploration.score);
+                        result.score = text::round(result.score + exploration.score);
                         result.exploration = Some(exploration);
                     }
                 }
@@ -150,7 +164,11 @@ impl Batch<'_> {
                 explore::explore(&built, self.suite, settings).map_err(|e| e.to_string())
             });
         match explored {
-            Ok(report) => Some(explore::show::result(&report, self.suite)),
+            Ok(report) => Some(explore::kept::exploration(
+                &report,
+                self.suite,
+                self.explain.found,
+            )),
             Err(why) => {
                 eprintln!(
                     "referee: warning: cannot explore {}: {why}",
@@ -169,7 +187,7 @@ impl Batch<'_> {
         } else {
             0.0
         };
-        results::round(self.suite.max_points() + explored)
+        text::round(self.suite.max_points() + explored)
     }
 
     /// A submission's results as reports see them.
@@ -182,10 +200,10 @@ impl Batch<'_> {
             .prepared
             .iter()
             .zip(&graded.outcomes)
-            .map(|(p, o)| case_result(self.suite, p, o))
+            .map(|(p, o)| case_result(self.suite, p, o, self.explain))
             .collect();
         SubmissionResult {
-            score: results::round(graded.score()),
+            score: text::round(graded.score()),
             status,
             message: message.map(|m| results::compiler_messages(&m)),
             cases,
@@ -264,27 +282,24 @@ pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()
 
 /// One case's result, with the explanation and (on failure) both
 /// transcripts, in plain text.
-fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) -> CaseResult {
+fn case_result(
+    suite: &Suite,
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    explain: Explain,
+) -> CaseResult {
     let case = prepared.case;
     let verdict = outcome.judgement.verdict;
     let passed = verdict == crate::verdict::Verdict::Pass;
     let explanation = if passed {
         String::new()
     } else {
-        explain::explain_outcome(
-            prepared,
-            outcome,
-            suite.game,
-            &suite.regions,
-            &Style::PLAIN,
-            Room { diff_lines: 60 },
-        )
-        .text
+        (explain.case)(suite, prepared, outcome)
     };
     let (expected, actual) = match (&prepared.expected, &outcome.run, passed) {
         (Expected::Play(_), Some(run), false) => (
             prepared.reference_text().map(String::from),
-            Some(results::trimmed(&explain::full_transcript(
+            Some(results::trimmed(&transcript::printable(
                 &terminal::run_lines(run),
             ))),
         ),
@@ -293,7 +308,7 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
     CaseResult {
         name: case.name.clone(),
         verdict,
-        score: results::round(outcome.score),
+        score: text::round(outcome.score),
         max_score: case.points,
         wall_ms: outcome
             .run
@@ -316,7 +331,7 @@ pub fn suite_info(suite: &Suite) -> SuiteInfo {
             .title
             .clone()
             .unwrap_or_else(|| suite.game.to_string()),
-        max_score: results::round(suite.max_points()),
+        max_score: text::round(suite.max_points()),
         cases: suite
             .cases
             .iter()

@@ -11,7 +11,6 @@ use reference::Game;
 use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
-use crate::explain::{self, terminal};
 use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
 use crate::results;
@@ -20,6 +19,7 @@ use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::untrusted::{self, Refusal};
 use crate::verdict::{Judgement, Verdict};
+use crate::{terminal, transcript};
 
 /// How to grade.
 #[derive(Clone, Debug)]
@@ -88,7 +88,7 @@ impl Prepared<'_> {
             return None;
         };
         let text = self.shown.get_or_init(|| {
-            results::trimmed(&explain::full_transcript(&terminal::reference_lines(
+            results::trimmed(&transcript::printable(&terminal::reference_lines(
                 reference,
             )))
         });

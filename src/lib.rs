@@ -25,6 +25,8 @@ pub mod results;
 pub mod run;
 pub mod sandbox;
 pub mod submission;
+pub mod terminal;
+pub mod text;
 pub mod transcript;
 pub mod untrusted;
 pub mod verdict;

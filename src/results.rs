@@ -305,12 +305,6 @@ fn zero_when_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Erro
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
 }
 
-/// Points rounded to four decimals: sums of fractional points are not
-/// exact in binary, and reports should say 57, not 57.00000000000004.
-pub fn round(points: f64) -> f64 {
-    (points * 10_000.0).round() / 10_000.0
-}
-
 /// The longest transcript kept in results, in bytes; reports show the
 /// start of longer ones and say so.
 pub const TRANSCRIPT_LIMIT: usize = 64 * 1024;

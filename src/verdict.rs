@@ -2,11 +2,11 @@
 //! machines (`wrong-output`) and in a sentence for students.
 
 use std::fmt;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::run::{Ending, Limits};
+use crate::text::{seconds, size};
 
 /// The outcome of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -308,32 +308,5 @@ pub fn signal_words(signal: i32) -> String {
         name
     } else {
         format!("{name} ({meaning})")
-    }
-}
-
-/// Points to four decimals at most, without needless zeros (`57`,
-/// `1.25`, `0.0625`): sums of fractional points are not exact.
-pub fn points(p: f64) -> String {
-    let text = format!("{p:.4}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-/// `1 MiB`, `64 KiB`, `100 bytes`.
-pub fn size(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
-        b if b >= 1 << 20 => format!("{:.0} MiB", b as f64 / (1u64 << 20) as f64),
-        b if b >= 1 << 10 => format!("{:.0} KiB", b as f64 / 1024.0),
-        b => format!("{b} bytes"),
-    }
-}
-
-/// `10 s`, `0.5 s`.
-pub fn seconds(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
     }
 }

@@ -9,11 +9,12 @@ use super::{points, Failure};
 use crate::case::{self, Suite};
 use crate::cli::CheckArgs;
 use crate::expected::ReferenceRun;
-use crate::explain::{self, terminal, Room, Style};
+use crate::explain::{self, Room, Style};
 use crate::explore::{self, Budget};
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status};
 use crate::submission::{self, Submission};
 use crate::verdict::Verdict;
+use crate::{terminal, transcript};
 
 /// Checks one submission; exit 0 iff every case passes.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
@@ -55,7 +56,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
             style.bad("Your program does not compile. The compiler said:")
         );
         for line in messages.lines() {
-            println!("  {}", explain::visible::safe(line.as_bytes()));
+            println!("  {}", crate::text::visible::safe(line.as_bytes()));
         }
         return Ok(ExitCode::from(1));
     }
@@ -228,10 +229,7 @@ fn save_transcripts(
     fs::create_dir_all(&dir)?;
     let expected = terminal::reference_lines(expected);
     let actual = terminal::run_lines(run);
-    fs::write(
-        dir.join("expected.txt"),
-        explain::full_transcript(&expected),
-    )?;
-    fs::write(dir.join("yours.txt"), explain::full_transcript(&actual))?;
+    fs::write(dir.join("expected.txt"), transcript::printable(&expected))?;
+    fs::write(dir.join("yours.txt"), transcript::printable(&actual))?;
     Ok(dir)
 }

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use super::Failure;
 use crate::case::{self, Suite};
 use crate::cli::ExploreArgs;
-use crate::explain::{self, Style};
-use crate::explore::{self, save, show, Budget, Report};
+use crate::explain::{found as show, Style};
+use crate::explore::{self, save, Budget, Report};
 use crate::submission::{self, BuildError, Built, Submission};
 
 /// Explores one submission; exit 1 when a game is played differently.
@@ -140,7 +140,7 @@ pub(super) fn show_report(
     );
     println!(
         "Replay it: referee check {} --cases {}",
-        explain::visible::safe(program.as_os_str().as_encoded_bytes()),
+        crate::text::visible::safe(program.as_os_str().as_encoded_bytes()),
         saved.folder.display()
     );
     Ok(true)

@@ -70,6 +70,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             jobs: 1,
             ..explore::Settings::default()
         }),
+        explain: crate::explain::plain::FOR_RESULTS,
     };
     let progress = Reporter::new(entries.len());
     let submissions = batch.run(&entries, &progress);
@@ -77,7 +78,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let mut results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
     if args.explore.is_some() {
         results.suite.max_score =
-            crate::results::round(results.suite.max_score + suite.explore_points);
+            crate::text::round(results.suite.max_score + suite.explore_points);
     }
     let written = folder::publish(&args.out, &results, &stamp)?;
     print_summary(

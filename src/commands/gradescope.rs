@@ -93,6 +93,7 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Ungraded> {
         force: true,
         stop: &stop,
         explore: None,
+        explain: crate::explain::plain::FOR_RESULTS,
     };
     let entry = Entry {
         id: ID.into(),

@@ -77,7 +77,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-pub use crate::verdict::points;
+pub use crate::text::points;
 
 /// Loads the suite in `dir` and checks that it is for `game` when one was
 /// given. A suite with a broken case is refused with every problem

@@ -15,7 +15,8 @@
 //! - [`shrink`]: delta debugging over a game's moves;
 //! - [`save`]: the minimal game as a ready case file, pinned transcript
 //!   included;
-//! - [`show`]: the minimal game and its explanation, in words.
+//! - [`kept`]: what was found, as results keep it (the minimal game and
+//!   its explanation in words are [`crate::explain::found`]'s).
 
 use std::time::{Duration, Instant};
 
@@ -31,11 +32,11 @@ use crate::verdict::Verdict;
 pub mod connect4;
 pub mod connect4_bomb;
 mod drops;
+pub mod kept;
 pub mod pentago;
 pub mod rng;
 pub mod save;
 pub mod search;
-pub mod show;
 pub mod shrink;
 
 pub use rng::Rng;

@@ -20,8 +20,8 @@ use std::path::PathBuf;
 
 use super::view::{self, rows, Row};
 use super::Exporter;
-use crate::commands::points;
 use crate::results::{ClassResults, Status, SubmissionResult};
+use crate::text::points;
 use crate::verdict::Verdict;
 
 /// The file's name.

@@ -24,10 +24,11 @@ use crate::call::{self, Call};
 use crate::case::{Case, ExitStatus, GradedRegion, Mode, TextPart};
 use crate::compare::{self, Region};
 use crate::expected::ReferenceRun;
-use crate::explain::terminal;
 use crate::game::{self, Difference, Reading};
 use crate::run::{Ending, RunResult};
-use crate::verdict::{points, EndingFault, Judgement, Part, PartScore, Verdict};
+use crate::terminal;
+use crate::text::points;
+use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
 pub mod parts;
 
@@ -206,7 +207,7 @@ fn game_mode(
 fn format_difference(
     setting: &Setting<'_>,
     want: &Reading,
-    lines: &[terminal::TermLine],
+    lines: &[crate::transcript::TermLine],
     got: &Reading,
 ) -> Option<FormatDifference> {
     let case = setting.case;

@@ -1,9 +1,4 @@
-//! A transcript: what a person would see in a terminal while a program
-//! plays a case. The program's output, with each input line placed where
-//! the program read it.
-//!
-//! Comparison is on the output alone ([`Transcript::output`]); the input
-//! positions are how differences are explained ("after you typed `6`...").
+//! The events of a run: output and input, in the order they happened.
 
 /// One thing that happened on the terminal, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,22 +82,6 @@ impl Transcript {
             }
         }
         offsets
-    }
-
-    /// The terminal form: output with each input line and its newline
-    /// where the program read it, as the handouts' sample runs show.
-    pub fn terminal(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for event in &self.events {
-            match event {
-                Event::Output(bytes) => out.extend_from_slice(bytes),
-                Event::Input(line) => {
-                    out.extend_from_slice(line.as_bytes());
-                    out.push(b'\n');
-                }
-            }
-        }
-        out
     }
 }
 
