@@ -7,75 +7,18 @@
 //! when referee itself could not do its job (bad arguments, a missing
 //! submission, an unusable case folder), with a message saying why.
 
-use std::process::ExitCode;
-
-use clap::Parser;
-
-use crate::cli::{CasesAction, Cli, Command};
-
-mod cases;
-mod check;
-mod doctor;
-mod explore;
-mod grade;
-mod gradescope;
-mod merge;
-mod play;
-mod record;
+pub mod cases;
+pub mod check;
+pub mod doctor;
+pub mod explore;
+pub mod grade;
+pub mod gradescope;
+pub mod merge;
+pub mod play;
+pub mod record;
 
 /// A command's failure to do its job, shown as `referee: <message>`.
 pub type Failure = String;
-
-/// Parses the command line, runs the command, and turns its outcome into
-/// the process's exit code.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if matches!(
-        cli.command,
-        Command::Check(_)
-            | Command::Grade(_)
-            | Command::Gradescope(_)
-            | Command::Explore(_)
-            | Command::Doctor
-    ) {
-        // Before any thread starts: a private namespace for working folders.
-        crate::sandbox::isolate_process();
-    }
-    if !matches!(cli.command, Command::Play { .. }) {
-        // Like other command-line tools, end quietly when the reader of
-        // our output goes away (`referee cases list | head`). Referee
-        // never writes to a pipe of its own children. (`play` handles a
-        // closed pipe itself and exits 0, as a finished game does.)
-        // SAFETY: setting a signal's disposition before any thread starts.
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        }
-    }
-    let result = match cli.command {
-        Command::Play { game } => play::run(game.0),
-        Command::Check(args) => check::run(&args),
-        Command::Grade(args) => grade::run(&args),
-        Command::Gradescope(args) => gradescope::run(&args),
-        Command::Merge { out, shards, force } => merge::run(&out, &shards, force),
-        Command::Explore(args) => explore::run(&args),
-        Command::Doctor => doctor::run(),
-        Command::Cases { action } => match action {
-            CasesAction::Validate { dirs } => cases::validate(&dirs),
-            CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),
-            CasesAction::Update { dirs } => cases::update(&dirs),
-            CasesAction::Record(args) => record::run(&args),
-        },
-    };
-    crate::sandbox::shutdown();
-    crate::case::builtin::remove();
-    match result {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("referee: {message}");
-            ExitCode::from(2)
-        }
-    }
-}
 
 pub use crate::text::points;
 
