@@ -5,13 +5,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::case::Suite;
 use crate::class::{self, Entry};
 use crate::explore;
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
+use crate::queue;
 use crate::results::{
     self, CaseInfo, CaseResult, ClassResults, Exploration, RegionInfo, Status, SubmissionResult,
     SuiteInfo,
@@ -68,31 +68,14 @@ impl Batch<'_> {
     /// Grades `entries`, `jobs` at a time; results in the entries' order.
     pub fn run(&self, entries: &[Entry], progress: &dyn Progress) -> Vec<SubmissionResult> {
         let suite_print = class::suite_fingerprint(&self.suite.dir);
-        let next = AtomicUsize::new(0);
-        let slots: Vec<Mutex<Option<SubmissionResult>>> =
-            entries.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..self.jobs.clamp(1, entries.len().max(1)) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(entry) = entries.get(i) else { break };
-                    let (result, cached) = self.one(entry, &suite_print);
-                    progress.finished(&result, cached);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(result);
-                    }
-                });
-            }
+        let done = queue::map(entries, self.jobs, None, |entry| {
+            let (result, cached) = self.one(entry, &suite_print);
+            progress.finished(&result, cached);
+            result
         });
-        slots
-            .into_iter()
+        done.into_iter()
             .zip(entries)
-            .map(|(slot, entry)| {
-                slot.into_inner()
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| self.not_graded(entry, String::new()))
-            })
+            .map(|(result, entry)| result.unwrap_or_else(|| self.not_graded(entry, String::new())))
             .collect()
     }
 

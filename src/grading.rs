@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use reference::Game;
 
@@ -13,6 +13,7 @@ use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
 use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
+use crate::queue;
 use crate::results;
 use crate::run::{self, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
@@ -242,28 +243,12 @@ fn run_all(
         }
         return Ok(Some(outcomes));
     }
-    let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<Result<CaseOutcome, String>>>> =
-        cases.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.clamp(1, cases.len().max(1)) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(prepared) = cases.get(i) else { break };
-                let outcome =
-                    timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed));
-                if let Ok(mut slot) = results[i].lock() {
-                    *slot = Some(outcome);
-                }
-            });
-        }
+    let results = queue::map(cases, settings.jobs, Some(stop), |prepared| {
+        timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))
     });
     let mut outcomes = Vec::with_capacity(cases.len());
     for slot in results {
-        match slot.into_inner().ok().flatten() {
+        match slot {
             Some(outcome) => outcomes.push(outcome?),
             None => return Ok(None),
         }

@@ -21,6 +21,7 @@ pub mod game;
 pub mod grading;
 pub mod judge;
 pub mod notice;
+pub mod queue;
 pub mod results;
 pub mod run;
 pub mod sandbox;
