@@ -5,12 +5,16 @@
 //! The games themselves live in the `reference` crate; this crate is the
 //! grader and the command line.
 
+#![deny(missing_docs)]
+
 pub mod atomic;
 pub mod batch;
 pub mod call;
 pub mod case;
 pub mod class;
+#[allow(missing_docs)]
 pub mod cli;
+#[allow(missing_docs)]
 pub mod commands;
 pub mod compare;
 pub mod expected;
