@@ -7,7 +7,7 @@
 
 #![deny(missing_docs)]
 
-pub mod atomic;
+pub(crate) mod atomic;
 pub mod batch;
 pub mod call;
 pub mod case;
@@ -25,7 +25,7 @@ pub mod game;
 pub mod grading;
 pub mod judge;
 pub mod notice;
-pub mod queue;
+pub(crate) mod queue;
 pub mod results;
 pub mod run;
 pub mod sandbox;
