@@ -12,10 +12,6 @@ pub mod batch;
 pub mod call;
 pub mod case;
 pub mod class;
-#[allow(missing_docs)]
-pub mod cli;
-#[allow(missing_docs)]
-pub mod commands;
 pub mod compare;
 pub mod expected;
 pub mod explain;

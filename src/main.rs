@@ -1,13 +1,16 @@
 //! The `referee` command: parses the command line, runs the command, and
 //! turns its outcome into the process's exit code (see
-//! [`referee::commands`] for the codes).
+//! [`commands`] for the codes).
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use referee::cli::{CasesAction, Cli, Command};
-use referee::commands::{cases, check, doctor, explore, grade, gradescope, merge, play, record};
+mod cli;
+mod commands;
+
+use cli::{CasesAction, Cli, Command};
+use commands::{cases, check, doctor, explore, grade, gradescope, merge, play, record};
 
 /// Parses the command line, runs the command, and turns its outcome into
 /// the process's exit code.

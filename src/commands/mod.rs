@@ -20,7 +20,7 @@ pub mod record;
 /// A command's failure to do its job, shown as `referee: <message>`.
 pub type Failure = String;
 
-pub use crate::text::points;
+pub use referee::text::points;
 
 /// Loads the suite in `dir` and checks that it is for `game` when one was
 /// given. A suite with a broken case is refused with every problem
@@ -29,8 +29,8 @@ pub use crate::text::points;
 fn load_suite(
     dir: &std::path::Path,
     game: Option<reference::Game>,
-) -> Result<crate::case::Suite, Failure> {
-    let suite = crate::case::load_suite(dir).map_err(|p| p.to_string())?;
+) -> Result<referee::case::Suite, Failure> {
+    let suite = referee::case::load_suite(dir).map_err(|p| p.to_string())?;
     if let Some(game) = game.filter(|g| *g != suite.game) {
         return Err(format!(
             "--game {game} was given, but the cases in {} are for {}: name the cases of \
@@ -63,7 +63,7 @@ fn suite_dir(
 ) -> Result<std::path::PathBuf, Failure> {
     match cases {
         Some(dir) => Ok(dir.clone()),
-        None => crate::case::default_dir(game),
+        None => referee::case::default_dir(game),
     }
 }
 
@@ -76,7 +76,7 @@ fn cflags(flags: &Option<String>) -> Option<Vec<String>> {
 
 /// Says once, on stderr, which protections are off on this machine.
 pub fn warn_about_missing_protections() {
-    if let Some(missing) = crate::submission::sandbox().missing() {
-        crate::notice::once("protections", &missing);
+    if let Some(missing) = referee::submission::sandbox().missing() {
+        referee::notice::once("protections", &missing);
     }
 }

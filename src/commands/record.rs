@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::case::{self, pin, SUITE_FILE};
 use crate::cli::RecordArgs;
+use referee::case::{self, pin, SUITE_FILE};
 
 /// Plays, then saves the case.
 pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
