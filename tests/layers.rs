@@ -140,10 +140,20 @@ impl Names<'_> {
             name if self.crates.contains(&name) => vec![name.to_string()],
             name => {
                 let child = [self.at.clone(), vec![name.to_string()]].concat();
-                if !self.is_module(&child) {
-                    return None;
+                if self.is_module(&child) {
+                    child
+                } else {
+                    // A name a `use` of this module bound (`use
+                    // crate::explain;` then `explain::found::x()`): the path
+                    // goes on from what it stands for.
+                    let at = self.at.join("::");
+                    self.uses
+                        .iter()
+                        .rev()
+                        .find(|(module, bound, _)| *module == at && bound == name)?
+                        .2
+                        .clone()
                 }
-                child
             }
         };
         Some([start, rest.to_vec()].concat())
@@ -519,6 +529,15 @@ fn the_check_sees_imports_of_every_kind() {
     let imports = |from: &str, to: &str| edges.get(from).is_some_and(|t| t.contains(to));
     // `use crate::case::...` in grading.rs.
     assert!(imports("grading", "case"), "{edges:?}");
+    // `use crate::{terminal, transcript};` then `transcript::printable(..)`
+    // in grading.rs: through the name the `use` bound, and the re-export in
+    // transcript/mod.rs, to the file that defines it.
+    let file = |f: &str| root().join(f);
+    assert!(
+        graph.edges[&file("src/grading.rs")].contains(&file("src/transcript/terminal.rs")),
+        "{:?}",
+        graph.edges[&file("src/grading.rs")]
+    );
     // The binary reaches the library through `referee::`.
     assert!(
         edges.get("main").is_some_and(|t| !t.is_empty()),
