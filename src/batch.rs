@@ -308,7 +308,7 @@ fn case_result(
 }
 
 /// The suite as reports show it.
-pub fn suite_info(suite: &Suite) -> SuiteInfo {
+pub(crate) fn suite_info(suite: &Suite) -> SuiteInfo {
     SuiteInfo {
         title: suite
             .title

@@ -84,7 +84,7 @@ impl Prepared<'_> {
 
     /// The reference's whole terminal transcript as reports keep it
     /// (trimmed, see [`results::trimmed`]); `None` for a function call.
-    pub fn reference_text(&self) -> Option<&str> {
+    pub(crate) fn reference_text(&self) -> Option<&str> {
         let Expected::Play(reference) = &self.expected else {
             return None;
         };
@@ -173,7 +173,7 @@ pub fn grade(
 
 /// Like [`grade`], but stops between cases once `stop` is set, and then
 /// returns `None`: a submission is graded whole or not at all.
-pub fn grade_until(
+pub(crate) fn grade_until(
     submission: &Submission,
     suite: &Suite,
     cases: &[Prepared<'_>],

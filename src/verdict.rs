@@ -224,7 +224,7 @@ impl EndingFault {
     /// Whether the program was stopped, or stopped itself abnormally,
     /// rather than ending in the wrong place: such a fault names the
     /// verdict even when the play was wrong too.
-    pub fn is_abnormal(self) -> bool {
+    pub(crate) fn is_abnormal(self) -> bool {
         !matches!(
             self,
             EndingFault::Stopped { .. } | EndingFault::Status { early: false, .. }
@@ -288,7 +288,7 @@ impl EndingFault {
 }
 
 /// A signal's name and what it usually means in a student's program.
-pub fn signal_words(signal: i32) -> String {
+pub(crate) fn signal_words(signal: i32) -> String {
     let name = nix::sys::signal::Signal::try_from(signal)
         .map(|s| s.as_str().to_string())
         .unwrap_or_else(|_| format!("signal {signal}"));

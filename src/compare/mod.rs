@@ -12,7 +12,12 @@ pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
 
 /// Whether `actual` prints the same as `expected` under `options`, not
 /// counting `regions`.
-pub fn same_output(expected: &[u8], actual: &[u8], options: &Options, regions: &[Region]) -> bool {
+pub(crate) fn same_output(
+    expected: &[u8],
+    actual: &[u8],
+    options: &Options,
+    regions: &[Region],
+) -> bool {
     let expected_lines = split_lines(expected);
     let actual_lines = split_lines(actual);
     let (expected_keys, spans) = comparable(&expected_lines, options, regions, None);

@@ -74,7 +74,7 @@ pub struct Setting<'a> {
 
 /// Judges a whole-game case. `want` gives the reference's play read by
 /// the game's reader (read once per case, only in game mode).
-pub fn whole_game<'w>(
+pub(crate) fn whole_game<'w>(
     setting: &Setting<'_>,
     want: impl FnOnce() -> &'w Reading,
     run: &RunResult,
@@ -253,7 +253,7 @@ fn names_verdict(fault: EndingFault) -> bool {
 /// - the play right, the ending lost: the ending's verdict;
 /// - only the format differs: `format-differs` (also when the parts it
 ///   names are worth nothing: the difference is reported).
-pub fn verdict_of(
+pub(crate) fn verdict_of(
     case: &Case,
     parts: &[PartScore],
     faults: &Faults,
@@ -372,7 +372,7 @@ pub enum Report {
 /// Judges a function call: what the helper reported, or how the run
 /// that should have reported it ended. A crash, a hang or a read of input
 /// is the call's fault: the function did not return.
-pub fn function_call(
+pub(crate) fn function_call(
     case: &Case,
     call: &Call,
     expected: &call::Expected,

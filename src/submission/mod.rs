@@ -55,7 +55,7 @@ pub struct Listing {
 
 impl Listing {
     /// How many entries could be a student's program or folder.
-    pub fn candidates(&self) -> usize {
+    pub(crate) fn candidates(&self) -> usize {
         self.programs.len()
             + self.unusable.len()
             + self.special.iter().filter(|(_, _, named)| *named).count()
