@@ -253,7 +253,7 @@ fn names_verdict(fault: EndingFault) -> bool {
 /// - the play right, the ending lost: the ending's verdict;
 /// - only the format differs: `format-differs` (also when the parts it
 ///   names are worth nothing: the difference is reported).
-pub(crate) fn verdict_of(
+pub fn verdict_of(
     case: &Case,
     parts: &[PartScore],
     faults: &Faults,
