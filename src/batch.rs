@@ -5,19 +5,20 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::case::Suite;
 use crate::class::{self, Entry};
-use crate::explain::{self, terminal, Room, Style};
 use crate::explore;
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
+use crate::queue;
 use crate::results::{
     self, CaseInfo, CaseResult, ClassResults, Exploration, RegionInfo, Status, SubmissionResult,
     SuiteInfo,
 };
 use crate::submission;
+use crate::text;
+use crate::{terminal, transcript};
 
 /// Where each submission's full results are kept in the output folder.
 pub const DETAILS: &str = "details";
@@ -42,6 +43,19 @@ pub struct Batch<'a> {
     /// How to explore each graded submission on generated games, when
     /// asked (`grade --explore`); its `jobs` is per submission.
     pub explore: Option<explore::Settings>,
+    /// How results explain what failed (see [`Explain`]).
+    pub explain: Explain,
+}
+
+/// How results explain what failed, in plain text. Explaining is
+/// presentation's work: the command line hands it down, so that grading a
+/// class does not depend on the layer above it.
+#[derive(Clone, Copy)]
+pub struct Explain {
+    /// A failed case.
+    pub case: fn(&Suite, &Prepared<'_>, &CaseOutcome) -> String,
+    /// A game exploring found played differently.
+    pub found: explore::kept::ExplainFound,
 }
 
 /// What happens as submissions finish, for progress reports.
@@ -54,31 +68,14 @@ impl Batch<'_> {
     /// Grades `entries`, `jobs` at a time; results in the entries' order.
     pub fn run(&self, entries: &[Entry], progress: &dyn Progress) -> Vec<SubmissionResult> {
         let suite_print = class::suite_fingerprint(&self.suite.dir);
-        let next = AtomicUsize::new(0);
-        let slots: Vec<Mutex<Option<SubmissionResult>>> =
-            entries.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..self.jobs.clamp(1, entries.len().max(1)) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(entry) = entries.get(i) else { break };
-                    let (result, cached) = self.one(entry, &suite_print);
-                    progress.finished(&result, cached);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(result);
-                    }
-                });
-            }
+        let done = queue::map(entries, self.jobs, None, |entry| {
+            let (result, cached) = self.one(entry, &suite_print);
+            progress.finished(&result, cached);
+            result
         });
-        slots
-            .into_iter()
+        done.into_iter()
             .zip(entries)
-            .map(|(slot, entry)| {
-                slot.into_inner()
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| self.not_graded(entry, String::new()))
-            })
+            .map(|(result, entry)| result.unwrap_or_else(|| self.not_graded(entry, String::new())))
             .collect()
     }
 
@@ -121,7 +118,7 @@ impl Batch<'_> {
                 let mut result = self.convert(entry, &graded);
                 if result.status == Status::Graded {
                     if let Some(exploration) = self.exploration(&found) {
-                        result.score = results::round(result.score + exploration.score);
+                        result.score = text::round(result.score + exploration.score);
                         result.exploration = Some(exploration);
                     }
                 }
@@ -150,7 +147,11 @@ impl Batch<'_> {
                 explore::explore(&built, self.suite, settings).map_err(|e| e.to_string())
             });
         match explored {
-            Ok(report) => Some(explore::show::result(&report, self.suite)),
+            Ok(report) => Some(explore::kept::exploration(
+                &report,
+                self.suite,
+                self.explain.found,
+            )),
             Err(why) => {
                 eprintln!(
                     "referee: warning: cannot explore {}: {why}",
@@ -169,7 +170,7 @@ impl Batch<'_> {
         } else {
             0.0
         };
-        results::round(self.suite.max_points() + explored)
+        text::round(self.suite.max_points() + explored)
     }
 
     /// A submission's results as reports see them.
@@ -182,10 +183,10 @@ impl Batch<'_> {
             .prepared
             .iter()
             .zip(&graded.outcomes)
-            .map(|(p, o)| case_result(self.suite, p, o))
+            .map(|(p, o)| case_result(self.suite, p, o, self.explain))
             .collect();
         SubmissionResult {
-            score: results::round(graded.score()),
+            score: text::round(graded.score()),
             status,
             message: message.map(|m| results::compiler_messages(&m)),
             cases,
@@ -264,27 +265,24 @@ pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()
 
 /// One case's result, with the explanation and (on failure) both
 /// transcripts, in plain text.
-fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) -> CaseResult {
+fn case_result(
+    suite: &Suite,
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    explain: Explain,
+) -> CaseResult {
     let case = prepared.case;
     let verdict = outcome.judgement.verdict;
     let passed = verdict == crate::verdict::Verdict::Pass;
     let explanation = if passed {
         String::new()
     } else {
-        explain::explain_outcome(
-            prepared,
-            outcome,
-            suite.game,
-            &suite.regions,
-            &Style::PLAIN,
-            Room { diff_lines: 60 },
-        )
-        .text
+        (explain.case)(suite, prepared, outcome)
     };
     let (expected, actual) = match (&prepared.expected, &outcome.run, passed) {
         (Expected::Play(_), Some(run), false) => (
             prepared.reference_text().map(String::from),
-            Some(results::trimmed(&explain::full_transcript(
+            Some(results::trimmed(&transcript::printable(
                 &terminal::run_lines(run),
             ))),
         ),
@@ -293,7 +291,7 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
     CaseResult {
         name: case.name.clone(),
         verdict,
-        score: results::round(outcome.score),
+        score: text::round(outcome.score),
         max_score: case.points,
         wall_ms: outcome
             .run
@@ -310,13 +308,13 @@ fn case_result(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) ->
 }
 
 /// The suite as reports show it.
-pub fn suite_info(suite: &Suite) -> SuiteInfo {
+pub(crate) fn suite_info(suite: &Suite) -> SuiteInfo {
     SuiteInfo {
         title: suite
             .title
             .clone()
             .unwrap_or_else(|| suite.game.to_string()),
-        max_score: results::round(suite.max_points()),
+        max_score: text::round(suite.max_points()),
         cases: suite
             .cases
             .iter()

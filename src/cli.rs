@@ -7,8 +7,8 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use reference::Game;
 
-use crate::explain::ColorChoice;
-use crate::run::Feed;
+use referee::explain::ColorChoice;
+use referee::run::Feed;
 
 /// Grade console-game programming assignments against a reference
 /// implementation.
@@ -101,7 +101,7 @@ pub struct CheckArgs {
           default_missing_value = "2000", value_parser = games)]
     pub explore: Option<usize>,
     /// The seed of the generated games --explore plays.
-    #[arg(long, default_value_t = crate::explore::DEFAULT_SEED, requires = "explore")]
+    #[arg(long, default_value_t = referee::explore::DEFAULT_SEED, requires = "explore")]
     pub seed: u64,
 }
 
@@ -127,7 +127,7 @@ pub struct ExploreArgs {
     pub time: Option<std::time::Duration>,
     /// The seed the games are made from: the same seed and budget give
     /// the same games and the same minimal game.
-    #[arg(long, default_value_t = crate::explore::DEFAULT_SEED)]
+    #[arg(long, default_value_t = referee::explore::DEFAULT_SEED)]
     pub seed: u64,
     /// The case folder the minimal game is saved in [default:
     /// explored/<game>].
@@ -161,7 +161,7 @@ pub struct GradeArgs {
     pub jobs: Option<usize>,
     /// Grade only this shard of the class, K/N (e.g. 2/5).
     #[arg(long)]
-    pub shard: Option<crate::class::Shard>,
+    pub shard: Option<referee::class::Shard>,
     /// Regrade submissions whose results are already in --out.
     #[arg(long)]
     pub force: bool,
@@ -170,7 +170,7 @@ pub struct GradeArgs {
     pub cflags: Option<String>,
     /// Timeouts after which a submission's remaining cases of the same
     /// kind are not run but judged `timeout` (0: run every case).
-    #[arg(long, default_value_t = crate::grading::MAX_TIMEOUTS)]
+    #[arg(long, default_value_t = referee::grading::MAX_TIMEOUTS)]
     pub max_timeouts: usize,
     /// Also explore each submission on N generated games, and report the
     /// shortest game each plays differently (worth the suite's
@@ -179,7 +179,7 @@ pub struct GradeArgs {
     pub explore: Option<usize>,
     /// The seed of the games --explore plays (the same games for every
     /// student).
-    #[arg(long, default_value_t = crate::explore::DEFAULT_SEED, requires = "explore")]
+    #[arg(long, default_value_t = referee::explore::DEFAULT_SEED, requires = "explore")]
     pub explore_seed: u64,
     /// Submissions: files, folders, or folders of submissions (a class).
     #[arg(required = true)]

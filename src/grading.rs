@@ -4,23 +4,24 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use reference::Game;
 
 use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::expected::{run_reference, ReferenceRun};
-use crate::explain::{self, terminal};
 use crate::fault::Fault;
 use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
+use crate::queue;
 use crate::results;
 use crate::run::{self, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::untrusted::{self, Refusal};
 use crate::verdict::{Judgement, Verdict};
+use crate::{terminal, transcript};
 
 /// How to grade.
 #[derive(Clone, Debug)]
@@ -84,12 +85,12 @@ impl Prepared<'_> {
 
     /// The reference's whole terminal transcript as reports keep it
     /// (trimmed, see [`results::trimmed`]); `None` for a function call.
-    pub fn reference_text(&self) -> Option<&str> {
+    pub(crate) fn reference_text(&self) -> Option<&str> {
         let Expected::Play(reference) = &self.expected else {
             return None;
         };
         let text = self.shown.get_or_init(|| {
-            results::trimmed(&explain::full_transcript(&terminal::reference_lines(
+            results::trimmed(&transcript::printable(&terminal::reference_lines(
                 reference,
             )))
         });
@@ -211,7 +212,7 @@ pub fn grade(
 
 /// Like [`grade`], but stops between cases once `stop` is set, and then
 /// returns `None`: a submission is graded whole or not at all.
-pub fn grade_until(
+pub(crate) fn grade_until(
     submission: &Submission,
     suite: &Suite,
     cases: &[Prepared<'_>],
@@ -281,28 +282,12 @@ fn run_all(
         }
         return Ok(Some(outcomes));
     }
-    let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<Result<CaseOutcome, Error>>>> =
-        cases.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.clamp(1, cases.len().max(1)) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(prepared) = cases.get(i) else { break };
-                let outcome =
-                    timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed));
-                if let Ok(mut slot) = results[i].lock() {
-                    *slot = Some(outcome);
-                }
-            });
-        }
+    let results = queue::map(cases, settings.jobs, Some(stop), |prepared| {
+        timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))
     });
     let mut outcomes = Vec::with_capacity(cases.len());
     for slot in results {
-        match slot.into_inner().ok().flatten() {
+        match slot {
             Some(outcome) => outcomes.push(outcome?),
             None => return Ok(None),
         }

@@ -5,13 +5,13 @@
 //! The games themselves live in the `reference` crate; this crate is the
 //! grader and the command line.
 
+#![deny(missing_docs)]
+
 pub mod atomic;
 pub mod batch;
 pub mod call;
 pub mod case;
 pub mod class;
-pub mod cli;
-pub mod commands;
 pub mod compare;
 pub mod expected;
 pub mod explain;
@@ -22,10 +22,13 @@ pub mod game;
 pub mod grading;
 pub mod judge;
 pub mod notice;
+pub(crate) mod queue;
 pub mod results;
 pub mod run;
 pub mod sandbox;
 pub mod submission;
+pub mod terminal;
+pub mod text;
 pub mod transcript;
 pub mod untrusted;
 pub mod verdict;

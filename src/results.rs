@@ -64,7 +64,7 @@ pub struct RegionInfo {
 
 impl RegionInfo {
     /// The region, if its expressions still compile.
-    pub fn region(&self) -> Option<crate::compare::Region> {
+    pub(crate) fn region(&self) -> Option<crate::compare::Region> {
         let compile = |re: &str| regex::bytes::Regex::new(re).ok();
         Some(crate::compare::Region {
             name: self.name.clone(),
@@ -248,7 +248,7 @@ pub struct CaseResult {
 impl CaseResult {
     /// The case's comparison options, as far as this referee knows
     /// their names.
-    pub fn options(&self) -> crate::compare::Options {
+    pub(crate) fn options(&self) -> crate::compare::Options {
         self.compare
             .iter()
             .fold(crate::compare::Options::default(), |options, name| {
@@ -259,7 +259,7 @@ impl CaseResult {
 
 impl ExploredGame {
     /// The comparison's options, as far as this referee knows their names.
-    pub fn options(&self) -> crate::compare::Options {
+    pub(crate) fn options(&self) -> crate::compare::Options {
         self.compare
             .iter()
             .fold(crate::compare::Options::default(), |options, name| {
@@ -291,7 +291,7 @@ impl ExploredGame {
 
 impl SubmissionResult {
     /// The share of the points earned, 0 to 1.
-    pub fn fraction(&self) -> f64 {
+    pub(crate) fn fraction(&self) -> f64 {
         if self.max_score > 0.0 {
             self.score / self.max_score
         } else {
@@ -303,12 +303,6 @@ impl SubmissionResult {
 /// A score that may be `null` (a submission that was not graded).
 fn zero_when_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
-}
-
-/// Points rounded to four decimals: sums of fractional points are not
-/// exact in binary, and reports should say 57, not 57.00000000000004.
-pub fn round(points: f64) -> f64 {
-    (points * 10_000.0).round() / 10_000.0
 }
 
 /// The longest transcript kept in results, in bytes; reports show the

@@ -2,11 +2,11 @@
 //! machines (`wrong-output`) and in a sentence for students.
 
 use std::fmt;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::run::{Ending, Limits};
+use crate::text::{seconds, size};
 
 /// The outcome of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -224,7 +224,7 @@ impl EndingFault {
     /// Whether the program was stopped, or stopped itself abnormally,
     /// rather than ending in the wrong place: such a fault names the
     /// verdict even when the play was wrong too.
-    pub fn is_abnormal(self) -> bool {
+    pub(crate) fn is_abnormal(self) -> bool {
         !matches!(
             self,
             EndingFault::Stopped { .. } | EndingFault::Status { early: false, .. }
@@ -288,7 +288,7 @@ impl EndingFault {
 }
 
 /// A signal's name and what it usually means in a student's program.
-pub fn signal_words(signal: i32) -> String {
+pub(crate) fn signal_words(signal: i32) -> String {
     let name = nix::sys::signal::Signal::try_from(signal)
         .map(|s| s.as_str().to_string())
         .unwrap_or_else(|_| format!("signal {signal}"));
@@ -308,32 +308,5 @@ pub fn signal_words(signal: i32) -> String {
         name
     } else {
         format!("{name} ({meaning})")
-    }
-}
-
-/// Points to four decimals at most, without needless zeros (`57`,
-/// `1.25`, `0.0625`): sums of fractional points are not exact.
-pub fn points(p: f64) -> String {
-    let text = format!("{p:.4}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-/// `1 MiB`, `64 KiB`, `100 bytes`.
-pub fn size(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
-        b if b >= 1 << 20 => format!("{:.0} MiB", b as f64 / (1u64 << 20) as f64),
-        b if b >= 1 << 10 => format!("{:.0} KiB", b as f64 / 1024.0),
-        b => format!("{b} bytes"),
-    }
-}
-
-/// `10 s`, `0.5 s`.
-pub fn seconds(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
     }
 }

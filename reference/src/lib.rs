@@ -10,6 +10,8 @@
 //! the grader runs them in-process and `referee play` runs them on a real
 //! terminal or a pipe.
 
+#![deny(missing_docs)]
+
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;

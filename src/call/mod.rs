@@ -428,7 +428,7 @@ pub fn boards_side_by_side(call: &Call, expected: &Expected, outcome: &Outcome) 
             "  {:<width$}  {:<width$}  {}{mark}\n",
             cell(&before),
             cell(&want),
-            crate::explain::visible::safe(cell(&got).as_bytes())
+            crate::text::visible::safe(cell(&got).as_bytes())
         ));
     }
     text

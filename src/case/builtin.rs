@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use include_dir::{include_dir, Dir};
 use reference::Game;
 
-use super::Error;
+use super::suite::Error;
 
 /// The repository's `cases/` as it was when referee was built.
 static CASES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/cases");

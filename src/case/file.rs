@@ -46,9 +46,12 @@ pub struct SuiteFile {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GradedRegionFile {
+    /// What the region is, as cases' `format:` fields name it.
     pub name: String,
+    /// Where it starts; the first line when left out.
     #[serde(default)]
     pub from: Option<Pattern>,
+    /// The first line after it; the end when left out.
     #[serde(default)]
     pub until: Option<Pattern>,
 }
@@ -80,12 +83,19 @@ pub struct CaseFile {
     pub input: Option<Input>,
     /// One function called on a board (`connect4-bomb` only).
     pub call: Option<CallFile>,
+    /// The points it is worth.
     pub points: Option<Points>,
+    /// Whether students see it.
     pub visibility: Option<Visibility>,
+    /// The longest a run may take, wall time.
     pub timeout: Option<Seconds>,
+    /// The most processor time a run may use.
     pub cpu: Option<Seconds>,
+    /// The most a run may print.
     pub output_limit: Option<Bytes>,
+    /// The most memory a run may use.
     pub memory: Option<Bytes>,
+    /// Which differences do not count.
     pub compare: Option<CompareFile>,
     /// `text` (default) or `game`: judge the moves, not just the text.
     pub mode: Option<Mode>,
@@ -107,12 +117,19 @@ pub struct CaseFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
+    /// The points it is worth.
     pub points: Option<Points>,
+    /// Whether students see it.
     pub visibility: Option<Visibility>,
+    /// The longest a run may take, wall time.
     pub timeout: Option<Seconds>,
+    /// The most processor time a run may use.
     pub cpu: Option<Seconds>,
+    /// The most a run may print.
     pub output_limit: Option<Bytes>,
+    /// The most memory a run may use.
     pub memory: Option<Bytes>,
+    /// Which differences do not count.
     pub compare: Option<CompareFile>,
     /// `text` (default) or `game`: judge the moves, not just the text.
     pub mode: Option<Mode>,
@@ -135,9 +152,12 @@ pub struct Settings {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RegionFile {
+    /// What the region is, for reports.
     pub name: String,
+    /// Where it starts; the start of the output when left out.
     #[serde(default)]
     pub from: Option<Pattern>,
+    /// The first line after it.
     pub until: Pattern,
 }
 

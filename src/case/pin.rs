@@ -7,8 +7,9 @@
 //!
 //! The file holds the transcript in terminal form, exactly as the
 //! handouts' sample runs print it. When the reference is still waiting for
-//! input at the end of a case, the file ends with [`WAITING`] where the
-//! next input would have been typed.
+//! input at the end of a case, the file ends with the mark
+//! [`transcript::WAITING`] and a newline, where the next input would have
+//! been typed.
 
 use std::fs;
 use std::io;
@@ -17,15 +18,14 @@ use reference::Game;
 
 use super::Case;
 use crate::expected::{run_reference, ReferenceRun};
-
-/// Marks, in a pinned transcript, where the reference was still waiting.
-pub const WAITING: &str = "⟨still waiting for input⟩\n";
+use crate::transcript;
 
 /// The pinned text for a reference run.
 pub fn render(run: &ReferenceRun) -> Vec<u8> {
     let mut text = run.transcript.terminal();
     if run.waited_at_end {
-        text.extend_from_slice(WAITING.as_bytes());
+        text.extend_from_slice(transcript::WAITING.as_bytes());
+        text.push(b'\n');
     }
     text
 }

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use similar::TextDiff;
 
 use super::{points, Failure};
-use crate::atomic;
-use crate::case::{self, pin, Problem, Suite};
+use referee::atomic;
+use referee::case::{self, pin, Problem, Suite};
 
 /// The suites named, or every suite under the default root. A named
 /// folder without a `suite.yaml` but with suites inside counts as a root.

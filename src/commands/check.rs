@@ -6,14 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{points, Failure};
-use crate::case::{self, Suite};
 use crate::cli::CheckArgs;
-use crate::expected::ReferenceRun;
-use crate::explain::{self, terminal, Room, Style};
-use crate::explore::{self, Budget};
-use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status};
-use crate::submission::{self, Submission};
-use crate::verdict::Verdict;
+use referee::case::{self, Suite};
+use referee::expected::ReferenceRun;
+use referee::explain::{self, Room, Style};
+use referee::explore::{self, Budget};
+use referee::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status};
+use referee::submission::{self, Submission};
+use referee::verdict::Verdict;
+use referee::{terminal, transcript};
 
 /// Checks one submission; exit 0 iff every case passes.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
@@ -56,7 +57,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
             style.bad("Your program does not compile. The compiler said:")
         );
         for line in messages.lines() {
-            println!("  {}", explain::visible::safe(line.as_bytes()));
+            println!("  {}", referee::text::visible::safe(line.as_bytes()));
         }
         return Ok(ExitCode::from(1));
     }
@@ -223,16 +224,13 @@ fn save_transcripts(
     save: &Path,
     name: &str,
     expected: &ReferenceRun,
-    run: &crate::run::RunResult,
+    run: &referee::run::RunResult,
 ) -> std::io::Result<PathBuf> {
     let dir = save.join(name);
     fs::create_dir_all(&dir)?;
     let expected = terminal::reference_lines(expected);
     let actual = terminal::run_lines(run);
-    fs::write(
-        dir.join("expected.txt"),
-        explain::full_transcript(&expected),
-    )?;
-    fs::write(dir.join("yours.txt"), explain::full_transcript(&actual))?;
+    fs::write(dir.join("expected.txt"), transcript::printable(&expected))?;
+    fs::write(dir.join("yours.txt"), transcript::printable(&actual))?;
     Ok(dir)
 }

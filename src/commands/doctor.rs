@@ -3,11 +3,11 @@
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::run;
+use referee::run;
 
 /// Prints how programs will be watched and contained here.
 pub fn run() -> Result<ExitCode, Failure> {
-    let sandbox = crate::submission::sandbox();
+    let sandbox = referee::submission::sandbox();
     println!("referee {} on this machine:", env!("CARGO_PKG_VERSION"));
     println!();
     println!("  waiting for input   {}", run::detection_method());

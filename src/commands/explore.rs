@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::case::{self, Suite};
 use crate::cli::ExploreArgs;
-use crate::explain::{self, Style};
-use crate::explore::{self, save, show, Budget, Report};
-use crate::submission::{self, BuildError, Built, Submission};
+use referee::case::{self, Suite};
+use referee::explain::{found as show, Style};
+use referee::explore::{self, save, Budget, Report};
+use referee::submission::{self, BuildError, Built, Submission};
 
 /// Explores one submission; exit 1 when a game is played differently.
 pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
@@ -84,7 +84,7 @@ pub(super) fn build(
             BuildError::Compile(messages) => format!(
                 "{} does not compile, so it cannot play any game; the compiler said:\n{}",
                 submission.file.display(),
-                crate::results::compiler_messages(&messages)
+                referee::results::compiler_messages(&messages)
             ),
             BuildError::Refused(refusal) => refusal.to_string(),
             BuildError::Grader(message) => message,
@@ -142,7 +142,7 @@ pub(super) fn show_report(
     );
     println!(
         "Replay it: referee check {} --cases {}",
-        explain::visible::safe(program.as_os_str().as_encoded_bytes()),
+        referee::text::visible::safe(program.as_os_str().as_encoded_bytes()),
         saved.folder.display()
     );
     Ok(true)

@@ -9,14 +9,14 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use super::{points, Failure};
-use crate::batch::{self, Batch, Progress};
-use crate::case::{self, Suite};
-use crate::class;
 use crate::cli::GradeArgs;
-use crate::explore;
-use crate::export::{self, folder};
-use crate::grading::{self, Settings};
-use crate::results::{ClassResults, Status, SubmissionResult};
+use referee::batch::{self, Batch, Progress};
+use referee::case::{self, Suite};
+use referee::class;
+use referee::explore;
+use referee::export::{self, folder};
+use referee::grading::{self, Settings};
+use referee::results::{ClassResults, Status, SubmissionResult};
 
 /// Set by Ctrl-C: no new submission starts.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -71,6 +71,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             jobs: 1,
             ..explore::Settings::default()
         }),
+        explain: referee::explain::plain::FOR_RESULTS,
     };
     let progress = Reporter::new(entries.len());
     let submissions = batch.run(&entries, &progress);
@@ -78,7 +79,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let mut results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
     if args.explore.is_some() {
         results.suite.max_score =
-            crate::results::round(results.suite.max_score + suite.explore_points);
+            referee::text::round(results.suite.max_score + suite.explore_points);
     }
     let written = folder::publish(&args.out, &results, &stamp)?;
     print_summary(

@@ -3,7 +3,7 @@
 //!
 //! The submission is graded as `grade` grades a class's (every case,
 //! hidden ones too), and the results are written in Gradescope's format
-//! by [`crate::export::gradescope`]. A `results.json` is written whatever
+//! by [`referee::export::gradescope`]. A `results.json` is written whatever
 //! happens, because it is all Gradescope shows the student: when the
 //! submission cannot be graded (no program, several programs, it does not
 //! compile) its `output` says why and the command exits 0; when referee
@@ -19,16 +19,16 @@ use std::time::Instant;
 use reference::Game;
 
 use super::{points, Failure};
-use crate::batch::{self, Batch, Progress};
-use crate::case::{self, Suite};
-use crate::class::Entry;
 use crate::cli::GradescopeArgs;
-use crate::export::gradescope::Gradescope;
-use crate::export::Exporter;
-use crate::fault::Fault;
-use crate::grading::{self, Settings};
-use crate::results::{self, ClassResults, Status, SubmissionResult, SuiteInfo};
-use crate::submission;
+use referee::batch::{self, Batch, Progress};
+use referee::case::{self, Suite};
+use referee::class::Entry;
+use referee::export::gradescope::Gradescope;
+use referee::export::Exporter;
+use referee::fault::Fault;
+use referee::grading::{self, Settings};
+use referee::results::{self, ClassResults, Status, SubmissionResult, SuiteInfo};
+use referee::submission;
 
 /// The id the one submission gets.
 const ID: &str = "submission";
@@ -56,7 +56,7 @@ pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
             args.submission.display(),
             points(s.score),
             points(s.max_score),
-            crate::export::view::status_id(s.status),
+            referee::export::view::status_id(s.status),
             args.results.display()
         );
     }
@@ -89,6 +89,7 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
         force: true,
         stop: &stop,
         explore: None,
+        explain: referee::explain::plain::FOR_RESULTS,
     };
     let entry = Entry {
         id: ID.into(),

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::batch::{detail_file, write_detail};
-use crate::export::{folder, json};
-use crate::results::{ClassResults, SubmissionResult};
+use referee::batch::{detail_file, write_detail};
+use referee::export::{folder, json};
+use referee::results::{ClassResults, SubmissionResult};
 
 /// Merges the shards' results; fails when they are not of one class
 /// (another game or suite) or when a submission appears twice.

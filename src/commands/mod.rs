@@ -9,20 +9,17 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use referee::fault::Fault;
 
-use crate::cli::{CasesAction, Cli, Command};
-use crate::fault::Fault;
-
-mod cases;
-mod check;
-mod doctor;
-mod explore;
-mod grade;
-mod gradescope;
-mod merge;
-mod play;
-mod record;
+pub mod cases;
+pub mod check;
+pub mod doctor;
+pub mod explore;
+pub mod grade;
+pub mod gradescope;
+pub mod merge;
+pub mod play;
+pub mod record;
 
 /// A command's failure to do its job: the library's typed errors, and the
 /// commands' own messages. [`report`] shows it as `referee: <message>`.
@@ -30,22 +27,22 @@ mod record;
 pub enum Failure {
     /// The submission cannot be located or placed in a game.
     #[error(transparent)]
-    Submission(#[from] crate::submission::Error),
+    Submission(#[from] referee::submission::Error),
     /// No suite could be had.
     #[error(transparent)]
-    Case(#[from] crate::case::Error),
+    Case(#[from] referee::case::Error),
     /// Grading stopped.
     #[error(transparent)]
-    Grading(#[from] crate::grading::Error),
+    Grading(#[from] referee::grading::Error),
     /// The class cannot be found.
     #[error(transparent)]
-    Class(#[from] crate::class::Error),
+    Class(#[from] referee::class::Error),
     /// The output folder cannot take the reports.
     #[error(transparent)]
-    Output(#[from] crate::export::folder::Error),
+    Output(#[from] referee::export::folder::Error),
     /// Exploring could not be done.
     #[error(transparent)]
-    Explore(#[from] crate::explore::Error),
+    Explore(#[from] referee::explore::Error),
     /// A suite folder that holds broken case files: the message lists them.
     #[error("{0}")]
     BrokenSuite(String),
@@ -82,8 +79,8 @@ impl From<&str> for Failure {
     }
 }
 
-impl From<crate::case::Problem> for Failure {
-    fn from(problem: crate::case::Problem) -> Failure {
+impl From<referee::case::Problem> for Failure {
+    fn from(problem: referee::case::Problem) -> Failure {
         Failure::Case(problem.into())
     }
 }
@@ -99,52 +96,7 @@ pub fn report(failure: &Failure) -> ExitCode {
     ExitCode::from(UNABLE)
 }
 
-/// Parses the command line, runs the command, and turns its outcome into
-/// the process's exit code.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if matches!(
-        cli.command,
-        Command::Check(_)
-            | Command::Grade(_)
-            | Command::Gradescope(_)
-            | Command::Explore(_)
-            | Command::Doctor
-    ) {
-        // Before any thread starts: a private namespace for working folders.
-        crate::sandbox::isolate_process();
-    }
-    if !matches!(cli.command, Command::Play { .. }) {
-        // Like other command-line tools, end quietly when the reader of
-        // our output goes away (`referee cases list | head`). Referee
-        // never writes to a pipe of its own children. (`play` handles a
-        // closed pipe itself and exits 0, as a finished game does.)
-        // SAFETY: setting a signal's disposition before any thread starts.
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        }
-    }
-    let result = match cli.command {
-        Command::Play { game } => play::run(game.0),
-        Command::Check(args) => check::run(&args),
-        Command::Grade(args) => grade::run(&args),
-        Command::Gradescope(args) => gradescope::run(&args),
-        Command::Merge { out, shards, force } => merge::run(&out, &shards, force),
-        Command::Explore(args) => explore::run(&args),
-        Command::Doctor => doctor::run(),
-        Command::Cases { action } => match action {
-            CasesAction::Validate { dirs } => cases::validate(&dirs),
-            CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),
-            CasesAction::Update { dirs, accept } => cases::update(&dirs, accept),
-            CasesAction::Record(args) => record::run(&args),
-        },
-    };
-    crate::sandbox::shutdown();
-    crate::case::builtin::remove();
-    result.unwrap_or_else(|failure| report(&failure))
-}
-
-pub use crate::verdict::points;
+pub use referee::text::points;
 
 /// Loads the suite in `dir` and checks that it is for `game` when one was
 /// given. A suite with a broken case is refused with every problem
@@ -153,8 +105,8 @@ pub use crate::verdict::points;
 fn load_suite(
     dir: &std::path::Path,
     game: Option<reference::Game>,
-) -> Result<crate::case::Suite, Failure> {
-    let suite = crate::case::load_suite(dir)?;
+) -> Result<referee::case::Suite, Failure> {
+    let suite = referee::case::load_suite(dir)?;
     if let Some(game) = game.filter(|g| *g != suite.game) {
         return Err(Failure::Message(format!(
             "--game {game} was given, but the cases in {} are for {}: name the cases of \
@@ -187,7 +139,7 @@ fn suite_dir(
 ) -> Result<std::path::PathBuf, Failure> {
     match cases {
         Some(dir) => Ok(dir.clone()),
-        None => Ok(crate::case::default_dir(game)?),
+        None => Ok(referee::case::default_dir(game)?),
     }
 }
 
@@ -200,8 +152,8 @@ fn cflags(flags: &Option<String>) -> Option<Vec<String>> {
 
 /// Says once, on stderr, which protections are off on this machine.
 pub fn warn_about_missing_protections() {
-    if let Some(missing) = crate::submission::sandbox().missing() {
-        crate::notice::once("protections", &missing);
+    if let Some(missing) = referee::submission::sandbox().missing() {
+        referee::notice::once("protections", &missing);
     }
 }
 
@@ -212,13 +164,13 @@ mod tests {
 
     #[test]
     fn a_failure_keeps_the_fault_and_the_message_of_its_error() {
-        let student = Failure::from(crate::submission::Error::NoProgram(PathBuf::from("bob")));
+        let student = Failure::from(referee::submission::Error::NoProgram(PathBuf::from("bob")));
         assert_eq!(student.fault(), Fault::Student);
         assert_eq!(
             student.to_string(),
             "bob: no program in this folder (looked for a .c file, a .py file or an executable)"
         );
-        let suite = Failure::from(crate::case::Problem::new(
+        let suite = Failure::from(referee::case::Problem::new(
             std::path::Path::new("cases/x/a.yaml"),
             "no input",
         ));

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::case::{self, pin, SUITE_FILE};
 use crate::cli::RecordArgs;
-use crate::expected::LineInput;
+use referee::case::{self, pin, SUITE_FILE};
+use referee::expected::LineInput;
 
 /// Plays, then saves the case.
 pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {

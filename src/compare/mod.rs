@@ -3,116 +3,21 @@
 //! compared; [`crate::explain`] shows the differences this finds.
 
 mod lines;
+mod options;
 mod rows;
 
 pub use lines::{comparable, split_lines, Keyed, Line};
+pub use options::{Error, Options, Region};
 pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
-
-use regex::bytes::Regex;
-
-/// Why a case file's `compare:` cannot be used: the suite's to fix.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// `exact` listed with other options.
-    #[error("`exact` cannot be combined with other options")]
-    Exact,
-    /// A name that is no option.
-    #[error(
-        "unknown comparison option `{0}`; the options are: exact, {names}",
-        names = Options::NAMES.join(", ")
-    )]
-    Unknown(String),
-}
-
-impl Error {
-    /// Whose fault it is: a case file's.
-    pub fn fault(&self) -> crate::fault::Fault {
-        crate::fault::Fault::Suite
-    }
-}
-
-/// Which differences do not count. The default is exact comparison.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Spaces, tabs and carriage returns at the end of a line, and a
-    /// missing newline at the end of the output.
-    pub trailing_whitespace: bool,
-    /// How much white space: every run of spaces and tabs counts as one
-    /// space, and white space at either end of a line does not count.
-    pub whitespace_runs: bool,
-    /// Lines holding nothing but white space.
-    pub blank_lines: bool,
-    /// Upper and lower case.
-    pub case: bool,
-}
-
-impl Options {
-    /// The names a case file uses, with what each relaxes.
-    pub const NAMES: [&'static str; 4] = [
-        "trailing-whitespace",
-        "whitespace-runs",
-        "blank-lines",
-        "case",
-    ];
-
-    /// These options with one more difference ignored, by its case-file
-    /// name.
-    pub fn relax(mut self, name: &str) -> Result<Options, Error> {
-        match name {
-            "trailing-whitespace" => self.trailing_whitespace = true,
-            "whitespace-runs" => self.whitespace_runs = true,
-            "blank-lines" => self.blank_lines = true,
-            "case" => self.case = true,
-            "exact" => return Err(Error::Exact),
-            other => return Err(Error::Unknown(other.to_string())),
-        }
-        Ok(self)
-    }
-
-    /// The case-file names of the differences ignored; empty when exact.
-    pub fn names(&self) -> Vec<&'static str> {
-        let on = [
-            self.trailing_whitespace,
-            self.whitespace_runs,
-            self.blank_lines,
-            self.case,
-        ];
-        Self::NAMES
-            .iter()
-            .zip(on)
-            .filter_map(|(name, on)| on.then_some(*name))
-            .collect()
-    }
-
-    /// A short description for reports: `exact` or the list.
-    pub fn describe(&self) -> String {
-        let names = self.names();
-        if names.is_empty() {
-            "exact".into()
-        } else {
-            format!("ignoring {}", names.join(", "))
-        }
-    }
-}
-
-/// Output never graded, such as the student's identifying header: from
-/// the first line matching `from` (or the first line) up to, not
-/// including, the next line matching `until`. If `until` is not found in a
-/// student's output, the region covers as many lines as it did in the
-/// reference's.
-#[derive(Clone, Debug)]
-pub struct Region {
-    /// What the region is, for reports.
-    pub name: String,
-    /// Where it starts; `None` for the first line.
-    pub from: Option<Regex>,
-    /// The first line after it.
-    pub until: Regex,
-}
 
 /// Whether `actual` prints the same as `expected` under `options`, not
 /// counting `regions`.
-pub fn same_output(expected: &[u8], actual: &[u8], options: &Options, regions: &[Region]) -> bool {
+pub(crate) fn same_output(
+    expected: &[u8],
+    actual: &[u8],
+    options: &Options,
+    regions: &[Region],
+) -> bool {
     let expected_lines = split_lines(expected);
     let actual_lines = split_lines(actual);
     let (expected_keys, spans) = comparable(&expected_lines, options, regions, None);
@@ -127,6 +32,7 @@ pub fn same_output(expected: &[u8], actual: &[u8], options: &Options, regions: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex::bytes::Regex;
 
     fn opts(names: &[&str]) -> Options {
         names

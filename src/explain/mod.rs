@@ -14,14 +14,15 @@ use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::judge::{FormatDifference, PlayFault};
 use crate::run::RunResult;
-use crate::verdict::{points, EndingFault, Judgement, Part, PartScore, Verdict};
+use crate::terminal;
+use crate::text::{points, visible};
+use crate::transcript::{TermLine, WAITING};
+use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
+pub mod found;
+pub mod plain;
 mod style;
-pub mod terminal;
-pub mod visible;
-
 pub use style::{ColorChoice, Style};
-use terminal::TermLine;
 
 /// Lines of context around each difference.
 const CONTEXT: usize = 3;
@@ -365,19 +366,6 @@ fn text_case(
     Explanation { text, trimmed }
 }
 
-/// The whole terminal transcript, for files: input shown where it was
-/// typed, nothing escaped but control characters.
-pub fn full_transcript(lines: &[TermLine]) -> String {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(&show_line(line, &Style::PLAIN, false));
-        if line.newline {
-            text.push('\n');
-        }
-    }
-    text
-}
-
 /// The sentence with a capital letter, unless it starts with code (a
 /// function's name).
 fn capitalized(s: &str) -> String {
@@ -406,7 +394,7 @@ fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
         text.push_str(&style.input(&escape(input.as_bytes())));
     }
     if line.waiting {
-        text.push_str(&style.dim(terminal::WAITING));
+        text.push_str(&style.dim(WAITING));
     }
     text
 }

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 
 use super::view::{self, rows};
 use super::Exporter;
-use crate::commands::points;
 use crate::results::{ClassResults, SubmissionResult};
+use crate::text::points;
 
 /// The file's name.
 pub const FILE: &str = "gradebook.csv";

@@ -28,8 +28,8 @@ use super::markdown::summary;
 use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
-use crate::commands::points;
 use crate::results::{ClassResults, SubmissionResult};
+use crate::text::points;
 
 /// The file's name.
 pub const FILE: &str = "results.json";

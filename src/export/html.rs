@@ -23,9 +23,9 @@ use super::markdown::{summary, DIR};
 use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
-use crate::commands::points;
 use crate::compare::{self, Options, Region, RowKind};
 use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
+use crate::text::points;
 use crate::verdict::Verdict;
 
 /// The TAs' page, beside `feedback/` (not in it: that folder is what
@@ -504,7 +504,7 @@ fn class_summary(results: &ClassResults) -> String {
         let mean = scored.iter().sum::<f64>() / scored.len() as f64;
         text.push_str(&format!(
             " Mean score of the graded: {} of {}.",
-            points(crate::results::round(mean)),
+            points(crate::text::round(mean)),
             points(results.suite.max_score)
         ));
     }

@@ -26,8 +26,8 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 
 use super::view::{self, rows, Row};
 use super::Exporter;
-use crate::commands::points;
 use crate::results::{ClassResults, Status, SubmissionResult};
+use crate::text::points;
 use crate::verdict::Verdict;
 
 /// The file's name.

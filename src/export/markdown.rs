@@ -18,8 +18,8 @@ use std::path::PathBuf;
 use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
-use crate::commands::points;
 use crate::results::{ClassResults, Exploration, SubmissionResult};
+use crate::text::points;
 
 /// The folder feedback goes in.
 pub const DIR: &str = "feedback";

@@ -14,12 +14,8 @@
 //! What a student may see of a case (never a hidden case's details) is
 //! decided once, in [`view`].
 
-use std::io;
-use std::path::PathBuf;
-
-use crate::results::ClassResults;
-
 pub mod csv;
+mod exporter;
 pub mod folder;
 pub mod gradescope;
 pub mod html;
@@ -29,12 +25,7 @@ pub mod markdown;
 pub mod summary;
 pub mod view;
 
-/// A report format.
-pub trait Exporter {
-    /// The files this format makes: paths relative to the output folder,
-    /// and their contents.
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>>;
-}
+pub use exporter::Exporter;
 
 /// Every format `grade` and `merge` write.
 pub fn all() -> Vec<Box<dyn Exporter>> {

@@ -7,8 +7,8 @@
 use std::fmt::Write;
 
 use super::view::{self, Tally};
-use crate::commands::points;
 use crate::results::{ClassResults, SubmissionResult};
+use crate::text::points;
 use crate::verdict::Verdict;
 
 /// Bars of the histogram: scores in tenths of the maximum.

@@ -100,7 +100,7 @@ impl After {
             .filter(|n| usize::try_from(*n).ok() != Some(k));
         let typed = input
             .as_deref()
-            .map(|i| format!("`{}`", crate::explain::visible::safe(i.as_bytes())));
+            .map(|i| format!("`{}`", crate::text::visible::safe(i.as_bytes())));
         let text = match (k, typed, number) {
             (0, _, _) => "Before any input".to_string(),
             (_, Some(typed), Some(n)) => format!("After input line {k} ({typed}, move {n})"),
@@ -113,7 +113,7 @@ impl After {
     fn quoted(&self) -> String {
         self.input
             .as_deref()
-            .map(|i| format!(" (`{}`)", crate::explain::visible::safe(i.as_bytes())))
+            .map(|i| format!(" (`{}`)", crate::text::visible::safe(i.as_bytes())))
             .unwrap_or_default()
     }
 }
@@ -395,7 +395,7 @@ fn prompts(
 mod tests {
     use super::*;
     use crate::expected::run_reference;
-    use crate::explain::terminal;
+    use crate::terminal;
     use crate::transcript::{Event as Shown, Transcript};
     use reference::Game;
 
@@ -418,7 +418,7 @@ mod tests {
                 Shown::Input(line) => edited.push_input(line),
             }
         }
-        let got = super::super::read(rules, &terminal::lines(&edited, run.waited_at_end));
+        let got = super::super::read(rules, &crate::transcript::lines(&edited, run.waited_at_end));
         (want, got)
     }
 

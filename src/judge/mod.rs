@@ -24,10 +24,11 @@ use crate::call::{self, Call};
 use crate::case::{Case, ExitStatus, GradedRegion, Mode, TextPart};
 use crate::compare::{self, Region};
 use crate::expected::ReferenceRun;
-use crate::explain::terminal;
 use crate::game::{self, Difference, Reading};
 use crate::run::{Ending, RunResult};
-use crate::verdict::{points, EndingFault, Judgement, Part, PartScore, Verdict};
+use crate::terminal;
+use crate::text::points;
+use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
 pub mod parts;
 
@@ -73,7 +74,7 @@ pub struct Setting<'a> {
 
 /// Judges a whole-game case. `want` gives the reference's play read by
 /// the game's reader (read once per case, only in game mode).
-pub fn whole_game<'w>(
+pub(crate) fn whole_game<'w>(
     setting: &Setting<'_>,
     want: impl FnOnce() -> &'w Reading,
     run: &RunResult,
@@ -206,7 +207,7 @@ fn game_mode(
 fn format_difference(
     setting: &Setting<'_>,
     want: &Reading,
-    lines: &[terminal::TermLine],
+    lines: &[crate::transcript::TermLine],
     got: &Reading,
 ) -> Option<FormatDifference> {
     let case = setting.case;
@@ -371,7 +372,7 @@ pub enum Report {
 /// Judges a function call: what the helper reported, or how the run
 /// that should have reported it ended. A crash, a hang or a read of input
 /// is the call's fault: the function did not return.
-pub fn function_call(
+pub(crate) fn function_call(
     case: &Case,
     call: &Call,
     expected: &call::Expected,

@@ -12,8 +12,8 @@
 
 use crate::case::{GradedRegion, TextPart};
 use crate::compare::{comparable, Line, Options, Region};
-use crate::explain::terminal::TermLine;
 use crate::game::{LineKind, Reading};
+use crate::transcript::TermLine;
 
 /// The first turn where a part differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -321,7 +321,7 @@ mod tests {
                 t.push_input(line);
             }
         }
-        let lines = crate::explain::terminal::lines(&t, false);
+        let lines = crate::transcript::lines(&t, false);
         let reading = crate::game::read(crate::game::rules(reference::Game::Pentago), &lines);
         (lines, reading)
     }

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use tempfile::TempDir;
 
-use super::{python, Language, Submission};
+use super::program::{Language, Submission};
+use super::python;
 use crate::call;
 use crate::run::{tool, Limits, Program};
 use crate::sandbox;

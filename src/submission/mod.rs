@@ -13,7 +13,6 @@
 //! its reason, never opened. Contents are read only through
 //! [`crate::untrusted`].
 
-use std::fmt;
 use std::fs::{self, Metadata};
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
@@ -25,42 +24,12 @@ use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
 mod error;
+mod program;
 pub mod python;
 
 pub use build::{build, find_on_path, sandbox, BuildError, Built, DEFAULT_CFLAGS};
 pub use error::Error;
-
-/// The language a submission is written in, which decides how it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Language {
-    /// Compiled with the system C compiler.
-    C,
-    /// Run with Python 3.
-    Python,
-    /// Run as it is.
-    Executable,
-}
-
-impl fmt::Display for Language {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Language::C => "C",
-            Language::Python => "Python",
-            Language::Executable => "executable",
-        })
-    }
-}
-
-/// A student's program, found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Submission {
-    /// A name for it: the file's name without extension, or the folder's.
-    pub id: String,
-    /// The program file, absolute.
-    pub file: PathBuf,
-    /// How it runs.
-    pub language: Language,
-}
+pub use program::{Language, Submission};
 
 /// Extensions of C++ sources: reported, since referee compiles C.
 const CPP: &[&str] = &["cpp", "cc", "cxx", "c++", "C"];
@@ -88,7 +57,7 @@ pub struct Listing {
 
 impl Listing {
     /// How many entries could be a student's program or folder.
-    pub fn candidates(&self) -> usize {
+    pub(crate) fn candidates(&self) -> usize {
         self.programs.len()
             + self.unusable.len()
             + self.special.iter().filter(|(_, _, named)| *named).count()

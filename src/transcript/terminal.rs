@@ -1,9 +1,9 @@
 //! A transcript as the lines a person sees on the terminal: output, with
-//! each typed input at the end of the line it was typed on.
+//! each typed input at the end of the line it was typed on; and the one
+//! way to render those lines as text.
 
-use crate::expected::ReferenceRun;
-use crate::run::{Ending, RunResult};
-use crate::transcript::{Event, Transcript};
+use super::{Event, Transcript};
+use crate::text::visible;
 
 /// What a line of the terminal shows at its end when the program was
 /// stopped waiting for input there.
@@ -37,18 +37,6 @@ impl TermLine {
         }
         text
     }
-}
-
-/// The reference's terminal, marked waiting at the end when it asked for
-/// more input than the case has.
-pub fn reference_lines(reference: &ReferenceRun) -> Vec<TermLine> {
-    lines(&reference.transcript, reference.waited_at_end)
-}
-
-/// A run's terminal, marked waiting at the end when it was stopped
-/// waiting for input.
-pub fn run_lines(run: &RunResult) -> Vec<TermLine> {
-    lines(&run.transcript, run.ending == Ending::WaitingForInput)
 }
 
 /// The terminal lines of a transcript; `waiting` marks the end when the
@@ -100,6 +88,46 @@ pub fn lines(transcript: &Transcript, waiting: bool) -> Vec<TermLine> {
         lines.push(current);
     }
     lines
+}
+
+/// The terminal lines as text: each line's output and typed input passed
+/// through `show`, the [`WAITING`] mark where the program was left
+/// waiting, and the line's newline.
+fn render(lines: &[TermLine], show: impl Fn(&mut Vec<u8>, &[u8])) -> Vec<u8> {
+    let mut text = Vec::new();
+    for line in lines {
+        show(&mut text, &line.output);
+        if let Some(input) = &line.input {
+            show(&mut text, input.as_bytes());
+        }
+        if line.waiting {
+            text.extend_from_slice(WAITING.as_bytes());
+        }
+        if line.newline {
+            text.push(b'\n');
+        }
+    }
+    text
+}
+
+/// The whole terminal transcript, for files: input shown where it was
+/// typed, nothing escaped but control characters.
+pub fn printable(lines: &[TermLine]) -> String {
+    let text = render(lines, |text, bytes| {
+        text.extend_from_slice(visible::safe(bytes).as_bytes())
+    });
+    // `visible::safe` and the mark are text, so this changes nothing.
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+impl Transcript {
+    /// The terminal form: output with each input line and its newline
+    /// where the program read it, as the handouts' sample runs show.
+    pub fn terminal(&self) -> Vec<u8> {
+        render(&lines(self, false), |text, bytes| {
+            text.extend_from_slice(bytes)
+        })
+    }
 }
 
 #[cfg(test)]

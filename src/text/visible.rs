@@ -19,7 +19,7 @@ pub fn marked(bytes: &[u8]) -> String {
 
 /// Like [`marked`], for the start of a line that goes on (typed input
 /// follows): its spaces are not at the end of the line.
-pub fn marked_inside(bytes: &[u8]) -> String {
+pub(crate) fn marked_inside(bytes: &[u8]) -> String {
     render(bytes, true, false)
 }
 

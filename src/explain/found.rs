@@ -4,12 +4,13 @@
 
 use std::fmt::Write;
 
-use super::{save, Found, Report, Task};
+use super::{explain_outcome, Room, Style};
 use crate::case::{Mode, Suite};
-use crate::explain::{self, terminal, visible, Room, Style};
+use crate::explore::{Found, Task};
 use crate::game;
 use crate::grading::{self, Expected};
-use crate::results::{self, Exploration, ExploredGame};
+use crate::terminal;
+use crate::text::visible;
 
 /// The minimal game, indented: one typed line per line, or the call and
 /// its board.
@@ -45,7 +46,7 @@ pub fn game_text(task: &Task) -> String {
 /// The difference, explained as grading explains it.
 pub fn explanation(found: &Found, suite: &Suite, style: &Style) -> String {
     let prepared = grading::prepare(suite, [&found.case]);
-    let mut text = explain::explain_outcome(
+    let mut text = explain_outcome(
         &prepared[0],
         &found.outcome,
         suite.game,
@@ -86,66 +87,4 @@ fn in_game_terms(
         text.push_str(&game::board::side_by_side(reference, yours, rules.pieces()));
     }
     text
-}
-
-/// What exploring found, as reports keep it; `explore_points` are earned
-/// when no game was played differently.
-pub fn result(report: &Report, suite: &Suite) -> Exploration {
-    let found = report
-        .found
-        .as_ref()
-        .map(|found| explored_game(found, suite, report.seed));
-    Exploration {
-        games: report.games,
-        seed: report.seed,
-        score: if found.is_none() {
-            suite.explore_points
-        } else {
-            0.0
-        },
-        max_score: suite.explore_points,
-        found,
-    }
-}
-
-fn explored_game(found: &Found, suite: &Suite, seed: u64) -> ExploredGame {
-    let prepared = grading::prepare(suite, [&found.case]);
-    let (expected, actual) = match (&prepared[0].expected, &found.outcome.run) {
-        (Expected::Play(expected), Some(run)) => (
-            Some(results::trimmed(&explain::full_transcript(
-                &terminal::reference_lines(expected),
-            ))),
-            Some(results::trimmed(&explain::full_transcript(
-                &terminal::run_lines(run),
-            ))),
-        ),
-        _ => (None, None),
-    };
-    let (input, call) = match &found.task {
-        Task::Input(lines) => (Some(lines.clone()), None),
-        Task::Call(call) => (
-            None,
-            Some(format!("{} on\n{}", call.describe(), call.board.render())),
-        ),
-    };
-    ExploredGame {
-        game: found.index + 1,
-        verdict: found.outcome.judgement.verdict,
-        reason: found.outcome.judgement.reason.clone(),
-        description: found.described.clone(),
-        moves: found.moves,
-        input,
-        call,
-        explanation: explanation(found, suite, &Style::PLAIN),
-        expected,
-        actual,
-        compare: found
-            .case
-            .compare
-            .names()
-            .into_iter()
-            .map(String::from)
-            .collect(),
-        case: save::case_text(found, suite, seed),
-    }
 }

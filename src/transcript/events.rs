@@ -1,9 +1,4 @@
-//! A transcript: what a person would see in a terminal while a program
-//! plays a case. The program's output, with each input line placed where
-//! the program read it.
-//!
-//! Comparison is on the output alone ([`Transcript::output`]); the input
-//! positions are how differences are explained ("after you typed `6`...").
+//! The events of a run: output and input, in the order they happened.
 
 /// One thing that happened on the terminal, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +25,7 @@ impl Transcript {
     }
 
     /// Appends printed bytes.
-    pub fn push_output(&mut self, bytes: &[u8]) {
+    pub(crate) fn push_output(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
@@ -42,7 +37,7 @@ impl Transcript {
     }
 
     /// Appends an input line, at the point the program read it.
-    pub fn push_input(&mut self, line: &str) {
+    pub(crate) fn push_input(&mut self, line: &str) {
         self.events.push(Event::Input(line.to_string()));
     }
 
@@ -63,7 +58,7 @@ impl Transcript {
     }
 
     /// The number of bytes printed.
-    pub fn output_len(&self) -> usize {
+    pub(crate) fn output_len(&self) -> usize {
         self.printed
     }
 
@@ -73,36 +68,6 @@ impl Transcript {
             Event::Input(line) => Some(line.as_str()),
             Event::Output(_) => None,
         })
-    }
-
-    /// For each input read, the number of output bytes printed before it:
-    /// maps a place in [`Transcript::output`] to the inputs read so far.
-    pub fn input_offsets(&self) -> Vec<usize> {
-        let mut offsets = Vec::new();
-        let mut printed = 0;
-        for event in &self.events {
-            match event {
-                Event::Output(bytes) => printed += bytes.len(),
-                Event::Input(_) => offsets.push(printed),
-            }
-        }
-        offsets
-    }
-
-    /// The terminal form: output with each input line and its newline
-    /// where the program read it, as the handouts' sample runs show.
-    pub fn terminal(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for event in &self.events {
-            match event {
-                Event::Output(bytes) => out.extend_from_slice(bytes),
-                Event::Input(line) => {
-                    out.extend_from_slice(line.as_bytes());
-                    out.push(b'\n');
-                }
-            }
-        }
-        out
     }
 }
 
@@ -120,7 +85,6 @@ mod tests {
         t.push_input("4");
         assert_eq!(t.terminal(), b"Col? 3\nok\nCol? 4\n");
         assert_eq!(t.output(), b"Col? ok\nCol? ");
-        assert_eq!(t.input_offsets(), [5, 13]);
         assert_eq!(t.inputs().collect::<Vec<_>>(), ["3", "4"]);
         assert_eq!(t.events().len(), 4, "adjacent output is merged");
     }

@@ -1,0 +1,37 @@
+//! What a submission is: a program file and the language it is written
+//! in.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// The language a submission is written in, which decides how it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Language {
+    /// Compiled with the system C compiler.
+    C,
+    /// Run with Python 3.
+    Python,
+    /// Run as it is.
+    Executable,
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Language::C => "C",
+            Language::Python => "Python",
+            Language::Executable => "executable",
+        })
+    }
+}
+
+/// A student's program, found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Submission {
+    /// A name for it: the file's name without extension, or the folder's.
+    pub id: String,
+    /// The program file, absolute.
+    pub file: PathBuf,
+    /// How it runs.
+    pub language: Language,
+}
