@@ -280,15 +280,18 @@ pub struct GameArg(pub Game);
 
 impl ValueEnum for GameArg {
     fn value_variants<'a>() -> &'a [Self] {
-        &[
-            GameArg(Game::Connect4),
-            GameArg(Game::Connect4Bomb),
-            GameArg(Game::Pentago),
-        ]
+        static VARIANTS: std::sync::LazyLock<Vec<GameArg>> = std::sync::LazyLock::new(|| {
+            crate::games::ALL.iter().map(|s| GameArg(s.game)).collect()
+        });
+        &VARIANTS
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.0.id()).help(self.0.summary()))
+        Some(
+            PossibleValue::new(self.0.id())
+                .aliases(self.0.aliases().iter().copied())
+                .help(self.0.summary()),
+        )
     }
 }
 
@@ -345,9 +348,9 @@ fn duration(text: &str) -> Result<std::time::Duration, String> {
     Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
-fn games_help() -> String {
+pub(crate) fn games_help() -> String {
     let mut text = String::from("Games:\n");
-    for game in Game::ALL {
+    for game in crate::games::ALL.iter().map(|s| s.game) {
         text.push_str(&format!("  {:<15}{}\n", game.id(), game.summary()));
     }
     text

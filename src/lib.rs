@@ -18,6 +18,7 @@ pub mod explain;
 pub mod explore;
 pub mod export;
 pub mod game;
+pub mod games;
 pub mod grading;
 pub mod judge;
 pub mod notice;

@@ -129,7 +129,7 @@ fn load_suite(args: &GradescopeArgs) -> Result<Suite, Ungraded> {
 /// problem (run_autograder should name the game).
 fn infer_game(path: &Path) -> Result<Game, Ungraded> {
     let found = submission::locate(path).map_err(Ungraded::Submission)?;
-    submission::infer_game(&found).map_err(Ungraded::Grader)
+    crate::games::infer_game(&found).map_err(Ungraded::Grader)
 }
 
 /// Results for a submission that could not be graded at all: no cases

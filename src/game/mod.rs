@@ -11,9 +11,8 @@
 //! student's and names the first difference in game terms.
 //!
 //! The rules each reader follows are documented on its module:
-//! [`connect4`], [`connect4_bomb`], [`pentago`].
-
-use reference::Game;
+//! [`connect4`], [`connect4_bomb`], [`pentago`]; [`crate::games`] says
+//! which reader reads which game.
 
 use crate::explain::terminal::TermLine;
 
@@ -212,15 +211,6 @@ pub trait Rules {
     /// The player a line names, when it names exactly one (an
     /// announcement worded beyond the reader's rules: "X takes it!").
     fn named_player(&self, line: &str) -> Option<u8>;
-}
-
-/// The reader for `game`.
-pub fn rules(game: Game) -> &'static dyn Rules {
-    match game {
-        Game::Connect4 => &connect4::Connect4,
-        Game::Connect4Bomb => &connect4_bomb::Connect4Bomb,
-        Game::Pentago => &pentago::Pentago,
-    }
 }
 
 /// Reads a terminal transcript into turns.

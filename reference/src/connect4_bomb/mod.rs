@@ -11,3 +11,11 @@ pub use protocol::{play, MAX_SIDE};
 pub use rules::{
     board_full, diagonal_winner, drop_bomb, drop_piece, horizontal_winner, vertical_winner, Board,
 };
+
+/// `connect4-bomb` in the registry ([`crate::Game::ALL`]).
+pub const INFO: crate::GameInfo = crate::GameInfo {
+    id: "connect4-bomb",
+    aliases: &[],
+    summary: "CSE 101 Connect Four in Python: any board size, one bomb per player",
+    play,
+};
