@@ -159,3 +159,44 @@ impl FromStr for Game {
             .ok_or_else(|| UnknownGame(s.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game made up here, not in [`Game::ALL`]: what a new game's
+    /// module gives the registry.
+    const TOY: GameInfo = GameInfo {
+        id: "toy",
+        aliases: &["stones"],
+        summary: "a test's game",
+        play: |_, output| output.write_all(b"Take 1 or 2: "),
+    };
+
+    #[test]
+    fn games_are_found_by_id_and_ordered_as_listed() {
+        for (i, game) in Game::ALL.iter().enumerate() {
+            assert_eq!(game.id().parse::<Game>(), Ok(*game));
+            assert!(Game::ALL[..i].iter().all(|earlier| earlier < game));
+        }
+        let err = "toy".parse::<Game>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown game `toy`; the games are: connect4, connect4-bomb, pentago"
+        );
+    }
+
+    #[test]
+    fn a_game_plays_through_its_info() {
+        let toy = Game::new(&TOY);
+        assert_ne!(toy, Game::Connect4);
+        assert!(toy > Game::Pentago, "unlisted games come last");
+        assert_eq!(toy.aliases(), ["stones"]);
+        let mut out = Vec::new();
+        toy.play(&mut &b""[..], &mut out).unwrap();
+        assert_eq!(out, b"Take 1 or 2: ");
+        let mut out = Vec::new();
+        Game::Pentago.play(&mut &b"x\n"[..], &mut out).unwrap();
+        assert!(out.ends_with(b"Exiting program...\n"));
+    }
+}
