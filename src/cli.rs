@@ -285,15 +285,21 @@ pub struct GameArg(pub Game);
 
 impl ValueEnum for GameArg {
     fn value_variants<'a>() -> &'a [Self] {
-        &[
-            GameArg(Game::Connect4),
-            GameArg(Game::Connect4Bomb),
-            GameArg(Game::Pentago),
-        ]
+        static VARIANTS: std::sync::LazyLock<Vec<GameArg>> = std::sync::LazyLock::new(|| {
+            referee::games::ALL
+                .iter()
+                .map(|s| GameArg(s.game))
+                .collect()
+        });
+        &VARIANTS
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.0.id()).help(self.0.summary()))
+        Some(
+            PossibleValue::new(self.0.id())
+                .aliases(self.0.aliases().iter().copied())
+                .help(self.0.summary()),
+        )
     }
 }
 
@@ -350,10 +356,32 @@ fn duration(text: &str) -> Result<std::time::Duration, String> {
     Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
-fn games_help() -> String {
+pub(crate) fn games_help() -> String {
     let mut text = String::from("Games:\n");
-    for game in Game::ALL {
+    for game in referee::games::ALL.iter().map(|s| s.game) {
         text.push_str(&format!("  {:<15}{}\n", game.id(), game.summary()));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_offers_every_registered_game_by_id_and_alias() {
+        let offered: Vec<Game> = GameArg::value_variants().iter().map(|a| a.0).collect();
+        let registered: Vec<Game> = referee::games::ALL.iter().map(|s| s.game).collect();
+        assert_eq!(offered, registered);
+        let help = games_help();
+        for game in registered {
+            for name in std::iter::once(game.id()).chain(game.aliases().iter().copied()) {
+                assert_eq!(GameArg::from_str(name, false).map(|a| a.0), Ok(game));
+            }
+            let line = format!("  {:<15}{}", game.id(), game.summary());
+            assert!(help.contains(&line), "{help}");
+        }
+    }
 }

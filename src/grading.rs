@@ -79,8 +79,12 @@ pub struct Prepared<'s> {
 impl Prepared<'_> {
     /// The reference's play in game terms (`reference` is this case's).
     fn reading(&self, game: Game, reference: &ReferenceRun) -> &Reading {
-        self.reading
-            .get_or_init(|| game::read(game::rules(game), &terminal::reference_lines(reference)))
+        self.reading.get_or_init(|| {
+            game::read(
+                crate::games::rules(game),
+                &terminal::reference_lines(reference),
+            )
+        })
     }
 
     /// The reference's whole terminal transcript as reports keep it

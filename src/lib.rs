@@ -19,6 +19,7 @@ pub mod explore;
 pub mod export;
 pub mod fault;
 pub mod game;
+pub mod games;
 pub mod grading;
 pub mod judge;
 pub mod notice;

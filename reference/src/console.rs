@@ -111,6 +111,28 @@ fn is_c_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
 }
 
+/// A base-10 integer as the games read one: an optional `+` or `-`, then
+/// `digits`, which `well_formed` must accept (the assignments differ on
+/// what may be between digits); the ASCII digits among them are its value.
+/// Values beyond `i64` saturate: no board or column is that large.
+pub(crate) fn integer(text: &[u8], well_formed: impl Fn(&[u8]) -> bool) -> Option<i64> {
+    let (negative, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !well_formed(digits) {
+        return None;
+    }
+    let magnitude = digits
+        .iter()
+        .filter(|d| d.is_ascii_digit())
+        .fold(0i64, |acc, d| {
+            acc.saturating_mul(10).saturating_add(i64::from(d - b'0'))
+        });
+    Some(if negative { -magnitude } else { magnitude })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

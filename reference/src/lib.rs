@@ -20,50 +20,96 @@ pub mod connect4;
 pub mod connect4_bomb;
 pub mod console;
 pub mod grid;
+mod info;
 pub mod pentago;
 
-/// One of the games `referee` knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Game {
-    /// APS105 Lab 6: Connect Four in C on a 6×6 board.
-    Connect4,
-    /// CSE 101 "Connect Four: CSE 101 Edition" in Python, with bombs.
-    Connect4Bomb,
-    /// UIC CS 141 Prog 3: Pentago in C.
-    Pentago,
-}
+pub use info::GameInfo;
 
+/// One of the games `referee` knows: a handle on its [`GameInfo`].
+#[derive(Clone, Copy)]
+pub struct Game(&'static GameInfo);
+
+#[allow(non_upper_case_globals)]
 impl Game {
-    /// Every game, in the order help texts list them.
-    pub const ALL: [Game; 3] = [Game::Connect4, Game::Connect4Bomb, Game::Pentago];
+    /// APS105 Lab 6: Connect Four in C on a 6×6 board.
+    pub const Connect4: Game = Game(&connect4::INFO);
+    /// CSE 101 "Connect Four: CSE 101 Edition" in Python, with bombs.
+    pub const Connect4Bomb: Game = Game(&connect4_bomb::INFO);
+    /// UIC CS 141 Prog 3: Pentago in C.
+    pub const Pentago: Game = Game(&pentago::INFO);
+
+    /// Every game, in the order help texts list them: the registry.
+    pub const ALL: &'static [Game] = &[Game::Connect4, Game::Connect4Bomb, Game::Pentago];
+
+    /// A game described by `info`, whether or not [`Game::ALL`] lists it
+    /// (a game a test makes up).
+    pub const fn new(info: &'static GameInfo) -> Game {
+        Game(info)
+    }
+
+    /// What the reference knows of it.
+    pub fn info(self) -> &'static GameInfo {
+        self.0
+    }
 
     /// The id used on the command line and in case files.
     pub fn id(self) -> &'static str {
-        match self {
-            Game::Connect4 => "connect4",
-            Game::Connect4Bomb => "connect4-bomb",
-            Game::Pentago => "pentago",
-        }
+        self.0.id
+    }
+
+    /// Other names accepted for it.
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.0.aliases
     }
 
     /// One line saying what the game is.
     pub fn summary(self) -> &'static str {
-        match self {
-            Game::Connect4 => "APS105 Lab 6: Connect Four in C, 6x6 board",
-            Game::Connect4Bomb => {
-                "CSE 101 Connect Four in Python: any board size, one bomb per player"
-            }
-            Game::Pentago => "UIC CS 141 Prog 3: Pentago in C, five in a row with rotations",
-        }
+        self.0.summary
     }
 
     /// Plays one game of the reference on `input` and `output`.
     pub fn play(self, input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<()> {
-        match self {
-            Game::Connect4 => connect4::play(input, output),
-            Game::Connect4Bomb => connect4_bomb::play(input, output),
-            Game::Pentago => pentago::play(input, output),
-        }
+        (self.0.play)(input, output)
+    }
+
+    /// Where it is in [`Game::ALL`] (games not listed come after).
+    fn rank(self) -> usize {
+        Game::ALL
+            .iter()
+            .position(|g| *g == self)
+            .unwrap_or(Game::ALL.len())
+    }
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for Game {}
+
+impl std::hash::Hash for Game {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id().hash(state);
+    }
+}
+
+impl PartialOrd for Game {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Game {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.rank(), self.id()).cmp(&(other.rank(), other.id()))
+    }
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Game({})", self.id())
     }
 }
 
@@ -96,8 +142,50 @@ impl FromStr for Game {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Game::ALL
-            .into_iter()
-            .find(|g| g.id() == s)
+            .iter()
+            .copied()
+            .find(|g| g.id() == s || g.aliases().contains(&s))
             .ok_or_else(|| UnknownGame(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game made up here, not in [`Game::ALL`]: what a new game's
+    /// module gives the registry.
+    const TOY: GameInfo = GameInfo {
+        id: "toy",
+        aliases: &["stones"],
+        summary: "a test's game",
+        play: |_, output| output.write_all(b"Take 1 or 2: "),
+    };
+
+    #[test]
+    fn games_are_found_by_id_and_ordered_as_listed() {
+        for (i, game) in Game::ALL.iter().enumerate() {
+            assert_eq!(game.id().parse::<Game>(), Ok(*game));
+            assert!(Game::ALL[..i].iter().all(|earlier| earlier < game));
+        }
+        let err = "toy".parse::<Game>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown game `toy`; the games are: connect4, connect4-bomb, pentago"
+        );
+    }
+
+    #[test]
+    fn a_game_plays_through_its_info() {
+        let toy = Game::new(&TOY);
+        assert_ne!(toy, Game::Connect4);
+        assert!(toy > Game::Pentago, "unlisted games come last");
+        assert_eq!(toy.aliases(), ["stones"]);
+        let mut out = Vec::new();
+        toy.play(&mut &b""[..], &mut out).unwrap();
+        assert_eq!(out, b"Take 1 or 2: ");
+        let mut out = Vec::new();
+        Game::Pentago.play(&mut &b"x\n"[..], &mut out).unwrap();
+        assert!(out.ends_with(b"Exiting program...\n"));
     }
 }

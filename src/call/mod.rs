@@ -11,10 +11,16 @@
 use std::fmt;
 
 use reference::connect4_bomb::{self as game, Board};
+use reference::Game;
 use serde::Deserialize;
 
 use crate::fault::Fault;
 use crate::verdict::Verdict;
+
+/// The one game whose functions `call` cases call: this module is
+/// written for its six functions. A `call` case of another game is
+/// refused when its suite is loaded.
+pub const GAME: Game = Game::Connect4Bomb;
 
 /// The helper's source, written next to each Python submission.
 pub const HELPER: &str = include_str!("helper.py");

@@ -79,7 +79,7 @@ mod tests {
 
     #[test]
     fn every_game_has_a_built_in_suite() {
-        for game in Game::ALL {
+        for &game in Game::ALL {
             let dir = dir(game).unwrap();
             assert!(dir.join("suite.yaml").is_file(), "{}", dir.display());
             assert!(is_builtin(&dir));

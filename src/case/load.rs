@@ -148,10 +148,13 @@ fn task(path: &Path, file: &CaseFile, game: Game) -> Result<(Vec<String>, Option
             Ok((input.0.clone(), None))
         }
         (None, Some(call)) => {
-            if game != Game::Connect4Bomb {
+            if game != crate::call::GAME {
                 return Err(Problem::new(
                     path,
-                    format!("`call` cases are for connect4-bomb's Python functions, not {game}"),
+                    format!(
+                        "`call` cases are for {}'s Python functions, not {game}",
+                        crate::call::GAME
+                    ),
                 ));
             }
             let function = call.function.0;

@@ -120,7 +120,7 @@ fn load_suite(args: &CheckArgs, submission: &Submission) -> Result<Suite, Failur
     let dir = match (&args.cases, args.game) {
         (Some(dir), _) => dir.clone(),
         (None, Some(game)) => case::default_dir(game.0)?,
-        (None, None) => case::default_dir(submission::infer_game(submission)?)?,
+        (None, None) => case::default_dir(referee::games::infer_game(submission)?)?,
     };
     super::load_suite(&dir, args.game.map(|g| g.0))
 }

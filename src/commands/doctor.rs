@@ -18,6 +18,11 @@ pub fn run() -> Result<ExitCode, Failure> {
             (None, None) => {}
         }
     }
+    let games: Vec<String> = referee::games::ALL
+        .iter()
+        .map(|s| format!("{} ({})", s.game.id(), s.language))
+        .collect();
+    println!("  {:<19} {}", "games", games.join(", "));
     println!();
     match sandbox.missing() {
         None => println!("Every protection is on."),

@@ -20,7 +20,7 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
     let dir = match (&args.cases, args.game) {
         (Some(dir), _) => dir.clone(),
         (None, Some(game)) => case::default_dir(game.0)?,
-        (None, None) => case::default_dir(submission::infer_game(&submission)?)?,
+        (None, None) => case::default_dir(referee::games::infer_game(&submission)?)?,
     };
     let suite = super::load_suite(&dir, args.game.map(|g| g.0))?;
     super::warn_about_missing_protections();

@@ -120,7 +120,7 @@ fn load_suite(args: &GradescopeArgs) -> Result<Suite, Failure> {
 /// problem (run_autograder should name the game): the errors say whose.
 fn infer_game(path: &Path) -> Result<Game, Failure> {
     let found = submission::locate(path)?;
-    Ok(submission::infer_game(&found)?)
+    Ok(referee::games::infer_game(&found)?)
 }
 
 /// Results for a submission that could not be graded at all: no cases

@@ -72,7 +72,7 @@ fn in_game_terms(
     run: &crate::run::RunResult,
     style: &Style,
 ) -> String {
-    let rules = game::rules(game);
+    let rules = crate::games::rules(game);
     let want = game::read(rules, &terminal::reference_lines(expected));
     let got = game::read(rules, &terminal::run_lines(run));
     let Some(difference) = game::compare(rules, &want, &got, found.case.move_numbers) else {

@@ -70,7 +70,7 @@ fn in_game_terms(
         text.push_str(&game::board::side_by_side(
             want,
             got,
-            game::rules(game).pieces(),
+            crate::games::rules(game).pieces(),
         ));
     }
     let shown = turn_lines(lines, difference.turn);
@@ -246,7 +246,7 @@ fn unread_lines(
     style: &Style,
 ) {
     const MOST: usize = 5;
-    let reading = game::read(game::rules(game), lines);
+    let reading = game::read(crate::games::rules(game), lines);
     let Some(turn) = reading.turns.get(turn) else {
         return;
     };

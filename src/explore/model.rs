@@ -174,6 +174,9 @@ pub enum Error {
     /// one.
     #[error("{0}")]
     Folder(String),
+    /// The game has no generator (see [`super::generator`]).
+    #[error("{0} cannot be explored: it has no generator of games")]
+    NoGenerator(Game),
     /// Input cannot be given one line at a time when the program waits.
     #[error(
         "exploring needs input typed one line each time the program waits for it, and {0}: a \

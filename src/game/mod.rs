@@ -11,9 +11,8 @@
 //! student's and names the first difference in game terms.
 //!
 //! The rules each reader follows are documented on its module:
-//! [`connect4`], [`connect4_bomb`], [`pentago`].
-
-use reference::Game;
+//! [`connect4`], [`connect4_bomb`], [`pentago`]; [`crate::games`] says
+//! which reader reads which game.
 
 use crate::transcript::TermLine;
 
@@ -31,15 +30,6 @@ pub use compare::{compare, Difference};
 pub use events::{ErrorKind, Event, LineClass, LineKind, Reading, Rules, Turn};
 use patterns::pattern;
 pub(crate) use patterns::{is_decoration, move_number, x_or_o};
-
-/// The reader for `game`.
-pub fn rules(game: Game) -> &'static dyn Rules {
-    match game {
-        Game::Connect4 => &connect4::Connect4,
-        Game::Connect4Bomb => &connect4_bomb::Connect4Bomb,
-        Game::Pentago => &pentago::Pentago,
-    }
-}
 
 /// Reads a terminal transcript into turns.
 pub fn read(rules: &dyn Rules, lines: &[TermLine]) -> Reading {

@@ -163,7 +163,7 @@ fn game_mode(
     counted: Option<EndingFault>,
 ) -> (Judgement, Faults) {
     let case = setting.case;
-    let rules = game::rules(setting.game);
+    let rules = crate::games::rules(setting.game);
     let lines = terminal::run_lines(run);
     let got = game::read(rules, &lines);
     let play = game::compare(rules, want, &got, case.move_numbers);

@@ -322,7 +322,7 @@ mod tests {
             }
         }
         let lines = crate::transcript::lines(&t, false);
-        let reading = crate::game::read(crate::game::rules(reference::Game::Pentago), &lines);
+        let reading = crate::game::read(crate::games::rules(reference::Game::Pentago), &lines);
         (lines, reading)
     }
 

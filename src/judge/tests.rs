@@ -68,7 +68,7 @@ fn run_like_reference(
 fn judged(case: &Case, run: &RunResult) -> (Judgement, Faults) {
     let expected = run_reference(Game::Pentago, &case.input);
     let lines = terminal::reference_lines(&expected);
-    let want = game::read(game::rules(Game::Pentago), &lines);
+    let want = game::read(crate::games::rules(Game::Pentago), &lines);
     let setting = Setting {
         case,
         game: Game::Pentago,

@@ -18,8 +18,6 @@ use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use reference::Game;
-
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
@@ -251,33 +249,6 @@ fn stem(path: &Path) -> String {
         .unwrap_or_else(|| "submission".into())
 }
 
-/// The game a submission plays, from its language, file name and text,
-/// when that is unambiguous.
-pub fn infer_game(submission: &Submission) -> Result<Game, Error> {
-    let unknown = || Error::UnknownGame {
-        path: submission.file.clone(),
-        games: Game::ALL.map(Game::id).join(", "),
-    };
-    match submission.language {
-        Language::Python => return Ok(Game::Connect4Bomb),
-        Language::Executable => return Err(unknown()),
-        Language::C => {}
-    }
-    let name = submission.file.to_string_lossy().to_lowercase();
-    let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).map_err(Error::Unsniffable)?;
-    let text = String::from_utf8_lossy(&bytes).to_lowercase();
-    let pentago = name.contains("pentago") || text.contains("pentago") || text.contains("quadrant");
-    let connect4 = name.contains("connect")
-        || name.contains("lab6")
-        || text.contains("connect")
-        || text.contains("column number (0-5)");
-    match (pentago, connect4) {
-        (true, false) => Ok(Game::Pentago),
-        (false, true) => Ok(Game::Connect4),
-        _ => Err(unknown()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,26 +350,5 @@ mod tests {
         assert_eq!(listing.programs.len(), 1);
         assert_eq!(listing.special.len(), 1);
         assert!(!listing.special[0].2, "notes.txt cannot be a program");
-    }
-
-    #[test]
-    fn games_are_inferred_when_unambiguous() {
-        let dir = tempfile::tempdir().unwrap();
-        let write = |name: &str, text: &str| {
-            let p = dir.path().join(name);
-            fs::write(&p, text).unwrap();
-            locate(&p).unwrap()
-        };
-        assert_eq!(
-            infer_game(&write("prog3Pentagoreed.c", "")).unwrap(),
-            Game::Pentago
-        );
-        assert_eq!(
-            infer_game(&write("a.c", "/* rotate a quadrant */")).unwrap(),
-            Game::Pentago
-        );
-        assert_eq!(infer_game(&write("lab6.c", "")).unwrap(), Game::Connect4);
-        assert_eq!(infer_game(&write("x.py", "")).unwrap(), Game::Connect4Bomb);
-        assert!(infer_game(&write("main.c", "int main(){}")).is_err());
     }
 }

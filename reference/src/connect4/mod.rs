@@ -6,3 +6,11 @@ mod rules;
 
 pub use protocol::play;
 pub use rules::{Board, Piece, COLS, ROWS};
+
+/// `connect4` in the registry ([`crate::Game::ALL`]).
+pub const INFO: crate::info::GameInfo = crate::info::GameInfo {
+    id: "connect4",
+    aliases: &[],
+    summary: "APS105 Lab 6: Connect Four in C, 6x6 board",
+    play,
+};

@@ -56,18 +56,7 @@ fn read_column(console: &mut Console, board: &Board, turn: Piece) -> io::Result<
 /// digits. Values too large for `i64` saturate (they are out of range
 /// anyway); anything else is not an integer.
 fn parse_integer(token: &[u8]) -> Option<i64> {
-    let (negative, digits) = match token.first() {
-        Some(b'-') => (true, &token[1..]),
-        Some(b'+') => (false, &token[1..]),
-        _ => (false, token),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let magnitude = digits.iter().fold(0i64, |acc, d| {
-        acc.saturating_mul(10).saturating_add(i64::from(d - b'0'))
-    });
-    Some(if negative { -magnitude } else { magnitude })
+    crate::console::integer(token, |digits| digits.iter().all(u8::is_ascii_digit))
 }
 
 #[cfg(test)]

@@ -12,3 +12,11 @@ pub use rules::{
     board_full, diagonal_winner, drop_bomb, drop_piece, horizontal_winner, vertical_winner, Board,
     BoardError,
 };
+
+/// `connect4-bomb` in the registry ([`crate::Game::ALL`]).
+pub const INFO: crate::info::GameInfo = crate::info::GameInfo {
+    id: "connect4-bomb",
+    aliases: &[],
+    summary: "CSE 101 Connect Four in Python: any board size, one bomb per player",
+    play,
+};

@@ -109,26 +109,12 @@ fn read_int(console: &mut Console, prompt: &str) -> io::Result<Option<i64>> {
 /// saturate: no board or column is that large.
 fn python_int(text: &str) -> Option<i64> {
     let text = text.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c));
-    let (negative, digits) = match text.as_bytes().first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
-    };
-    let well_formed = !digits.is_empty()
-        && !digits.starts_with('_')
-        && !digits.ends_with('_')
-        && !digits.contains("__")
-        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-    if !well_formed {
-        return None;
-    }
-    let magnitude = digits
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .fold(0i64, |acc, d| {
-            acc.saturating_mul(10).saturating_add(i64::from(d - b'0'))
-        });
-    Some(if negative { -magnitude } else { magnitude })
+    crate::console::integer(text.as_bytes(), |digits| {
+        !digits.starts_with(b"_")
+            && !digits.ends_with(b"_")
+            && !digits.windows(2).any(|pair| pair == b"__")
+            && digits.iter().all(|b| b.is_ascii_digit() || *b == b'_')
+    })
 }
 
 #[cfg(test)]
