@@ -15,7 +15,7 @@ use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::judge::{FormatDifference, PlayFault};
 use crate::run::RunResult;
 use crate::terminal;
-use crate::text::{points, visible};
+use crate::text::{capitalized, points, visible};
 use crate::transcript::{TermLine, WAITING};
 use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
@@ -364,20 +364,6 @@ fn text_case(
         );
     }
     Explanation { text, trimmed }
-}
-
-/// The sentence with a capital letter, unless it starts with code (a
-/// function's name).
-fn capitalized(s: &str) -> String {
-    let first_word = s.split(' ').next().unwrap_or_default();
-    if !first_word.chars().all(|c| c.is_alphabetic()) {
-        return s.to_string();
-    }
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// A terminal line for the screen: output made safe, input highlighted.

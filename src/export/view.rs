@@ -99,17 +99,14 @@ pub fn public_first(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
 }
 
 /// A failure's reason as a sentence for the student, unless its
-/// explanation already opens with it (it usually does).
+/// explanation already opens with it (it usually does, capitalised or,
+/// when it starts with a function's name, as it is).
 pub fn reason(result: &CaseResult) -> Option<String> {
     let reason = result.reason.trim();
     if reason.is_empty() {
         return None;
     }
-    let mut chars = reason.chars();
-    let sentence: String = chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
+    let sentence = crate::text::capitalized(reason);
     let opening = result.explanation.trim_start();
     (!opening.starts_with(&sentence)).then(|| printable(&sentence).into_owned())
 }
@@ -267,6 +264,24 @@ pub(crate) mod tests {
             compare: Vec::new(),
             parts: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_reason_the_explanation_opens_with_is_not_said_twice() {
+        let mut result = case("c", Verdict::WrongOutput, 0.0, 1.0, Visibility::Public);
+        result.reason = "drop_piece(board, 4, 1) returned 2".into();
+        result.explanation =
+            "  drop_piece(board, 4, 1) returned 2; the reference returns 3.\n".into();
+        assert_eq!(reason(&result), None, "code keeps its lower case");
+        result.explanation = "  The board differs.\n".into();
+        assert_eq!(
+            reason(&result).as_deref(),
+            Some("drop_piece(board, 4, 1) returned 2")
+        );
+        result.reason = "the board differs".into();
+        assert_eq!(reason(&result), None);
+        result.explanation = "  After input 3 ...\n".into();
+        assert_eq!(reason(&result).as_deref(), Some("The board differs"));
     }
 
     /// A small class: a graded student with a public and a hidden
