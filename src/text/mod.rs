@@ -11,10 +11,15 @@ pub use points::{points, round};
 pub use units::{seconds, size};
 
 /// The sentence with a capital letter, unless it starts with code (a
-/// function's name).
+/// function's name, `drop_piece(board,`): a first word of letters, with
+/// perhaps a hyphen or an apostrophe (`public-fail`, `it's`), is a word.
 pub fn capitalized(s: &str) -> String {
     let first_word = s.split(' ').next().unwrap_or_default();
-    if !first_word.chars().all(|c| c.is_alphabetic()) {
+    let word = first_word.trim_end_matches([',', ':', ';', '.']);
+    if !word
+        .chars()
+        .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+    {
         return s.to_string();
     }
     let mut chars = s.chars();
@@ -35,6 +40,9 @@ mod tests {
             capitalized("drop_piece(board, 4, 1) returned 2"),
             "drop_piece(board, 4, 1) returned 2"
         );
+        assert_eq!(capitalized("public-fail reason"), "Public-fail reason");
+        assert_eq!(capitalized("after move 3, x"), "After move 3, x");
+        assert_eq!(capitalized("x: the column"), "X: the column");
         assert_eq!(capitalized(""), "");
     }
 }
