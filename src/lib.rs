@@ -20,6 +20,7 @@ pub mod export;
 pub mod fault;
 pub mod game;
 pub mod games;
+pub mod generate;
 pub mod grading;
 pub mod judge;
 pub mod notice;

@@ -346,7 +346,12 @@ fn lines(text: &str) -> Vec<String> {
 fn a_refused_column_buried_in_a_long_game_shrinks_to_itself() {
     let long = lines("0,1,2,3,4,5, 0,1,2,3,4,5, 0,1,2,3, 6, 4,5, 0");
     let file = fixture("connect4", "bugs/accepts-column-6.c");
-    let minimal = shrunk(&explore::connect4::Connect4, "connect4", &file, long);
+    let minimal = shrunk(
+        &referee::games::connect4::generator::Connect4,
+        "connect4",
+        &file,
+        long,
+    );
     assert_eq!(minimal, ["6"]);
 }
 
@@ -362,7 +367,12 @@ fn a_move_onto_a_taken_square_buried_in_a_long_game_shrinks_to_two_moves() {
          B5 2R, f62l, d32r",
     );
     let file = fixture("pentago", "bugs/no-occupied-check.c");
-    let minimal = shrunk(&explore::pentago::Pentago, "pentago", &file, long);
+    let minimal = shrunk(
+        &referee::games::pentago::generator::Pentago,
+        "pentago",
+        &file,
+        long,
+    );
     assert_eq!(minimal, ["b51l", "b51l"]);
 }
 

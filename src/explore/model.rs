@@ -6,56 +6,11 @@ use std::time::Duration;
 
 use reference::Game;
 
-use super::rng::Rng;
-use crate::call::Call;
 use crate::case::Case;
+use crate::generate::Task;
 use crate::grading::CaseOutcome;
 use crate::run::Feed;
 use crate::verdict::Verdict;
-
-/// What one generated game asks of a program: lines typed into a whole
-/// game, or (connect4-bomb) one function called on a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Task {
-    /// The lines typed, without newlines.
-    Input(Vec<String>),
-    /// One function of a Python submission.
-    Call(Call),
-}
-
-impl Task {
-    /// A text that names the task exactly, for telling tasks apart.
-    pub fn key(&self) -> String {
-        match self {
-            Task::Input(lines) => format!("input\n{}", lines.join("\n")),
-            Task::Call(call) => format!("call\n{}", call.request()),
-        }
-    }
-}
-
-/// A game's generator and shrinker.
-pub trait Model: Sync {
-    /// A generated game, as the shrinker changes it.
-    type Game: Clone + Send + Sync;
-
-    /// A new game from `rng`.
-    fn generate(&self, rng: &mut Rng) -> Self::Game;
-
-    /// What the program is given.
-    fn task(&self, game: &Self::Game) -> Task;
-
-    /// Simpler games, each well-formed, the most promising first: fewer
-    /// moves before plainer ones.
-    fn simpler(&self, game: &Self::Game) -> Vec<Self::Game>;
-
-    /// How big a game is: its moves, then how plain they are. Shrinking
-    /// only ever takes a smaller game, so it ends.
-    fn measure(&self, game: &Self::Game) -> (usize, usize);
-
-    /// The game in a few words, for reports ("11 moves", "a call of
-    /// drop_piece on a 4×4 board with 3 pieces").
-    fn describe(&self, game: &Self::Game) -> String;
-}
 
 /// How far to explore.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,9 +129,6 @@ pub enum Error {
     /// one.
     #[error("{0}")]
     Folder(String),
-    /// The game has no generator (see [`super::generator`]).
-    #[error("{0} cannot be explored: it has no generator of games")]
-    NoGenerator(Game),
     /// Input cannot be given one line at a time when the program waits.
     #[error(
         "exploring needs input typed one line each time the program waits for it, and {0}: a \

@@ -186,7 +186,7 @@ struct Shared<G> {
 /// sequence that differs whatever order the workers finished in: once
 /// game `i` differs no game after it is started, and every game before it
 /// was started already and is played to its end.
-pub fn explore<M: Model>(
+pub fn explore<M: Model + ?Sized>(
     model: &M,
     runner: &Runner<'_>,
     settings: &Settings,
@@ -224,7 +224,7 @@ pub fn explore<M: Model>(
 
 /// One worker: takes the next game, plays it, until the budget is spent
 /// or a game before the next one differed.
-fn work<M: Model>(
+fn work<M: Model + ?Sized>(
     model: &M,
     runner: &Runner<'_>,
     seed: u64,
@@ -271,7 +271,7 @@ fn work<M: Model>(
 /// and asking for input the reference does not are one kind (a missed
 /// win ends the game in a tie on a full board, and keeps asking on a
 /// board with room).
-fn shrink_found<M: Model>(
+fn shrink_found<M: Model + ?Sized>(
     model: &M,
     runner: &Runner<'_>,
     settings: &Settings,
@@ -308,7 +308,7 @@ fn kind(verdict: Verdict) -> Option<Verdict> {
     }
 }
 
-fn found_from<M: Model>(
+fn found_from<M: Model + ?Sized>(
     model: &M,
     seed: u64,
     index: usize,

@@ -38,7 +38,7 @@ pub struct Shrunk<G, E> {
 /// Shrinks `game`, which differs as `evidence` shows. `test` plays a
 /// batch of tasks and returns, for each, the evidence when it still
 /// differs in the same way.
-pub fn shrink<M: Model, E>(
+pub fn shrink<M: Model + ?Sized, E>(
     model: &M,
     game: M::Game,
     evidence: E,
@@ -104,75 +104,11 @@ pub fn shrink<M: Model, E>(
     Ok(best)
 }
 
-/// `units` with one chunk left out, for every chunk of every size from a
-/// half down to one: the complements of ddmin, largest first (so a game
-/// cut in half is tried before a game missing one move).
-pub fn without_chunks<T: Clone>(units: &[T]) -> Vec<Vec<T>> {
-    let mut out = Vec::new();
-    let n = units.len();
-    if n == 0 {
-        return out;
-    }
-    out.push(Vec::new());
-    let mut size = n / 2;
-    while size >= 1 {
-        let mut start = 0;
-        while start < n {
-            let end = (start + size).min(n);
-            let mut rest = units[..start].to_vec();
-            rest.extend_from_slice(&units[end..]);
-            out.push(rest);
-            start = end;
-        }
-        size /= 2;
-    }
-    out
-}
-
-/// Alternating turns (the first player's at even places) with one turn
-/// of each player left out, the rest put back in turn, for pairs of
-/// nearby turns first, at most `most` of them. See [`without_two`].
-pub fn without_pairs<T: Clone>(turns: &[T], most: usize) -> Vec<Vec<T>> {
-    let firsts: Vec<usize> = (0..turns.len()).step_by(2).collect();
-    let seconds: Vec<usize> = (1..turns.len()).step_by(2).collect();
-    let mut pairs: Vec<(usize, usize)> = firsts
-        .iter()
-        .flat_map(|&a| seconds.iter().map(move |&b| (a, b)))
-        .collect();
-    pairs.sort_by_key(|&(a, b)| (a.abs_diff(b), a));
-    pairs
-        .into_iter()
-        .take(most)
-        .map(|(a, b)| without_two(turns, a, b))
-        .collect()
-}
-
-/// Alternating turns without turn `a` of one player and turn `b` of the
-/// other, the rest put back in turn, so that every later turn keeps its
-/// player: leaving out one move alone would hand every later move to the
-/// other player.
-pub fn without_two<T: Clone>(turns: &[T], a: usize, b: usize) -> Vec<T> {
-    let keep = |parity: usize, gone: usize| {
-        turns
-            .iter()
-            .enumerate()
-            .filter(move |&(i, _)| i % 2 == parity && i != gone)
-            .map(|(_, t)| t.clone())
-    };
-    let (gone_first, gone_second) = if a % 2 == 0 { (a, b) } else { (b, a) };
-    let mut seconds = keep(1, gone_second);
-    let mut out = Vec::with_capacity(turns.len());
-    for first in keep(0, gone_first) {
-        out.push(first);
-        out.extend(seconds.next());
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::{Rng, Task};
     use super::*;
+    use crate::generate::cuts::{without_chunks, without_pairs};
+    use crate::generate::{Rng, Task};
 
     /// Games of numbers; a game "differs" when it holds a 7 somewhere
     /// after a 3. Plainer means smaller numbers.

@@ -407,7 +407,7 @@ mod tests {
     /// `edit` applied to what it printed.
     fn readings(input: &[&str], edit: impl Fn(&str) -> String) -> (Reading, Reading) {
         let run = run_reference(Game::Pentago, &lines(input));
-        let rules = &super::super::pentago::Pentago;
+        let rules = &crate::games::pentago::reader::Pentago;
         let want = super::super::read(rules, &terminal::reference_lines(&run));
         let mut edited = Transcript::new();
         for event in run.transcript.events() {
@@ -424,7 +424,7 @@ mod tests {
 
     fn difference(input: &[&str], edit: impl Fn(&str) -> String) -> Option<String> {
         let (want, got) = readings(input, edit);
-        let rules = &super::super::pentago::Pentago;
+        let rules = &crate::games::pentago::reader::Pentago;
         compare(rules, &want, &got, MoveNumbers::Optional).map(|d| d.sentence)
     }
 

@@ -10,26 +10,22 @@
 //! dropped. [`compare`] then compares the reference's events with the
 //! student's and names the first difference in game terms.
 //!
-//! The rules each reader follows are documented on its module:
-//! [`connect4`], [`connect4_bomb`], [`pentago`]; [`crate::games`] says
-//! which reader reads which game.
+//! Each game's reader lives with its game, in `games/<game>/reader.rs`,
+//! and documents the rules it follows; this module holds what they share
+//! (boards, rows of cells, message patterns, events) and the comparison.
 
 use crate::transcript::TermLine;
 
 pub mod board;
 mod compare;
-pub mod connect4;
-pub mod connect4_bomb;
 mod events;
-mod patterns;
-pub mod pentago;
-mod rows;
+pub mod patterns;
+pub mod rows;
 
 pub use board::{Board, Cell};
 pub use compare::{compare, Difference};
 pub use events::{ErrorKind, Event, LineClass, LineKind, Reading, Rules, Turn};
-use patterns::pattern;
-pub(crate) use patterns::{is_decoration, move_number, x_or_o};
+pub(crate) use patterns::is_decoration;
 
 /// Reads a terminal transcript into turns.
 pub fn read(rules: &dyn Rules, lines: &[TermLine]) -> Reading {
@@ -245,7 +241,7 @@ fn refused(previous: Option<&Turn>, turn: &Turn, board: Option<&Board>) -> bool 
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::patterns::{move_number, x_or_o};
 
     #[test]
     fn players_and_move_numbers_are_found_in_prompts() {

@@ -4,7 +4,7 @@ use super::rows;
 
 /// A reader's message pattern, written in its module: valid by
 /// construction (each reader's tests exercise every pattern).
-pub(super) fn pattern(re: &str) -> regex::Regex {
+pub(crate) fn pattern(re: &str) -> regex::Regex {
     regex::Regex::new(re).expect("a valid pattern")
 }
 

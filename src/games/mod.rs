@@ -5,36 +5,27 @@
 //! command line, `doctor`, the built-in suites and the README's list of
 //! games all read these two tables.
 //!
-//! Two things live with their own layer instead, each naming its games
-//! once: the explore generators ([`crate::explore::generator`], which sit
-//! above grading, while this registry sits below it) and function-level
-//! `call` cases ([`crate::call::GAME`], written for connect4-bomb's
-//! Python functions). README.md's "Adding a game" lists every file a new
-//! game takes.
+//! Each game is one module here (`connect4/`, ...): its entry
+//! ([`Support`]), its reader (`reader.rs`, a [`Rules`]) and its generator
+//! of games for `explore` (`generator.rs`, a [`crate::generate::Model`]).
+//! Function-level `call` cases stay with their module
+//! ([`crate::call::GAME`], written for connect4-bomb's Python functions).
+//! README.md's "Adding a game" lists every file a new game takes.
 
 use reference::Game;
 
-use crate::game::{self, Rules};
-use crate::submission::{Error, Language, Submission};
+use crate::game::Rules;
+use crate::submission::{Error, Submission};
 use crate::untrusted::{self, PROGRAM_LIMIT};
 
+pub mod connect4;
+pub mod connect4_bomb;
+pub mod pentago;
+mod support;
 #[cfg(test)]
 mod toy;
 
-/// What the grader knows of one game.
-#[derive(Clone, Copy)]
-pub struct Support {
-    /// The game, as the reference crate describes it.
-    pub game: Game,
-    /// How its output is read into events.
-    pub rules: &'static (dyn Rules + Sync),
-    /// The language its submissions are written in.
-    pub language: Language,
-    /// Whether a submission in that language plays it, from the file's
-    /// name and text (both lower case); `None` when every submission in
-    /// the language does, so the file need not be read.
-    pub recognise: Option<fn(name: &str, text: &str) -> bool>,
-}
+pub use support::Support;
 
 /// Every game the grader knows, in [`Game::ALL`]'s order.
 #[cfg(not(test))]
@@ -45,33 +36,7 @@ pub static ALL: &[Support] = REGISTERED;
 #[cfg(test)]
 pub static ALL: &[Support] = &[REGISTERED[0], REGISTERED[1], REGISTERED[2], toy::SUPPORT];
 
-const REGISTERED: &[Support] = &[
-    Support {
-        game: Game::Connect4,
-        rules: &game::connect4::Connect4,
-        language: Language::C,
-        recognise: Some(|name, text| {
-            name.contains("connect")
-                || name.contains("lab6")
-                || text.contains("connect")
-                || text.contains("column number (0-5)")
-        }),
-    },
-    Support {
-        game: Game::Connect4Bomb,
-        rules: &game::connect4_bomb::Connect4Bomb,
-        language: Language::Python,
-        recognise: None,
-    },
-    Support {
-        game: Game::Pentago,
-        rules: &game::pentago::Pentago,
-        language: Language::C,
-        recognise: Some(|name, text| {
-            name.contains("pentago") || text.contains("pentago") || text.contains("quadrant")
-        }),
-    },
-];
+const REGISTERED: &[Support] = &[connect4::SUPPORT, connect4_bomb::SUPPORT, pentago::SUPPORT];
 
 /// The registry's entry for `game`.
 pub fn support(game: Game) -> &'static Support {

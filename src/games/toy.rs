@@ -5,9 +5,9 @@
 //! the last one wins.
 //!
 //! A real game's reference lives in the reference crate
-//! (`reference/src/<game>/`, listed in `Game::ALL`) and its reader in
-//! `src/game/<game>.rs`; here both sit in this one file, because the
-//! reference crate is not built for this crate's tests.
+//! (`reference/src/<game>/`, listed in `Game::ALL`), and its reader and
+//! generator in `src/games/<game>/`; here all sit in this one file,
+//! because the reference crate is not built for this crate's tests.
 
 use std::io::{self, BufRead, Write};
 
@@ -15,6 +15,7 @@ use reference::{Game, GameInfo};
 
 use super::Support;
 use crate::game::{Board, Cell, ErrorKind, Event, Rules};
+use crate::generate::{Model, Rng, Task};
 use crate::submission::Language;
 
 /// The reference's part: what `reference/src/toy/mod.rs` would hold.
@@ -118,7 +119,43 @@ pub const SUPPORT: Support = Support {
     rules: &Toy,
     language: Language::C,
     recognise: Some(|_name, text| text.contains("take 1 or 2")),
+    generator: &Takes,
 };
+
+/// The toy's generator: what `src/games/<game>/generator.rs` holds. A
+/// game is the stones taken, turn by turn (1 or 2 each), up to the pile.
+struct Takes;
+
+impl Model for Takes {
+    type Game = Vec<u8>;
+
+    fn generate(&self, rng: &mut Rng) -> Vec<u8> {
+        let mut left = 4u8;
+        let mut takes = Vec::new();
+        while left > 0 {
+            let take = if left == 1 || rng.below(2) == 0 { 1 } else { 2 };
+            takes.push(take);
+            left -= take;
+        }
+        takes
+    }
+
+    fn task(&self, game: &Vec<u8>) -> Task {
+        Task::Input(game.iter().map(u8::to_string).collect())
+    }
+
+    fn simpler(&self, game: &Vec<u8>) -> Vec<Vec<u8>> {
+        (1..game.len()).map(|n| game[..n].to_vec()).collect()
+    }
+
+    fn measure(&self, game: &Vec<u8>) -> (usize, usize) {
+        (game.len(), game.iter().map(|&t| t as usize).sum())
+    }
+
+    fn describe(&self, game: &Vec<u8>) -> String {
+        format!("{} moves", game.len())
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -144,6 +181,18 @@ mod tests {
             crate::games::infer_game(&submission).ok(),
             Some(SUPPORT.game)
         );
+    }
+
+    #[test]
+    fn a_registered_game_generates_games_through_the_registry() {
+        let generator = crate::games::support(SUPPORT.game).generator;
+        let game = generator.generate(&mut Rng::for_game(1, 0));
+        let Task::Input(lines) = generator.task(&game) else {
+            panic!("the toy is played, not called");
+        };
+        let taken: u32 = lines.iter().map(|l| l.parse::<u32>().unwrap()).sum();
+        assert_eq!(taken, 4, "{lines:?}");
+        assert!(generator.simpler(&game).len() + 1 == lines.len());
     }
 
     #[test]

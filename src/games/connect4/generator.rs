@@ -18,9 +18,9 @@
 
 use reference::connect4::{COLS, ROWS};
 
-use super::drops::{self, Drops, Plan};
-use super::shrink::{without_chunks, without_pairs, without_two};
-use super::{Model, Rng, Task};
+use crate::generate::cuts::{without_chunks, without_pairs, without_two};
+use crate::generate::drops::{self, Drops, Plan};
+use crate::generate::{Model, Rng, Task};
 
 /// The generator of `connect4` games.
 pub struct Connect4;

@@ -23,8 +23,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::rows::{self, CellSet};
-use super::{move_number, pattern, x_or_o, Board, Cell, ErrorKind, Event, Rules};
+use crate::game::patterns::{move_number, pattern, x_or_o};
+use crate::game::rows::{self, CellSet};
+use crate::game::{Board, Cell, ErrorKind, Event, Rules};
 
 /// The Pentago reader.
 pub struct Pentago;

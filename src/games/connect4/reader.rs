@@ -7,7 +7,7 @@
 //!   a standalone R or Y).
 //! - The handout's program refuses a column by asking the same player
 //!   again: a turn that shows no new board and asks the same player is a
-//!   refusal (see [`super::read`]), as is a line that looks like an error
+//!   refusal (see [`crate::game::read`]), as is a line that looks like an error
 //!   (invalid, error, full, out of range, try again, not valid).
 //! - "Final board:" and goodbyes are format, not behaviour.
 //! - A prompt's player is the Red or Yellow (or R or Y) it names; prompts
@@ -17,8 +17,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::rows::{self, CellSet};
-use super::{pattern, Board, Cell, ErrorKind, Event, Rules};
+use crate::game::patterns::pattern;
+use crate::game::rows::{self, CellSet};
+use crate::game::{Board, Cell, ErrorKind, Event, Rules};
 
 /// The Connect Four reader.
 pub struct Connect4;

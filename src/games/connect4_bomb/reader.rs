@@ -13,8 +13,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::rows::{self, CellSet};
-use super::{pattern, Board, Cell, ErrorKind, Event, Rules};
+use crate::game::patterns::pattern;
+use crate::game::rows::{self, CellSet};
+use crate::game::{Board, Cell, ErrorKind, Event, Rules};
 
 /// The connect4-bomb reader.
 pub struct Connect4Bomb;

@@ -20,8 +20,8 @@
 
 use reference::pentago::{Board, Outcome, Piece, Rotation, SIZE};
 
-use super::shrink::{without_chunks, without_pairs};
-use super::{Model, Rng, Task};
+use crate::generate::cuts::{without_chunks, without_pairs};
+use crate::generate::{Model, Rng, Task};
 
 /// The generator of `pentago` games.
 pub struct Pentago;

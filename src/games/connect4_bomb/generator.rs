@@ -25,10 +25,10 @@
 
 use reference::connect4_bomb::{self as rules, Board};
 
-use super::drops::{self, Drops, Plan, EMPTY};
-use super::shrink::{without_chunks, without_pairs};
-use super::{Model, Rng, Task};
 use crate::call::{Call, Function};
+use crate::generate::cuts::{without_chunks, without_pairs};
+use crate::generate::drops::{self, Drops, Plan, EMPTY};
+use crate::generate::{Model, Rng, Task};
 
 /// The generator of `connect4-bomb` games and calls.
 pub struct Connect4Bomb;
