@@ -155,22 +155,27 @@ fn a_full_disk_leaves_the_previous_reports_intact() {
     );
 }
 
-#[test]
-fn an_interrupted_class_is_reported_as_it_is() {
-    let work = tempfile::tempdir().unwrap();
-    let cases = connect4_cases(work.path());
-    let class = work.path().join("class");
-    // Each student takes a second or more: a program that waits out the
-    // clock on every case.
-    let slow = work.path().join("slow.c");
+/// A class of `students` in `dir`/class, each taking a second or more: a
+/// program that waits out the clock on every case.
+fn slow_class(dir: &Path, students: usize) -> PathBuf {
+    let class = dir.join("class");
+    let slow = dir.join("slow.c");
     fs::write(
         &slow,
         "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n",
     )
     .unwrap();
-    for i in 1..=12 {
+    for i in 1..=students {
         copy(&slow, &class.join(format!("student{i:02}.c")));
     }
+    class
+}
+
+#[test]
+fn an_interrupted_class_is_reported_as_it_is() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = connect4_cases(work.path());
+    let class = slow_class(work.path(), 12);
     let out = work.path().join("out");
     let args = [
         "grade",
@@ -615,16 +620,7 @@ fn what_a_killed_referee_left_is_removed_by_the_next_one() {
     fs::create_dir(&tmp).unwrap();
     fs::set_permissions(&tmp, fs::Permissions::from_mode(0o1777)).unwrap();
     let cases = connect4_cases(work.path());
-    let class = work.path().join("class");
-    let slow = work.path().join("slow.c");
-    fs::write(
-        &slow,
-        "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n",
-    )
-    .unwrap();
-    for i in 1..=3 {
-        copy(&slow, &class.join(format!("student{i}.c")));
-    }
+    let class = slow_class(work.path(), 3);
     let out = work.path().join("out");
     let mut killed = Command::new(referee())
         .args(["grade", "--game", "connect4", "--jobs", "1", "--cases"])

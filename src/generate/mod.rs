@@ -60,6 +60,19 @@ pub trait Model: Sync {
     fn describe(&self, game: &Self::Game) -> String;
 }
 
+/// A played-out game in a few words, for [`Model::describe`]: "7 moves
+/// and 1 refused input, X wins", or "..., the game not over".
+pub fn described(moves: usize, refused: usize, ending: Option<&str>) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut text = format!("{moves} move{}", plural(moves));
+    if refused > 0 {
+        text.push_str(&format!(" and {refused} refused input{}", plural(refused)));
+    }
+    text.push_str(", ");
+    text.push_str(ending.unwrap_or("the game not over"));
+    text
+}
+
 /// A generated game of any game: what [`Generator`] hands out.
 #[derive(Clone)]
 pub struct Generated(Arc<dyn Any + Send + Sync>);
@@ -140,5 +153,23 @@ impl Model for dyn Generator {
 
     fn describe(&self, game: &Generated) -> String {
         self.describe_of(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_described_in_words() {
+        assert_eq!(described(1, 0, None), "1 move, the game not over");
+        assert_eq!(
+            described(7, 1, Some("X wins")),
+            "7 moves and 1 refused input, X wins"
+        );
+        assert_eq!(
+            described(3, 2, Some("a tie")),
+            "3 moves and 2 refused inputs, a tie"
+        );
     }
 }

@@ -20,7 +20,7 @@ use reference::connect4::{COLS, ROWS};
 
 use crate::generate::cuts::{without_chunks, without_pairs, without_two};
 use crate::generate::drops::{self, Drops, Plan};
-use crate::generate::{Model, Rng, Task};
+use crate::generate::{described, Model, Rng, Task};
 
 /// The generator of `connect4` games.
 pub struct Connect4;
@@ -214,23 +214,7 @@ impl Model for Connect4 {
 
     fn describe(&self, game: &Tokens) -> String {
         let replay = replay(game);
-        let mut text = format!(
-            "{} move{}",
-            replay.moves,
-            if replay.moves == 1 { "" } else { "s" }
-        );
-        if replay.refused > 0 {
-            text.push_str(&format!(
-                " and {} refused input{}",
-                replay.refused,
-                if replay.refused == 1 { "" } else { "s" }
-            ));
-        }
-        match replay.ending {
-            Some(ending) => text.push_str(&format!(", {ending}")),
-            None => text.push_str(", the game not over"),
-        }
-        text
+        described(replay.moves, replay.refused, replay.ending.as_deref())
     }
 }
 

@@ -21,7 +21,7 @@
 use reference::pentago::{Board, Outcome, Piece, Rotation, SIZE};
 
 use crate::generate::cuts::{without_chunks, without_pairs};
-use crate::generate::{Model, Rng, Task};
+use crate::generate::{described, Model, Rng, Task};
 
 /// The generator of `pentago` games.
 pub struct Pentago;
@@ -289,23 +289,7 @@ impl Model for Pentago {
 
     fn describe(&self, game: &Lines) -> String {
         let replay = replay(game);
-        let mut text = format!(
-            "{} move{}",
-            replay.moves,
-            if replay.moves == 1 { "" } else { "s" }
-        );
-        if replay.refused > 0 {
-            text.push_str(&format!(
-                " and {} refused input{}",
-                replay.refused,
-                if replay.refused == 1 { "" } else { "s" }
-            ));
-        }
-        match replay.ending {
-            Some(ending) => text.push_str(&format!(", {ending}")),
-            None => text.push_str(", the game not over"),
-        }
-        text
+        described(replay.moves, replay.refused, replay.ending.as_deref())
     }
 }
 
