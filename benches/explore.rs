@@ -11,7 +11,6 @@
 //! machine noise only ever adds time. `REFEREE_BENCH_SCALE=0.1` explores a
 //! tenth of the games, for a quick look.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use referee::case::{load_suite, Suite};
@@ -20,23 +19,8 @@ use referee::grading;
 use referee::run::Feed;
 use referee::submission::{self, Built};
 
-/// Measurements of each configuration; the fastest counts.
-const TRIES: usize = 2;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scale() -> f64 {
-    std::env::var("REFEREE_BENCH_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0)
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+mod common;
+use common::{cores, root, scale, TRIES};
 
 struct Game {
     id: &'static str,

@@ -32,26 +32,11 @@ use std::time::{Duration, Instant};
 use referee::case::{load_suite, Case};
 use referee::expected::run_reference;
 
+mod common;
+use common::{cores, root, scale, TRIES};
+
 const C_SUBMISSIONS: usize = 200;
 const PYTHON_SUBMISSIONS: usize = 100;
-
-/// Measurements of each configuration; the fastest counts.
-const TRIES: usize = 2;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scale() -> f64 {
-    std::env::var("REFEREE_BENCH_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0)
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
 
 /// Where a measurement runs: pinned to the first processor with one
 /// worker, or free on every core with one worker per core.

@@ -132,16 +132,8 @@ fn keys(lines: &[TermLine], at: &[usize], options: &Options) -> Vec<Vec<u8>> {
         .iter()
         .filter_map(|&i| lines.get(i).map(TermLine::text))
         .collect();
-    let as_lines: Vec<Line<'_>> = texts
-        .iter()
-        .enumerate()
-        .map(|(index, text)| Line {
-            index,
-            text,
-            newline: true,
-        })
-        .collect();
-    let (keyed, _) = comparable(&as_lines, options, &[], None);
+    let lines = numbered(&texts);
+    let (keyed, _) = comparable(&lines, options, &[], None);
     keyed.into_iter().map(|k| k.key).collect()
 }
 
