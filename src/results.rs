@@ -10,6 +10,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::case::Visibility;
+use crate::compare::{Options, Region};
+use crate::expected::ReferenceRun;
+use crate::run::RunResult;
+use crate::terminal;
+use crate::transcript;
 use crate::verdict::{PartScore, Verdict};
 
 /// The format's version, written in every `results.json`.
@@ -196,12 +201,16 @@ pub struct ExploredGame {
     pub call: Option<String>,
     /// The explanation, as plain text.
     pub explanation: String,
-    /// The reference's terminal transcript (trimmed), for a whole game.
+    /// The reference's terminal transcript (cut to size), for a whole
+    /// game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    /// The program's terminal transcript (trimmed), for a whole game.
+    /// The program's terminal transcript (cut to size), for a whole game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actual: Option<String>,
+    /// Bytes of the transcripts and the explanation left out for size.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_shown: u64,
     /// The differences the comparison ignores (as [`CaseResult::compare`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<String>,
@@ -229,12 +238,17 @@ pub struct CaseResult {
     /// The explanation of a failure, as plain text (empty on a pass).
     #[serde(default)]
     pub explanation: String,
-    /// The reference's terminal transcript, for failures (trimmed).
+    /// The reference's terminal transcript, for failures (cut to size,
+    /// see [`kept_transcripts`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    /// The program's terminal transcript, for failures (trimmed).
+    /// The program's terminal transcript, for failures (cut to size).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actual: Option<String>,
+    /// Bytes of the transcripts and the explanation that reports leave
+    /// out to keep within their limits (0 when nothing was cut).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_shown: u64,
     /// The differences the case's text comparison ignores, by their case
     /// file names (`whitespace-runs`, ...); empty when exact.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -290,6 +304,16 @@ impl ExploredGame {
 }
 
 impl SubmissionResult {
+    /// Bytes its reports leave out to keep within their limits.
+    pub fn not_shown(&self) -> u64 {
+        let explored = self
+            .exploration
+            .as_ref()
+            .and_then(|e| e.found.as_ref())
+            .map_or(0, |f| f.not_shown);
+        self.cases.iter().map(|c| c.not_shown).sum::<u64>() + explored
+    }
+
     /// The share of the points earned, 0 to 1.
     pub(crate) fn fraction(&self) -> f64 {
         if self.max_score > 0.0 {
@@ -300,30 +324,94 @@ impl SubmissionResult {
     }
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A score that may be `null` (a submission that was not graded).
 fn zero_when_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
 }
 
-/// The longest transcript kept in results, in bytes; reports show the
-/// start of longer ones and say so.
-pub const TRANSCRIPT_LIMIT: usize = 64 * 1024;
+/// The most an explanation holds in any report, in bytes: it is kept in
+/// `results.json` and `junit.xml` for every case of every student.
+pub const EXPLANATION_ROOM: usize = 4 * 1024;
 
-/// `text`, cut to [`TRANSCRIPT_LIMIT`] at a character boundary, with a
-/// note when cut.
-pub fn trimmed(text: &str) -> String {
-    if text.len() <= TRANSCRIPT_LIMIT {
-        return text.to_string();
+/// The most a case's reason (its verdict in a sentence) holds: it can
+/// quote what a program raised.
+pub const REASON_ROOM: usize = 1024;
+
+/// The most bytes of transcripts one student's results keep (both sides
+/// of every failed case together): past it, later cases keep their
+/// explanation and no transcripts. Public cases come first, since the
+/// student's feedback shows theirs.
+pub const STUDENT_TRANSCRIPTS: usize = 128 * 1024;
+
+/// The transcripts reports keep of a failed run: the reference's and the
+/// program's, each whole when small, else cut around where they first
+/// differ (under the case's comparison), with how many bytes were left
+/// out.
+pub fn kept_transcripts(
+    reference: &ReferenceRun,
+    run: &RunResult,
+    options: &Options,
+    regions: &[Region],
+) -> (String, String, u64) {
+    let want = terminal::reference_lines(reference);
+    let got = terminal::run_lines(run);
+    let focus = crate::compare::first_difference(&want, &got, options, regions);
+    let expected = transcript::excerpt(&want, focus.map(|f| f.0));
+    let actual = transcript::excerpt(&got, focus.map(|f| f.1));
+    (
+        expected.text,
+        actual.text,
+        expected.not_shown + actual.not_shown,
+    )
+}
+
+/// `text` cut to at most `room` bytes, with a mark that says how much
+/// was left out: at a line's end for text of several lines, else at a
+/// character. Returns the bytes left out.
+pub fn limited(text: &mut String, room: usize) -> u64 {
+    if text.len() <= room {
+        return 0;
     }
-    let mut end = TRANSCRIPT_LIMIT;
+    let mut end = room;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!(
-        "{}\n[… {} more bytes not kept]\n",
-        &text[..end],
-        text.len() - end
-    )
+    let line_end = text[..end].rfind('\n').map(|at| at + 1);
+    let end = line_end.unwrap_or(end);
+    let left = (text.len() - end) as u64;
+    text.truncate(end);
+    let count = crate::text::visible::bytes_count(left);
+    match line_end {
+        Some(_) => text.push_str(&format!("  … {count} more not shown\n")),
+        None => text.push_str(&format!("… {count} more not shown")),
+    }
+    left
+}
+
+/// Keeps one student's transcripts within [`STUDENT_TRANSCRIPTS`]:
+/// public cases first, then hidden ones, in the suite's order; a case
+/// past the budget keeps none, and what it lost is counted in its
+/// `not_shown`.
+pub fn within_budget(cases: &mut [CaseResult]) {
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    order.sort_by_key(|&i| cases[i].visibility != Visibility::Public);
+    let mut used = 0;
+    for i in order {
+        let case = &mut cases[i];
+        let size = case.expected.as_ref().map_or(0, String::len)
+            + case.actual.as_ref().map_or(0, String::len);
+        if used + size <= STUDENT_TRANSCRIPTS {
+            used += size;
+            continue;
+        }
+        case.expected = None;
+        case.actual = None;
+        case.not_shown += size as u64;
+    }
 }
 
 /// The most lines of compiler messages kept: the first errors are the
@@ -368,6 +456,56 @@ pub fn compiler_messages(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explanations_and_reasons_are_cut_to_their_room_with_the_count() {
+        let mut explanation: String = (0..1000).map(|i| format!("  line {i}\n")).collect();
+        let whole = explanation.len();
+        let left = limited(&mut explanation, EXPLANATION_ROOM);
+        assert!(explanation.len() <= EXPLANATION_ROOM + 40);
+        let kept = explanation.len() - explanation.lines().last().unwrap().len() - 1;
+        assert_eq!(kept as u64 + left, whole as u64);
+        assert!(explanation.ends_with(&format!(
+            "  … {} more not shown\n",
+            crate::text::visible::bytes_count(left)
+        )));
+        let mut reason = format!("raised ValueError: {}", "é".repeat(5000));
+        let left = limited(&mut reason, REASON_ROOM);
+        assert!(reason.len() < REASON_ROOM + 40 && left > 8000, "{reason}");
+        let mut short = "fine".to_string();
+        assert_eq!(limited(&mut short, 10), 0);
+        assert_eq!(short, "fine");
+    }
+
+    #[test]
+    fn a_students_transcripts_keep_within_budget_public_cases_first() {
+        let case = |name: &str, visibility, size: usize| CaseResult {
+            name: name.into(),
+            verdict: Verdict::WrongOutput,
+            score: 0.0,
+            max_score: 1.0,
+            wall_ms: 1,
+            visibility,
+            reason: String::new(),
+            explanation: String::new(),
+            expected: Some("e".repeat(size)),
+            actual: Some("a".repeat(size)),
+            not_shown: 0,
+            compare: Vec::new(),
+            parts: Vec::new(),
+        };
+        let half = STUDENT_TRANSCRIPTS / 4;
+        let mut cases = vec![
+            case("hidden-1", Visibility::Hidden, half),
+            case("hidden-2", Visibility::Hidden, half),
+            case("public", Visibility::Public, half),
+        ];
+        within_budget(&mut cases);
+        assert!(cases[2].actual.is_some(), "the public case first");
+        assert!(cases[0].actual.is_some());
+        assert!(cases[1].actual.is_none() && cases[1].expected.is_none());
+        assert_eq!(cases[1].not_shown, 2 * half as u64);
+    }
 
     #[test]
     fn compiler_messages_are_cut_at_a_line() {

@@ -8,7 +8,7 @@ mod rows;
 
 pub use lines::{comparable, split_lines, Keyed, Line};
 pub use options::{Error, Options, Region};
-pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
+pub use rows::{first_difference, line_diff, side_by_side, terminal_diff, LineDiff, Row, RowKind};
 
 /// Whether `actual` prints the same as `expected` under `options`, not
 /// counting `regions`.

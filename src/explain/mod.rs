@@ -8,14 +8,15 @@ use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
 use crate::case::Mode;
-use crate::compare::{line_diff, Line, Options, Region};
+use crate::compare::{terminal_diff, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::judge::{FormatDifference, PlayFault};
 use crate::run::RunResult;
 use crate::terminal;
-use crate::text::{capitalized, points, visible};
+use crate::text::visible::{self, Show};
+use crate::text::{capitalized, points};
 use crate::transcript::{TermLine, WAITING};
 use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
@@ -28,8 +29,6 @@ pub use style::{ColorChoice, Style};
 const CONTEXT: usize = 3;
 /// Lines of the program's last output shown after a stop.
 const TAIL: usize = 12;
-/// Lines diffed at most on each side: floods are capped.
-const MOST_LINES: usize = 20_000;
 
 /// How much a rendered explanation may show.
 #[derive(Clone, Copy, Debug)]
@@ -260,7 +259,11 @@ fn unread_lines(
         style.dim("Lines there that referee did not read as a move, board, refusal, win or tie (they count only as text):")
     );
     for line in unread.iter().take(MOST) {
-        let _ = writeln!(text, "    {}", visible::safe(line.as_bytes()));
+        let _ = writeln!(
+            text,
+            "    {}",
+            visible::cut(line.as_bytes(), None, Show::Safe).0
+        );
     }
     if unread.len() > MOST {
         let _ = writeln!(
@@ -367,17 +370,19 @@ fn text_case(
 }
 
 /// A terminal line for the screen: output made safe, input highlighted.
+/// A line longer than [`visible::LINE_ROOM`] is cut (its start and
+/// end shown, the rest counted).
 fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
     let goes_on = line.input.is_some() || line.waiting;
-    let escape = match (mark, goes_on) {
-        (false, _) => visible::safe,
-        (true, false) => visible::marked,
-        (true, true) => visible::marked_inside,
+    let show = match (mark, goes_on) {
+        (false, _) => Show::Safe,
+        (true, false) => Show::Marked,
+        (true, true) => Show::MarkedInside,
     };
-    let mut text = escape(&line.output);
-    let escape = if mark { visible::marked } else { visible::safe };
+    let mut text = visible::cut(&line.output, None, show).0;
+    let show = if mark { Show::Marked } else { Show::Safe };
     if let Some(input) = &line.input {
-        text.push_str(&style.input(&escape(input.as_bytes())));
+        text.push_str(&style.input(&visible::cut(input.as_bytes(), None, show).0));
     }
     if line.waiting {
         text.push_str(&style.dim(WAITING));
@@ -394,19 +399,6 @@ fn marked_line(line: &TermLine, style: &Style) -> String {
     } else {
         show_line(line, style, true)
     }
-}
-
-fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
-    texts
-        .iter()
-        .zip(terms)
-        .enumerate()
-        .map(|(index, (text, term))| Line {
-            index,
-            text,
-            newline: term.newline,
-        })
-        .collect()
 }
 
 /// The reference's and the program's terminals, compared line by line
@@ -427,11 +419,7 @@ impl<'a> TerminalDiff<'a> {
         options: &Options,
         regions: &[Region],
     ) -> Self {
-        let want_texts: Vec<Vec<u8>> = want.iter().take(MOST_LINES).map(TermLine::text).collect();
-        let got_texts: Vec<Vec<u8>> = got.iter().take(MOST_LINES).map(TermLine::text).collect();
-        let want_lines = as_lines(&want_texts, want);
-        let got_lines = as_lines(&got_texts, got);
-        let diff = line_diff(&want_lines, &got_lines, options, regions);
+        let diff = terminal_diff(want, got, options, regions);
         TerminalDiff {
             want,
             got,
@@ -468,8 +456,8 @@ impl<'a> TerminalDiff<'a> {
         let quote = |line: &TermLine| match &line.input {
             Some(input) => format!(
                 "`{}` (then `{}` was typed)",
-                visible::marked(&line.output),
-                visible::safe(input.as_bytes())
+                visible::cut(&line.output, None, Show::Marked).0,
+                visible::cut(input.as_bytes(), None, Show::Safe).0
             ),
             None if line.text().is_empty() => "a blank line".to_string(),
             None => format!("`{}`", show_line(line, &Style::PLAIN, true)),
@@ -496,6 +484,74 @@ impl<'a> TerminalDiff<'a> {
         })
     }
 
+    /// Writes one op of the diff in at most `left` lines; returns the
+    /// lines written. A long change shows the start of what each side
+    /// printed there, so that the program's own lines are never crowded
+    /// out by the reference's.
+    fn render_op(&self, out: &mut String, op: &DiffOp, left: usize, style: &Style) -> usize {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            for i in new.clone().take(left) {
+                let line = &self.got[self.got_kept[i]];
+                let _ = writeln!(out, "     {}", show_line(line, style, false));
+            }
+            return new.len().min(left);
+        }
+        let ins = new.len().min(left / 2).max(new.len().min(1));
+        let dels = old.len().min(left.saturating_sub(ins));
+        let ins = new.len().min(left.saturating_sub(dels));
+        let sides = [
+            (
+                &self.want,
+                &self.want_kept,
+                old,
+                dels,
+                "-",
+                "the reference printed",
+            ),
+            (
+                &self.got,
+                &self.got_kept,
+                new,
+                ins,
+                "+",
+                "your program printed",
+            ),
+        ];
+        for (lines, kept, range, room, sign, whose) in sides {
+            let paint = |text: &str| match sign {
+                "-" => style.expected(text),
+                _ => style.actual(text),
+            };
+            for i in range.clone().take(room) {
+                let line = &lines[kept[i]];
+                let _ = writeln!(
+                    out,
+                    "   {} {}",
+                    paint(sign),
+                    paint(&marked_line(line, style))
+                );
+                if !line.newline && !line.waiting {
+                    let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
+                }
+            }
+            if range.len() > room && room > 0 {
+                let more = range.len() - room;
+                let _ = writeln!(
+                    out,
+                    "   {} {}",
+                    paint(sign),
+                    style.dim(&format!(
+                        "… {} more line{} {whose} here",
+                        visible::thousands(more as u64),
+                        if more == 1 { "" } else { "s" }
+                    ))
+                );
+            }
+        }
+        dels + ins
+    }
+
     /// Writes the unified diff; true when it was trimmed to fit `room`.
     fn render(&self, out: &mut String, style: &Style, room: Room) -> bool {
         let _ = writeln!(
@@ -519,37 +575,12 @@ impl<'a> TerminalDiff<'a> {
             }
             let _ = writeln!(out, "  {}", style.dim(&format!("@@ line {line_number} @@")));
             for op in &group {
-                let (tag, old, new) = op.as_tag_tuple();
-                for i in old.clone() {
-                    if tag == DiffTag::Equal {
-                        let line = &self.got[self.got_kept[new.start + (i - old.start)]];
-                        let _ = writeln!(out, "     {}", show_line(line, style, false));
-                    } else {
-                        let line = &self.want[self.want_kept[i]];
-                        let text = marked_line(line, style);
-                        let _ =
-                            writeln!(out, "   {} {}", style.expected("-"), style.expected(&text));
-                        if !line.newline && !line.waiting {
-                            let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
-                        }
-                    }
-                    shown += 1;
-                }
-                if tag != DiffTag::Equal {
-                    for i in new {
-                        let line = &self.got[self.got_kept[i]];
-                        let text = marked_line(line, style);
-                        let _ = writeln!(out, "   {} {}", style.actual("+"), style.actual(&text));
-                        if !line.newline && !line.waiting {
-                            let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
-                        }
-                        shown += 1;
-                    }
-                }
-                if shown > room.diff_lines {
+                if shown >= room.diff_lines {
                     let _ = writeln!(out, "     {}", style.dim("…"));
                     return true;
                 }
+                let left = room.diff_lines - shown;
+                shown += self.render_op(out, op, left, style);
             }
         }
         false

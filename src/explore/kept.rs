@@ -6,7 +6,6 @@ use super::{save, Found, Report, Task};
 use crate::case::Suite;
 use crate::grading::{self, Expected};
 use crate::results::{self, Exploration, ExploredGame};
-use crate::{terminal, transcript};
 
 /// Explains, in plain text, the difference a found game shows. Explaining
 /// is presentation's work: it is handed down, so that exploring does not
@@ -35,15 +34,17 @@ pub fn exploration(report: &Report, suite: &Suite, explain: ExplainFound) -> Exp
 
 fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound) -> ExploredGame {
     let prepared = grading::prepare(suite, [&found.case]);
+    let mut explanation = explain(found, suite);
+    let mut reason = found.outcome.judgement.reason.clone();
+    let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
+        + results::limited(&mut reason, results::REASON_ROOM);
     let (expected, actual) = match (&prepared[0].expected, &found.outcome.run) {
-        (Expected::Play(expected), Some(run)) => (
-            Some(results::trimmed(&transcript::printable(
-                &terminal::reference_lines(expected),
-            ))),
-            Some(results::trimmed(&transcript::printable(
-                &terminal::run_lines(run),
-            ))),
-        ),
+        (Expected::Play(expected), Some(run)) => {
+            let (expected, actual, cut) =
+                results::kept_transcripts(expected, run, &found.case.compare, &suite.regions);
+            not_shown += cut;
+            (Some(expected), Some(actual))
+        }
         _ => (None, None),
     };
     let (input, call) = match &found.task {
@@ -56,14 +57,15 @@ fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound)
     ExploredGame {
         game: found.index + 1,
         verdict: found.outcome.judgement.verdict,
-        reason: found.outcome.judgement.reason.clone(),
+        reason,
         description: found.described.clone(),
         moves: found.moves,
         input,
         call,
-        explanation: explain(found, suite),
+        explanation,
         expected,
         actual,
+        not_shown,
         compare: found
             .case
             .compare
