@@ -1,5 +1,6 @@
-//! The expected side of every comparison: the reference game run
-//! in-process on a case's input, recorded as a [`Transcript`].
+//! The expected side of every comparison, as a [`ReferenceRun`]; for
+//! a game built into referee, its reference run in-process on a case's
+//! input, recorded as a [`Transcript`].
 //!
 //! The reference reads through a [`LineInput`], which hands out one line
 //! only when the game asks for more and the previous line is used up:
@@ -24,6 +25,9 @@ pub struct ReferenceRun {
     /// with the game still waiting (a short case about, say, one invalid
     /// move), and a submission waiting there too is right.
     pub waited_at_end: bool,
+    /// The status it exited with (0 for the games built into referee;
+    /// nothing when it was left waiting).
+    pub status: i32,
 }
 
 /// Plays `game` on `inputs` (lines without newlines) and records it.
@@ -59,6 +63,7 @@ pub fn run_reference(game: Game, inputs: &[String]) -> ReferenceRun {
     ReferenceRun {
         transcript: recorder.transcript,
         waited_at_end: recorder.waited_at_end,
+        status: 0,
     }
 }
 

@@ -16,7 +16,20 @@ use crate::compare::Options;
 #[serde(deny_unknown_fields)]
 pub struct SuiteFile {
     /// The game the cases are for: `connect4`, `connect4-bomb`, `pentago`.
-    pub game: GameName,
+    pub game: Option<GameName>,
+    /// Instead of `game`, the suite's own reference program, relative to
+    /// the folder: a C, C++ or Python source, or an executable.
+    pub reference: Option<String>,
+    /// What reports call the assignment (with `reference`; the folder's
+    /// name when left out).
+    pub name: Option<String>,
+    /// Files copied into every run's working folder, relative to the
+    /// folder.
+    #[serde(default)]
+    pub support: Vec<String>,
+    /// The program that prints a generated case's input from a seed, for
+    /// `referee explore` (with `reference`).
+    pub generator: Option<String>,
     /// A title for reports.
     pub title: Option<String>,
     /// Values for case fields a case leaves out.
@@ -192,6 +205,16 @@ pub enum Mode {
     /// What the program did in the game (boards, wins, refusals,
     /// prompts), read tolerantly; the text earns `format_points`.
     Game,
+}
+
+impl Mode {
+    /// Its name in a case file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Text => "text",
+            Mode::Game => "game",
+        }
+    }
 }
 
 /// Whether a program's exit status counts.

@@ -71,7 +71,7 @@ fn judged(case: &Case, run: &RunResult) -> (Judgement, Faults) {
     let want = game::read(crate::games::rules(Game::Pentago), &lines);
     let setting = Setting {
         case,
-        game: Game::Pentago,
+        game: Some(Game::Pentago),
         regions: &[],
         graded: &[],
         expected: &expected,
