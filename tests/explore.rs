@@ -65,11 +65,7 @@ fn built(file: &Path) -> Arc<Built> {
         return Arc::clone(built);
     }
     let found = submission::locate(file).unwrap();
-    let flags: Vec<String> = submission::DEFAULT_CFLAGS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let built = Arc::new(submission::build(&found, &flags).unwrap());
+    let built = Arc::new(submission::build(&found, &submission::Flags::default()).unwrap());
     cache
         .lock()
         .unwrap()

@@ -9,11 +9,12 @@ use std::path::Path;
 use reference::Game;
 
 use super::file::TextPart;
-use super::file::{CaseFile, Mode, Settings, SuiteFile, Visibility};
+use super::file::{CaseFile, CompileFile, Mode, Settings, SuiteFile, Visibility};
 use super::{Case, GradedRegion, Problem, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
+use crate::submission::Flags;
 
 /// The file holding a folder's game and defaults.
 pub const SUITE_FILE: &str = "suite.yaml";
@@ -33,6 +34,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         )
     })?;
     let suite_file: SuiteFile = parse(&suite_path, &text)?;
+    let compile = compile_flags(&suite_path, suite_file.compile)?;
     let regions = suite_file
         .ignore_regions
         .into_iter()
@@ -48,7 +50,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         title: suite_file.title,
         cases: Vec::new(),
         regions,
-        compile_flags: suite_file.compile.flags,
+        compile,
         explore_points: suite_file.explore_points.map_or(0.0, |p| p.0),
         problems: Vec::new(),
         rubric: suite_file
@@ -81,6 +83,22 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
     }
     suite.cases.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(suite)
+}
+
+/// The suite's compiler flags: `flags`, the older name of `c`, stands
+/// for it, and never beside it.
+fn compile_flags(path: &Path, file: CompileFile) -> Result<Flags, Problem> {
+    if file.c.is_some() && file.flags.is_some() {
+        return Err(Problem::new(
+            path,
+            "compile: gives both `c` and `flags`, which is the older name of `c` (the C \
+             compiler's flags): keep one of them",
+        ));
+    }
+    Ok(Flags {
+        c: file.c.or(file.flags),
+        cpp: file.cpp,
+    })
 }
 
 /// A case whose rubric item is one of the suite's, when the suite lists
