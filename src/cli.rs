@@ -69,8 +69,8 @@ pub enum Command {
 /// `referee check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The program: a .c or .py file, an executable, or a folder holding
-    /// one.
+    /// The program: a C, C++ or Python file, an executable, or a folder
+    /// holding one.
     pub submission: PathBuf,
     /// The game it plays; guessed from the file when left out.
     #[arg(long, short)]
@@ -87,6 +87,9 @@ pub struct CheckArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cxxflags: Option<String>,
     /// How input is typed: one line each time the program waits for it,
     /// or all at once at the start.
     #[arg(long, value_enum, default_value = "interactive")]
@@ -108,8 +111,8 @@ pub struct CheckArgs {
 /// `referee explore`.
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
-    /// The program: a .c or .py file, an executable, or a folder holding
-    /// one.
+    /// The program: a C, C++ or Python file, an executable, or a folder
+    /// holding one.
     pub submission: PathBuf,
     /// The game it plays; guessed from the file when left out.
     #[arg(long, short)]
@@ -139,6 +142,9 @@ pub struct ExploreArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cxxflags: Option<String>,
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
@@ -169,6 +175,9 @@ pub struct GradeArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cxxflags: Option<String>,
     /// Timeouts after which a submission's remaining cases of the same
     /// kind are not run but judged `timeout` (0: run every case).
     #[arg(long, default_value_t = referee::grading::MAX_TIMEOUTS)]

@@ -20,7 +20,7 @@ pub fn run() -> Result<ExitCode, Failure> {
     }
     let games: Vec<String> = referee::games::ALL
         .iter()
-        .map(|s| format!("{} ({})", s.game.id(), s.language))
+        .map(|s| format!("{} ({})", s.game.id(), s.language.taken()))
         .collect();
     println!("  {:<19} {}", "games", games.join(", "));
     println!();
