@@ -66,7 +66,11 @@ pub trait Progress: Sync {
 impl Batch<'_> {
     /// Grades `entries`, `jobs` at a time; results in the entries' order.
     pub fn run(&self, entries: &[Entry], progress: &dyn Progress) -> Vec<SubmissionResult> {
-        let suite_print = class::suite_fingerprint(&self.suite.dir);
+        let mut programs: Vec<&Path> = self.suite.generator.iter().map(|p| p.as_path()).collect();
+        if let crate::case::Reference::Program(program) = &self.suite.reference {
+            programs.push(program);
+        }
+        let suite_print = class::suite_fingerprint(&self.suite.dir, &programs);
         let done = queue::map(entries, self.jobs, None, |entry| {
             let (result, cached) = self.one(entry, &suite_print);
             progress.finished(&result, cached);

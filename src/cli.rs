@@ -56,8 +56,17 @@ pub enum Command {
     /// Exits 1 when a difference was found, 0 when none was.
     Explore(ExploreArgs),
     /// Say which protections and ways of watching programs this machine
-    /// supports.
-    Doctor,
+    /// supports, and, with --cases, whether it can grade that suite.
+    Doctor {
+        /// A suite to check this machine against: its reference builds,
+        /// its cases are pinned, its generator runs.
+        #[arg(long)]
+        cases: Option<PathBuf>,
+    },
+    /// Make a suite folder for an assignment of one's own: a commented
+    /// suite.yaml naming PROGRAM as its reference, one example case and
+    /// its pinned transcript.
+    New(NewArgs),
     /// Work with case folders: validate, list, re-pin transcripts.
     Cases {
         /// What to do with them.
@@ -106,6 +115,20 @@ pub struct CheckArgs {
     /// The seed of the generated games --explore plays.
     #[arg(long, default_value_t = referee::explore::DEFAULT_SEED, requires = "explore")]
     pub seed: u64,
+}
+
+/// `referee new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The folder to make.
+    pub dir: PathBuf,
+    /// The instructor's program (a .c, .cpp, .py file or an executable),
+    /// copied into the folder.
+    #[arg(long, value_name = "PROGRAM")]
+    pub reference: PathBuf,
+    /// A line the example case types (give it once per line).
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    pub input: Vec<String>,
 }
 
 /// `referee explore`.

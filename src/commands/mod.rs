@@ -18,6 +18,7 @@ pub mod explore;
 pub mod grade;
 pub mod gradescope;
 pub mod merge;
+pub mod new;
 pub mod play;
 pub mod record;
 

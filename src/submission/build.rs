@@ -143,7 +143,13 @@ pub fn build(
     )?;
     super::start::provide(stage.path(), support).map_err(|e| BuildError::Grader(e.to_string()))?;
     let compile = |compiler: &Compiler, language: Language| {
-        compile_with_retry(compiler, &staged, stage.path(), &flags.of(language), support)
+        compile_with_retry(
+            compiler,
+            &staged,
+            stage.path(),
+            &flags.of(language),
+            support,
+        )
     };
     let mut caller = None;
     let (program, warnings) = match submission.language {
