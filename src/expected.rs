@@ -32,11 +32,19 @@ pub struct ReferenceRun {
 
 /// Plays `game` on `inputs` (lines without newlines) and records it.
 pub fn run_reference(game: Game, inputs: &[String]) -> ReferenceRun {
+    play(game, inputs, false)
+}
+
+/// Plays `game` on `inputs`; with `ends`, the game's first read past the
+/// last line gets the end of input, as a program's does (Ctrl-D), and
+/// only a read after that counts as waiting for more.
+pub fn play(game: Game, inputs: &[String], ends: bool) -> ReferenceRun {
     let state = Rc::new(RefCell::new(Recorder {
         transcript: Transcript::new(),
         waited_at_end: false,
     }));
     let mut lines = inputs.iter();
+    let mut end_given = !ends;
     let given = Rc::clone(&state);
     let mut input = LineInput::new(move || {
         let mut given = given.borrow_mut();
@@ -44,6 +52,10 @@ pub fn run_reference(game: Game, inputs: &[String]) -> ReferenceRun {
             Some(line) => {
                 given.transcript.push_input(line);
                 Some(line.as_bytes().to_vec())
+            }
+            None if !end_given => {
+                end_given = true;
+                None
             }
             None => {
                 given.waited_at_end = true;
@@ -181,6 +193,13 @@ mod tests {
         let terminal = String::from_utf8(run.transcript.terminal()).unwrap();
         assert!(terminal.contains("(0-5): 0\n------\n"));
         assert!(terminal.contains("Yellow, please enter a valid column number (0-5): 6\nYellow"));
+    }
+
+    #[test]
+    fn a_game_given_the_end_of_its_input_stops_without_waiting() {
+        let run = play(Game::Connect4, &lines("0\n1"), true);
+        assert!(!run.waited_at_end);
+        assert!(run_reference(Game::Connect4, &lines("0\n1")).waited_at_end);
     }
 
     #[test]

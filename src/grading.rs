@@ -375,7 +375,7 @@ fn execute(
 ) -> Result<(Jail, RunResult), Error> {
     Ok(submission::execute(
         program,
-        &case.input,
+        case.typed(),
         &case.limits,
         &suite.support,
         feed,

@@ -21,7 +21,7 @@ use crate::case::pin::{self, PinState};
 use crate::case::{Case, Reference, Suite};
 use crate::expected::{self, ReferenceRun};
 use crate::fault::Fault;
-use crate::run::{Ending, Feed, Limits};
+use crate::run::{Ending, Feed, Input, Limits};
 use crate::submission::{self, BuildError, Built};
 
 /// Why the reference could not say what a case expects.
@@ -90,23 +90,23 @@ impl Error {
 /// of the case's input, else a run of the reference.
 pub fn expected(suite: &Suite, case: &Case) -> Result<ReferenceRun, Error> {
     if let Ok(Some(text)) = pin::read(case) {
-        if let Ok(run) = pin::parse(&text, &case.input) {
+        if let Ok(run) = pin::parse(&text, &case.input, case.end_of_input) {
             return Ok(run);
         }
     }
-    run(suite, &case.input, &case.limits, &case.name)
+    run(suite, case.typed(), &case.limits, &case.name)
 }
 
 /// Runs the reference on `input` under `limits` (`label` names the case
 /// in messages).
 pub fn run(
     suite: &Suite,
-    input: &[String],
+    input: Input<'_>,
     limits: &Limits,
     label: &str,
 ) -> Result<ReferenceRun, Error> {
     let program = match &suite.reference {
-        Reference::Game(game) => return Ok(expected::run_reference(*game, input)),
+        Reference::Game(game) => return Ok(expected::play(*game, input.lines, input.ends)),
         Reference::Program(program) => program,
     };
     let built = self::program(suite, program, label)?;
@@ -171,8 +171,8 @@ pub fn pin_text(suite: &Suite, case: &Case) -> Result<Vec<u8>, Error> {
     if let Some(call) = &case.call {
         return Ok(call.pin().into_bytes());
     }
-    let ran = run(suite, &case.input, &case.limits, &case.name)?;
-    pin::pinned(&ran, &case.input).map_err(|source| Error::Unpinnable {
+    let ran = run(suite, case.typed(), &case.limits, &case.name)?;
+    pin::pinned(&ran, &case.input, case.end_of_input).map_err(|source| Error::Unpinnable {
         case: case.name.clone(),
         source,
     })

@@ -533,3 +533,61 @@ fn a_generator_that_fails_is_said() {
         stderr(&done)
     );
 }
+
+#[test]
+fn a_case_can_end_its_input_as_ctrl_d_does() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(
+        work.path(),
+        "wc",
+        &fixture("wc.c"),
+        "[the quick brown, fox]",
+    );
+    fs::write(
+        suite.join("ended.yaml"),
+        "input: [the quick brown, fox]\nend_of_input: true\nvisibility: public\n",
+    )
+    .unwrap();
+    run(work.path(), &["cases", "update", suite.to_str().unwrap()]);
+    run(
+        work.path(),
+        &["cases", "update", "--accept", suite.to_str().unwrap()],
+    );
+    let ended = fs::read_to_string(suite.join("ended.transcript")).unwrap();
+    assert!(ended.contains("2 lines, 4 words\n"), "{ended}");
+    assert!(
+        ended.ends_with("at the ends of lines 2, 3, then the end of input⟩\n"),
+        "{ended}"
+    );
+    // Without the end, the reference is still reading when the input runs out.
+    let open = fs::read_to_string(suite.join("only.transcript")).unwrap();
+    assert!(
+        open.contains("⟨still waiting for input⟩") && !open.contains("words"),
+        "{open}"
+    );
+    // A Python student reading to the end passes however waits are seen.
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(fixture("wc.py"), class.join("python.py")).unwrap();
+    fs::copy(fixture("wc.c"), class.join("c.c")).unwrap();
+    for detect in ["notify", "proc", "none"] {
+        let out = work.path().join(format!("out-{detect}"));
+        let done = referee_with(
+            work.path(),
+            &[
+                "grade",
+                "--cases",
+                suite.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                class.to_str().unwrap(),
+            ],
+            &[("REFEREE_DETECT", detect)],
+        );
+        assert_eq!(done.status.code(), Some(0), "{detect}: {}", stderr(&done));
+        let results: Value =
+            serde_json::from_slice(&fs::read(out.join("results.json")).unwrap()).unwrap();
+        assert_eq!(verdict(&results, "python", "ended"), "pass", "{detect}");
+        assert_eq!(verdict(&results, "c", "ended"), "pass", "{detect}");
+    }
+}

@@ -139,7 +139,7 @@ fn nothing_the_program_started_outlives_its_case() {
     let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
     let limits = Limits::default();
     let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
-    let result = run::run(&built.program, &[], &limits, &jail, Feed::Interactive).unwrap();
+    let result = run::run(&built.program, &[][..], &limits, &jail, Feed::Interactive).unwrap();
     assert_eq!(result.ending, Ending::Exited(0));
     assert_eq!(
         std::fs::read_to_string(jail.workdir().join("child.pid")).unwrap(),

@@ -23,7 +23,7 @@ fn programs_start_with_default_signal_handling() {
     let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
     let limits = Limits::default();
     let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
-    let result = run::run(&built.program, &[], &limits, &jail, Feed::Interactive).unwrap();
+    let result = run::run(&built.program, &[][..], &limits, &jail, Feed::Interactive).unwrap();
     assert_eq!(result.ending, Ending::Exited(0));
     assert_eq!(
         String::from_utf8_lossy(&result.transcript.terminal()),

@@ -94,6 +94,8 @@ pub struct CaseFile {
     pub rubric: Option<String>,
     /// The lines typed, one per line (a whole game).
     pub input: Option<Input>,
+    /// Whether the input ends after its last line, as Ctrl-D ends it.
+    pub end_of_input: Option<bool>,
     /// One function called on a board (`connect4-bomb` only).
     pub call: Option<CallFile>,
     /// The points it is worth.
@@ -132,6 +134,8 @@ pub struct CaseFile {
 pub struct Settings {
     /// The points it is worth.
     pub points: Option<Points>,
+    /// Whether the input ends after its last line, as Ctrl-D ends it.
+    pub end_of_input: Option<bool>,
     /// Whether students see it.
     pub visibility: Option<Visibility>,
     /// The longest a run may take, wall time.

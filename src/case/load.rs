@@ -438,6 +438,7 @@ fn load_case(
             .or(defaults.visibility)
             .unwrap_or(Visibility::Hidden),
         input,
+        end_of_input: file.end_of_input.or(defaults.end_of_input).unwrap_or(false),
         call,
         limits,
         compare: file

@@ -31,8 +31,9 @@ const TYPED: &str = "⟨typed: ";
 const STATUS: &str = "⟨exit status ";
 const CLOSE: &str = "⟩\n";
 
-/// The pinned text of a reference run.
-pub fn render(run: &ReferenceRun) -> Vec<u8> {
+/// The pinned text of a reference run; `ends` when the case's input ended
+/// after its last line (Ctrl-D).
+pub fn render(run: &ReferenceRun, ends: bool) -> Vec<u8> {
     let mut text = run.transcript.terminal();
     if run.waited_at_end {
         text.extend_from_slice(transcript::WAITING.as_bytes());
@@ -41,7 +42,7 @@ pub fn render(run: &ReferenceRun) -> Vec<u8> {
     if run.status != 0 {
         text.extend_from_slice(format!("{STATUS}{}{CLOSE}", run.status).as_bytes());
     }
-    text.extend_from_slice(typed_mark(&typed_lines(&run.transcript)).as_bytes());
+    text.extend_from_slice(typed_mark(&typed_lines(&run.transcript), ends).as_bytes());
     text
 }
 
@@ -56,17 +57,24 @@ fn typed_lines(transcript: &Transcript) -> Vec<usize> {
         .collect()
 }
 
-fn typed_mark(lines: &[usize]) -> String {
+fn typed_mark(lines: &[usize], ends: bool) -> String {
     let numbers: Vec<String> = lines.iter().map(usize::to_string).collect();
+    let end = if ends { ENDED } else { "" };
     match lines.len() {
-        0 => format!("{TYPED}nothing{CLOSE}"),
-        1 => format!("{TYPED}1 line, at the end of line {}{CLOSE}", numbers[0]),
+        0 => format!("{TYPED}nothing{end}{CLOSE}"),
+        1 => format!(
+            "{TYPED}1 line, at the end of line {}{end}{CLOSE}",
+            numbers[0]
+        ),
         n => format!(
-            "{TYPED}{n} lines, at the ends of lines {}{CLOSE}",
+            "{TYPED}{n} lines, at the ends of lines {}{end}{CLOSE}",
             numbers.join(", ")
         ),
     }
 }
+
+/// How the last mark says the input ended after its last line.
+const ENDED: &str = ", then the end of input";
 
 /// Why a pinned file cannot be read back as the case's reference run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -85,6 +93,13 @@ pub enum Unreadable {
         /// What the case types there.
         expected: String,
     },
+    /// It was pinned with the input ending where the case's does not, or
+    /// the other way round.
+    #[error("it was pinned {} the end of input after the last line, and the case {}", if *.pinned { "with" } else { "without" }, if *.pinned { "has none" } else { "has one" })]
+    OtherEnd {
+        /// Whether the pin has the end of input.
+        pinned: bool,
+    },
     /// It types more lines than the case has, or waits for more when
     /// the case has more.
     #[error("it reads {read} of the case's {given} input lines{}", if *.waited { " and waits for more" } else { "" })]
@@ -101,8 +116,13 @@ pub enum Unreadable {
 /// The reference run a pinned file holds, for a case typing `inputs`:
 /// an error when the file is not of this input (the case changed since
 /// it was pinned) or cannot be read.
-pub fn parse(text: &[u8], inputs: &[String]) -> Result<ReferenceRun, Unreadable> {
-    let (body, typed) = strip_typed(text)?;
+pub fn parse(text: &[u8], inputs: &[String], ends: bool) -> Result<ReferenceRun, Unreadable> {
+    let (body, typed, pinned_ends) = strip_typed(text)?;
+    if pinned_ends != ends {
+        return Err(Unreadable::OtherEnd {
+            pinned: pinned_ends,
+        });
+    }
     let (body, status) = strip_status(body);
     let (body, waited_at_end) = match body.strip_suffix(waiting_mark().as_slice()) {
         Some(body) => (body, true),
@@ -128,8 +148,9 @@ fn waiting_mark() -> Vec<u8> {
     format!("{}\n", transcript::WAITING).into_bytes()
 }
 
-/// The text before the last mark, and the lines that mark names.
-fn strip_typed(text: &[u8]) -> Result<(&[u8], Vec<usize>), Unreadable> {
+/// The text before the last mark, the lines that mark names, and whether
+/// it says the input then ended.
+fn strip_typed(text: &[u8]) -> Result<(&[u8], Vec<usize>, bool), Unreadable> {
     let at = find_last(text, TYPED.as_bytes()).ok_or(Unreadable::NoTypedMark)?;
     let mark = &text[at..];
     let inner = mark
@@ -138,6 +159,10 @@ fn strip_typed(text: &[u8]) -> Result<(&[u8], Vec<usize>), Unreadable> {
         .and_then(|m| std::str::from_utf8(m).ok())
         .ok_or(Unreadable::NoTypedMark)?;
     let bad = || Unreadable::BadMark(String::from_utf8_lossy(mark).trim_end().to_string());
+    let (inner, ends) = match inner.strip_suffix(ENDED) {
+        Some(inner) => (inner, true),
+        None => (inner, false),
+    };
     let lines = if inner == "nothing" {
         Vec::new()
     } else {
@@ -160,7 +185,7 @@ fn strip_typed(text: &[u8]) -> Result<(&[u8], Vec<usize>), Unreadable> {
         }
         lines
     };
-    Ok((&text[..at], lines))
+    Ok((&text[..at], lines, ends))
 }
 
 /// The text before an exit status mark at its end, and the status (0
@@ -222,9 +247,9 @@ fn rebuild(body: &[u8], typed: &[usize], inputs: &[String]) -> Result<Transcript
 /// The text to pin for a run of a case typing `inputs`: refused when the
 /// reference's output itself ends like one of the marks, so that the
 /// file would not read back as what the reference did.
-pub fn pinned(run: &ReferenceRun, inputs: &[String]) -> Result<Vec<u8>, Unpinnable> {
-    let text = render(run);
-    let back = parse(&text, inputs).map_err(|_| Unpinnable)?;
+pub fn pinned(run: &ReferenceRun, inputs: &[String], ends: bool) -> Result<Vec<u8>, Unpinnable> {
+    let text = render(run, ends);
+    let back = parse(&text, inputs, ends).map_err(|_| Unpinnable)?;
     let lines = |r: &ReferenceRun| transcript::lines(&r.transcript, r.waited_at_end);
     if lines(&back) != lines(run) || back.status != run.status {
         return Err(Unpinnable);
@@ -317,12 +342,12 @@ mod tests {
             false,
             0,
         );
-        let text = String::from_utf8(render(&played)).unwrap();
+        let text = String::from_utf8(render(&played, false)).unwrap();
         assert_eq!(
             text,
             "Height: 5\n#####\n⟨typed: 1 line, at the end of line 1⟩\n"
         );
-        assert_eq!(parse(text.as_bytes(), &lines("5")).unwrap(), played);
+        assert_eq!(parse(text.as_bytes(), &lines("5"), false).unwrap(), played);
     }
 
     #[test]
@@ -338,12 +363,12 @@ mod tests {
             false,
             3,
         );
-        let text = pinned(&played, &lines("100\nq")).unwrap();
+        let text = pinned(&played, &lines("100\nq"), false).unwrap();
         let shown = String::from_utf8(text.clone()).unwrap();
         assert!(
             shown.ends_with("Balance: 0\n⟨exit status 3⟩\n⟨typed: 1 line, at the end of line 2⟩\n")
         );
-        let back = parse(&text, &lines("100\nq")).unwrap();
+        let back = parse(&text, &lines("100\nq"), false).unwrap();
         assert_eq!(back, played);
         assert_eq!(back.status, 3);
     }
@@ -355,19 +380,22 @@ mod tests {
             true,
             0,
         );
-        let text = pinned(&played, &lines("3")).unwrap();
+        let text = pinned(&played, &lines("3"), false).unwrap();
         assert_eq!(
             String::from_utf8(text.clone()).unwrap(),
             "Column? 3\nColumn? ⟨still waiting for input⟩\n⟨typed: 1 line, at the end of line 1⟩\n"
         );
-        assert_eq!(parse(&text, &lines("3")).unwrap(), played);
+        assert_eq!(parse(&text, &lines("3"), false).unwrap(), played);
         // Nothing typed, and lines read on a line of their own.
         let silent = run(&[("table\n", false)], false, 0);
-        assert_eq!(parse(&render(&silent), &lines("1\n2")).unwrap(), silent);
+        assert_eq!(
+            parse(&render(&silent, false), &lines("1\n2"), false).unwrap(),
+            silent
+        );
         let twice = run(&[("a", true), ("b", true), ("done\n", false)], false, 0);
-        let text = render(&twice);
+        let text = render(&twice, false);
         assert!(String::from_utf8_lossy(&text).ends_with("at the ends of lines 1, 2⟩\n"));
-        assert_eq!(parse(&text, &lines("a\nb")).unwrap(), twice);
+        assert_eq!(parse(&text, &lines("a\nb"), false).unwrap(), twice);
     }
 
     #[test]
@@ -377,9 +405,9 @@ mod tests {
             true,
             0,
         );
-        let text = render(&played);
+        let text = render(&played, false);
         assert_eq!(
-            parse(&text, &lines("4")).unwrap_err(),
+            parse(&text, &lines("4"), false).unwrap_err(),
             Unreadable::OtherInput {
                 line: 1,
                 expected: "4".into()
@@ -387,7 +415,7 @@ mod tests {
         );
         // It waited for more: a case with more lines would go on.
         assert!(matches!(
-            parse(&text, &lines("3\n5")).unwrap_err(),
+            parse(&text, &lines("3\n5"), false).unwrap_err(),
             Unreadable::OtherCount {
                 read: 1,
                 given: 2,
@@ -395,25 +423,43 @@ mod tests {
             }
         ));
         assert!(matches!(
-            parse(&text, &[]).unwrap_err(),
+            parse(&text, &[], false).unwrap_err(),
             Unreadable::OtherCount { .. }
         ));
         assert_eq!(
-            parse(b"Column? 3\n", &lines("3")).unwrap_err(),
+            parse(b"Column? 3\n", &lines("3"), false).unwrap_err(),
             Unreadable::NoTypedMark
         );
         assert!(matches!(
             parse(
                 "x⟨typed: 2 lines, at the ends of lines 9, 1⟩\n".as_bytes(),
-                &lines("a\nb")
+                &lines("a\nb"),
+                false
             ),
             Err(Unreadable::BadMark(_))
         ));
     }
 
     #[test]
+    fn the_end_of_input_is_pinned_and_a_pin_without_it_is_stale() {
+        let counted = run(&[("3", true), ("Words: 1\n", false)], false, 0);
+        let text = pinned(&counted, &lines("3"), true).unwrap();
+        assert!(String::from_utf8_lossy(&text)
+            .ends_with("⟨typed: 1 line, at the end of line 1, then the end of input⟩\n"));
+        assert_eq!(parse(&text, &lines("3"), true).unwrap(), counted);
+        assert_eq!(
+            parse(&text, &lines("3"), false).unwrap_err(),
+            Unreadable::OtherEnd { pinned: true }
+        );
+        let none = render(&run(&[], false, 0), true);
+        assert!(
+            String::from_utf8_lossy(&none).ends_with("⟨typed: nothing, then the end of input⟩\n")
+        );
+    }
+
+    #[test]
     fn output_that_ends_like_a_mark_is_not_pinned() {
         let sly = run(&[("⟨exit status 2⟩\n", false)], false, 0);
-        assert_eq!(pinned(&sly, &[]), Err(Unpinnable));
+        assert_eq!(pinned(&sly, &[], false), Err(Unpinnable));
     }
 }

@@ -31,6 +31,9 @@ pub struct Case {
     pub visibility: Visibility,
     /// The lines typed, without newlines (empty for a call).
     pub input: Vec<String>,
+    /// Whether the input then ends (Ctrl-D): a program's next read gets
+    /// the end of input instead of the case ending while it waits.
+    pub end_of_input: bool,
     /// The function called, for a function-level case.
     pub call: Option<Call>,
     /// Limits on each run.
@@ -61,6 +64,14 @@ impl Case {
 }
 
 impl Case {
+    /// What a run of the case is given to read.
+    pub fn typed(&self) -> crate::run::Input<'_> {
+        crate::run::Input {
+            lines: &self.input,
+            ends: self.end_of_input,
+        }
+    }
+
     /// Where its pinned reference transcript is kept.
     pub fn pin_file(&self) -> PathBuf {
         self.file.with_extension("transcript")

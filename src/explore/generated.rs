@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use super::{Error, Model, Rng, Task};
 use crate::case::Suite;
 use crate::oracle;
-use crate::run::{Ending, Feed, Limits};
+use crate::run::{Ending, Feed, Input, Limits};
 use crate::submission::{self, Built};
 
 /// What the generator may take and print for one game.
@@ -80,7 +80,7 @@ impl Generator {
         let limits = limits();
         let (_jail, ran) = submission::execute(
             &program,
-            &[],
+            Input::from(&[][..]),
             &limits,
             &self.suite.support,
             Feed::Interactive,

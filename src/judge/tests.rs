@@ -22,6 +22,7 @@ fn case(input: &[&str], points: f64) -> Case {
         points,
         visibility: Visibility::Hidden,
         input: input.iter().map(|s| s.to_string()).collect(),
+        end_of_input: false,
         call: None,
         limits: Limits::default(),
         compare: Options::default()

@@ -95,20 +95,44 @@ const UNTRIED: u8 = 0;
 const NOTIFY_WORKS: u8 = 1;
 const NOTIFY_FAILS: u8 = 2;
 
+/// What a run is given to read: lines (without newlines), and whether
+/// the input then ends, as Ctrl-D ends it on a terminal.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    /// The lines, one given each time the program waits to read.
+    pub lines: &'a [String],
+    /// Whether a read after the last line gets the end of input (once)
+    /// rather than ending the run with the program still waiting.
+    pub ends: bool,
+}
+
+impl<'a> From<&'a [String]> for Input<'a> {
+    fn from(lines: &'a [String]) -> Input<'a> {
+        Input { lines, ends: false }
+    }
+}
+
+impl<'a> From<&'a Vec<String>> for Input<'a> {
+    fn from(lines: &'a Vec<String>) -> Input<'a> {
+        Input::from(lines.as_slice())
+    }
+}
+
 /// Runs `program` in `jail`'s working folder, under its rules, giving it
-/// `inputs` (lines without newlines). Errors are the runner's own (no
-/// terminal, no such program); everything the program does is in the
-/// [`RunResult`].
-pub fn run(
+/// `input`. Errors are the runner's own (no terminal, no such program);
+/// everything the program does is in the [`RunResult`].
+pub fn run<'a>(
     program: &Program,
-    inputs: &[String],
+    input: impl Into<Input<'a>>,
     limits: &Limits,
     jail: &Jail,
     feed: Feed,
 ) -> io::Result<RunResult> {
+    let input = input.into();
     let job = Job {
         argv: &program.argv,
-        inputs,
+        inputs: input.lines,
+        ends: input.ends,
         limits,
         jail,
     };

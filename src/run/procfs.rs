@@ -17,6 +17,7 @@ use std::time::Duration;
 pub struct Watcher {
     stat: File,
     syscall: File,
+    status: File,
     delay: Duration,
 }
 
@@ -30,6 +31,7 @@ impl Watcher {
         let watcher = Watcher {
             stat: File::open(format!("/proc/{pid}/stat"))?,
             syscall: File::open(format!("/proc/{pid}/syscall"))?,
+            status: File::open(format!("/proc/{pid}/status"))?,
             delay: FIRST_DELAY,
         };
         watcher.current_syscall()?;
@@ -57,6 +59,20 @@ impl Watcher {
     /// soon.
     pub fn reset(&mut self) {
         self.delay = FIRST_DELAY;
+    }
+
+    /// How many times the process has gone to sleep: once it has read
+    /// the end of input it was given (which leaves nothing unread on the
+    /// terminal to tell by), a read it sleeps in again is a new one.
+    pub fn sleeps(&self) -> io::Result<u64> {
+        let mut buf = [0u8; 4096];
+        let n = self.status.read_at(&mut buf, 0)?;
+        let text = String::from_utf8_lossy(&buf[..n]);
+        Ok(text
+            .lines()
+            .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0))
     }
 
     /// Whether the process sleeps in `read(0, ...)`. Doubles the delay

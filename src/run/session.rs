@@ -26,9 +26,17 @@ pub struct Job<'a> {
     pub argv: &'a [OsString],
     /// The case's input lines, without newlines.
     pub inputs: &'a [String],
+    /// Whether the input ends after its last line (Ctrl-D on a terminal):
+    /// a read then gets the end of input once, instead of the run ending
+    /// with the program waiting.
+    pub ends: bool,
     pub limits: &'a Limits,
     pub jail: &'a Jail,
 }
+
+/// What typing Ctrl-D sends: the terminal's end-of-input character (its
+/// line discipline is canonical, so a read of an empty line returns 0).
+const END_OF_INPUT: u8 = 0x04;
 
 /// How a run learns the program waits.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -123,6 +131,11 @@ pub struct Session<'a> {
     /// Whether the notifications ended: every process of the program has
     /// exited, though it may not be reaped yet.
     hung_up: bool,
+    /// Whether the end of input was given.
+    ended: bool,
+    /// Watching `/proc`: how many times the program had slept when the
+    /// end of input was typed, until it is seen to have read it.
+    end_unread: Option<u64>,
 }
 
 impl<'a> Session<'a> {
@@ -139,6 +152,9 @@ impl<'a> Session<'a> {
             .as_ref()
             .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
         let filter = (how == How::Notify).then(notify::filter);
+        if job.ends && how != How::Notify {
+            pty.allow_end_of_input(END_OF_INPUT)?;
+        }
         let started = Instant::now();
         let stdio = Stdio {
             stdin: pty.slave(),
@@ -174,6 +190,8 @@ impl<'a> Session<'a> {
             pending: Vec::new(),
             typed: false,
             hung_up: false,
+            ended: false,
+            end_unread: None,
         })
     }
 
@@ -356,6 +374,11 @@ impl<'a> Session<'a> {
                 return Ok(Err(Ending::OutputLimit));
             }
             let Some(line) = self.job.inputs.get(self.next) else {
+                if self.job.ends && !self.ended && self.still_held(call) {
+                    // A read of nothing: the end of input, once.
+                    self.ended = true;
+                    return Ok(Ok(Reply::Return(0)));
+                }
                 return Ok(Err(Ending::WaitingForInput));
             };
             self.transcript.push_input(line);
@@ -424,6 +447,14 @@ impl<'a> Session<'a> {
         // A program that is gone (its keeper reaps it at once) does not
         // wait: its end is on its way.
         let asleep = watcher.sleeps_reading_stdin().unwrap_or(false);
+        if let Some(before) = self.end_unread {
+            // The end of input leaves nothing unread to tell by: the read
+            // it answered is over once the program has run or slept anew.
+            if asleep && watcher.sleeps().unwrap_or(u64::MAX) <= before {
+                return Ok(None);
+            }
+            self.end_unread = None;
+        }
         if asleep && self.pty.unread_input()? == 0 {
             let ending = self.type_next_line()?;
             if let Detector::Watch(watcher) = &mut self.detector {
@@ -442,6 +473,14 @@ impl<'a> Session<'a> {
             return Ok(Some(Ending::OutputLimit));
         }
         let Some(line) = self.job.inputs.get(self.next) else {
+            if self.job.ends && !self.ended {
+                self.ended = true;
+                if let Detector::Watch(watcher) = &self.detector {
+                    self.end_unread = Some(watcher.sleeps().unwrap_or(0));
+                }
+                self.pty.type_bytes(&[END_OF_INPUT], true)?;
+                return Ok(None);
+            }
             return Ok(Some(Ending::WaitingForInput));
         };
         self.transcript.push_input(line);
@@ -459,6 +498,10 @@ impl<'a> Session<'a> {
             self.pty.type_line(line)?;
         }
         self.next = self.job.inputs.len();
+        if self.job.ends {
+            self.ended = true;
+            self.pty.type_bytes(&[END_OF_INPUT], true)?;
+        }
         Ok(())
     }
 

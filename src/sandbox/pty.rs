@@ -71,6 +71,17 @@ impl Pty {
         set_window_size(self.slave.as_fd())
     }
 
+    /// Makes `byte` the terminal's end-of-input character (Ctrl-D) until
+    /// the next [`Pty::reset`]: typed at the start of a line, it makes
+    /// the program's read return nothing, the end of its input. Off by
+    /// default, so that every byte of a case's input is typed as it is.
+    pub fn allow_end_of_input(&self, byte: u8) -> io::Result<()> {
+        let mut t = termios::tcgetattr(self.slave.as_fd())?;
+        t.control_chars[SpecialCharacterIndices::VEOF as usize] = byte;
+        termios::tcsetattr(self.slave.as_fd(), termios::SetArg::TCSANOW, &t)?;
+        Ok(())
+    }
+
     /// A duplicate of the slave end, for the program's stdin, stdout and
     /// stderr.
     pub fn slave_for_child(&self) -> io::Result<OwnedFd> {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::case::Support;
-use crate::run::{self, Feed, Limits, Program, RunResult};
+use crate::run::{self, Feed, Input, Limits, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::untrusted;
 
@@ -45,7 +45,7 @@ pub enum StartError {
 /// result, so that what the program left in its folder can be read.
 pub fn execute(
     program: &Program,
-    input: &[String],
+    input: Input<'_>,
     limits: &Limits,
     support: &[Support],
     feed: Feed,
