@@ -288,6 +288,12 @@ fn case_result(
         ),
         _ => (None, None),
     };
+    let prompts = match (&prepared.expected, &outcome.run) {
+        (Expected::Play(reference), Some(run)) if actual.is_some() => {
+            results::prompts(case, &suite.regions, reference, run)
+        }
+        _ => None,
+    };
     CaseResult {
         name: case.name.clone(),
         verdict,
@@ -302,8 +308,9 @@ fn case_result(
         explanation,
         expected,
         actual,
-        compare: case.compare.names().into_iter().map(String::from).collect(),
+        compare: case.compare.names(),
         parts: outcome.judgement.parts.clone(),
+        prompts,
     }
 }
 

@@ -24,6 +24,9 @@ pub struct ReferenceRun {
     /// with the game still waiting (a short case about, say, one invalid
     /// move), and a submission waiting there too is right.
     pub waited_at_end: bool,
+    /// The status it exited with when it did not wait: what a program's
+    /// status is compared with (0 for the built-in games).
+    pub status: i32,
 }
 
 /// Plays `game` on `inputs` (lines without newlines) and records it.
@@ -59,6 +62,7 @@ pub fn run_reference(game: Game, inputs: &[String]) -> ReferenceRun {
     ReferenceRun {
         transcript: recorder.transcript,
         waited_at_end: recorder.waited_at_end,
+        status: 0,
     }
 }
 

@@ -205,6 +205,10 @@ pub struct ExploredGame {
     /// The differences the comparison ignores (as [`CaseResult::compare`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<String>,
+    /// Under `prompts`, the turns of both transcripts (as
+    /// [`CaseResult::prompts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Prompts>,
     /// The case file that replays it (YAML, ready for a case folder).
     pub case: String,
 }
@@ -243,6 +247,47 @@ pub struct CaseResult {
     /// worth and whether it was earned; empty when the program never ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<PartScore>,
+    /// Under `prompts`, the turns and prompts of both transcripts, so
+    /// that reports pair their lines as grading did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Prompts>,
+}
+
+/// Where each transcript of a failed case under `prompts` read input,
+/// and which of its lines were prompts, by terminal line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompts {
+    /// The reference's.
+    pub expected: crate::compare::Turns,
+    /// The program's.
+    pub actual: crate::compare::Turns,
+}
+
+/// Under `prompts`, in a text-mode case, both transcripts' turns as
+/// grading compared them; `None` otherwise.
+pub(crate) fn prompts(
+    case: &crate::case::Case,
+    regions: &[crate::compare::Region],
+    reference: &crate::expected::ReferenceRun,
+    run: &crate::run::RunResult,
+) -> Option<Prompts> {
+    if !case.compare.prompts || case.mode != crate::case::Mode::Text {
+        return None;
+    }
+    let (expected, actual) = crate::compare::terminal_turns(
+        &crate::terminal::reference_lines(reference),
+        &crate::terminal::run_lines(run),
+        &case.compare,
+        regions,
+    );
+    Some(Prompts { expected, actual })
+}
+
+impl Prompts {
+    /// Both sides, as the comparison takes them.
+    pub(crate) fn pair(&self) -> (&crate::compare::Turns, &crate::compare::Turns) {
+        (&self.expected, &self.actual)
+    }
 }
 
 impl CaseResult {

@@ -3,12 +3,18 @@
 //! compared; [`crate::explain`] shows the differences this finds.
 
 mod lines;
+pub mod numbers;
 mod options;
 mod rows;
+pub mod turns;
 
-pub use lines::{comparable, split_lines, Keyed, Line};
+pub use lines::{comparable, key, split_lines, Keyed, Line};
+pub use numbers::{Key, Tolerance};
 pub use options::{Error, Options, Region};
 pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
+pub use turns::{reads, Read, Turns};
+
+use crate::transcript::TermLine;
 
 /// Whether `actual` prints the same as `expected` under `options`, not
 /// counting `regions`.
@@ -27,6 +33,64 @@ pub(crate) fn same_output(
             .iter()
             .zip(&actual_keys)
             .all(|(e, a)| e.key == a.key)
+}
+
+/// Whether the terminal `actual` prints the same as `expected` turn by
+/// turn, prompts left out (`prompts`, see [`turns`]), under the other
+/// `options`, not counting `regions`.
+pub(crate) fn same_terminal(
+    expected: &[TermLine],
+    actual: &[TermLine],
+    options: &Options,
+    regions: &[Region],
+) -> bool {
+    let want_texts: Vec<Vec<u8>> = expected.iter().map(TermLine::text).collect();
+    let got_texts: Vec<Vec<u8>> = actual.iter().map(TermLine::text).collect();
+    let want = term_lines(&want_texts, expected);
+    let got = term_lines(&got_texts, actual);
+    let (want_turns, got_turns) = turns::turns(
+        &want,
+        &reads(expected),
+        &got,
+        &reads(actual),
+        options,
+        regions,
+    );
+    turns::Paired::new(&want, &got, options, regions, (&want_turns, &got_turns)).same()
+}
+
+/// Both terminals' turns under `prompts` (see [`turns`]), for reports
+/// that show the comparison as grading made it.
+pub fn terminal_turns(
+    expected: &[TermLine],
+    actual: &[TermLine],
+    options: &Options,
+    regions: &[Region],
+) -> (Turns, Turns) {
+    let want_texts: Vec<Vec<u8>> = expected.iter().map(TermLine::text).collect();
+    let got_texts: Vec<Vec<u8>> = actual.iter().map(TermLine::text).collect();
+    turns::turns(
+        &term_lines(&want_texts, expected),
+        &reads(expected),
+        &term_lines(&got_texts, actual),
+        &reads(actual),
+        options,
+        regions,
+    )
+}
+
+/// Terminal lines as the comparison's lines: `texts` are their texts.
+pub fn term_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
+    texts
+        .iter()
+        .zip(terms)
+        .enumerate()
+        .map(|(index, (text, term))| Line {
+            index,
+            text,
+            newline: term.newline,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -81,7 +145,8 @@ mod tests {
         assert_eq!(
             unknown.to_string(),
             "unknown comparison option `nope`; the options are: exact, trailing-whitespace, \
-             whitespace-runs, blank-lines, case"
+             whitespace-runs, blank-lines, case, prompts, and {numbers: {absolute: 0.01}} (or \
+             `relative:`)"
         );
         assert_eq!(unknown.fault(), crate::fault::Fault::Suite);
         assert_eq!(
@@ -135,7 +200,7 @@ mod tests {
             let (_, spans) = comparable(&e, &Options::default(), &[header_region()], None);
             let a = split_lines(actual);
             let (k, s) = comparable(&a, &Options::default(), &[header_region()], Some(&spans));
-            (k.iter().map(|l| l.key.clone()).collect::<Vec<_>>(), s)
+            (k.iter().map(|l| l.key.text.clone()).collect::<Vec<_>>(), s)
         };
         assert_eq!(keys, [b"Let's play".to_vec(), b"board".to_vec()]);
     }

@@ -5,12 +5,15 @@
 
 use std::time::{Duration, Instant};
 
+use similar::algorithms::{myers, Capture, Compact, Replace};
 use similar::{capture_diff_slices_deadline, Algorithm, DiffOp, DiffTag};
 
-use super::{comparable, split_lines, Line, Options, Region};
+use super::turns::{Paired, Turns};
+use super::{comparable, split_lines, Key, Line, Options, Region};
 
 /// The lines of two outputs that the comparison compares, and the diff
 /// of their keys.
+#[derive(Debug, Default)]
 pub struct LineDiff {
     /// The indices of the expected output's compared lines, in order.
     pub expected_kept: Vec<usize>,
@@ -20,25 +23,127 @@ pub struct LineDiff {
     pub ops: Vec<DiffOp>,
 }
 
-/// Diffs the lines compared under `options` and `regions` by their keys.
-/// A diff that takes longer than half a second is cut short (then more
+/// Diffs the lines compared under `options` and `regions` by their keys;
+/// with `turns` (under `prompts`), turn by turn, prompts left out. A
+/// diff that takes longer than half a second is cut short (then more
 /// lines show as different).
 pub fn line_diff(
     expected: &[Line<'_>],
     actual: &[Line<'_>],
     options: &Options,
     regions: &[Region],
+    turns: Option<(&Turns, &Turns)>,
 ) -> LineDiff {
-    let (want, spans) = comparable(expected, options, regions, None);
-    let (got, _) = comparable(actual, options, regions, Some(&spans));
-    let want_keys: Vec<&[u8]> = want.iter().map(|k| k.key.as_slice()).collect();
-    let got_keys: Vec<&[u8]> = got.iter().map(|k| k.key.as_slice()).collect();
     let deadline = Instant::now() + Duration::from_millis(500);
-    LineDiff {
-        expected_kept: want.iter().map(|k| k.line.index).collect(),
-        actual_kept: got.iter().map(|k| k.line.index).collect(),
-        ops: capture_diff_slices_deadline(Algorithm::Myers, &want_keys, &got_keys, Some(deadline)),
+    let Some(turns) = turns else {
+        let (want, spans) = comparable(expected, options, regions, None);
+        let (got, _) = comparable(actual, options, regions, Some(&spans));
+        let want_keys: Vec<&Key> = want.iter().map(|k| &k.key).collect();
+        let got_keys: Vec<&Key> = got.iter().map(|k| &k.key).collect();
+        return LineDiff {
+            expected_kept: want.iter().map(|k| k.line.index).collect(),
+            actual_kept: got.iter().map(|k| k.line.index).collect(),
+            ops: diff_keys(&want_keys, &got_keys, deadline),
+        };
+    };
+    let paired = Paired::new(expected, actual, options, regions, turns);
+    let mut diff = LineDiff::default();
+    for (want, got) in paired.want.iter().zip(&paired.got) {
+        let keys = |lines: &[usize], keys: &'_ [Option<Key>]| -> Vec<Key> {
+            lines.iter().filter_map(|&i| keys[i].clone()).collect()
+        };
+        let want_keys = keys(want, &paired.want_keys);
+        let got_keys = keys(got, &paired.got_keys);
+        let ops = diff_keys(
+            &want_keys.iter().collect::<Vec<_>>(),
+            &got_keys.iter().collect::<Vec<_>>(),
+            deadline,
+        );
+        let (old, new) = (diff.expected_kept.len(), diff.actual_kept.len());
+        diff.ops.extend(ops.into_iter().map(|op| shifted(op, old, new)));
+        diff.expected_kept.extend(want);
+        diff.actual_kept.extend(got);
     }
+    diff.ops = merged(diff.ops);
+    diff
+}
+
+/// The diff of two lists of keys. Keys compared as text are diffed as
+/// bytes; numbers within a tolerance make equality a matter of degree,
+/// diffed by Myers' algorithm on equality alone.
+fn diff_keys(want: &[&Key], got: &[&Key], deadline: Instant) -> Vec<DiffOp> {
+    if want.iter().chain(got).all(|k| k.tolerance.is_none()) {
+        let want: Vec<&[u8]> = want.iter().map(|k| k.text.as_slice()).collect();
+        let got: Vec<&[u8]> = got.iter().map(|k| k.text.as_slice()).collect();
+        return capture_diff_slices_deadline(Algorithm::Myers, &want, &got, Some(deadline));
+    }
+    let mut hook = Compact::new(Replace::new(Capture::new()), want, got);
+    let Ok(()) = myers::diff_deadline_raw(
+        &mut hook,
+        want,
+        0..want.len(),
+        got,
+        0..got.len(),
+        Some(deadline),
+    );
+    hook.into_inner().into_inner().into_ops()
+}
+
+/// A turn's diff operation, placed after the turns before it.
+fn shifted(op: DiffOp, old: usize, new: usize) -> DiffOp {
+    match op {
+        DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } => DiffOp::Equal {
+            old_index: old_index + old,
+            new_index: new_index + new,
+            len,
+        },
+        DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => DiffOp::Delete {
+            old_index: old_index + old,
+            old_len,
+            new_index: new_index + new,
+        },
+        DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => DiffOp::Insert {
+            old_index: old_index + old,
+            new_index: new_index + new,
+            new_len,
+        },
+        DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => DiffOp::Replace {
+            old_index: old_index + old,
+            old_len,
+            new_index: new_index + new,
+            new_len,
+        },
+    }
+}
+
+/// Adjacent equal runs joined, as one diff of the whole would give them
+/// (so that context is counted across turns).
+fn merged(ops: Vec<DiffOp>) -> Vec<DiffOp> {
+    let mut out: Vec<DiffOp> = Vec::with_capacity(ops.len());
+    for op in ops {
+        match (out.last_mut(), op) {
+            (Some(DiffOp::Equal { len, .. }), DiffOp::Equal { len: more, .. }) => *len += more,
+            (_, op) => out.push(op),
+        }
+    }
+    out
 }
 
 /// One row of a side-by-side view: a line of the expected output, of the
@@ -66,17 +171,19 @@ pub enum RowKind {
 }
 
 /// Every line of both outputs, paired as the comparison under `options`
-/// and `regions` pairs them ([`line_diff`]), lines it does not compare
-/// shown in place.
+/// and `regions` (and `turns`, under `prompts`) pairs them
+/// ([`line_diff`]), lines it does not compare (prompts too) shown in
+/// place.
 pub fn side_by_side(
     expected: &[u8],
     actual: &[u8],
     options: &Options,
     regions: &[Region],
+    turns: Option<(&Turns, &Turns)>,
 ) -> Vec<Row> {
     let want_lines = split_lines(expected);
     let got_lines = split_lines(actual);
-    let diff = line_diff(&want_lines, &got_lines, options, regions);
+    let diff = line_diff(&want_lines, &got_lines, options, regions, turns);
     let mut rows = Builder::default();
     for op in &diff.ops {
         let (tag, old, new) = op.as_tag_tuple();
@@ -154,7 +261,7 @@ mod tests {
 
     #[test]
     fn exact_rows_pair_equal_lines_and_mark_the_rest() {
-        let rows = side_by_side(b"a\nb\nc\n", b"a\nB\nc\nd\n", &Options::default(), &[]);
+        let rows = side_by_side(b"a\nb\nc\n", b"a\nB\nc\nd\n", &Options::default(), &[], None);
         assert_eq!(
             rows,
             [
@@ -179,7 +286,7 @@ mod tests {
         };
         let expected = b"Author: A\nTA: B\nPlay\n. .\n\nX wins\n";
         let actual = b"Me\nPlay\n.   .\nX won\n";
-        let rows = side_by_side(expected, actual, &options, &[header]);
+        let rows = side_by_side(expected, actual, &options, &[header], None);
         assert_eq!(
             rows,
             [
@@ -198,7 +305,7 @@ mod tests {
         let expected = b"1\n\n2\n3\n\n";
         let actual = b"\n1\n3\n4\n\n\n";
         let options = Options::default().relax("blank-lines").unwrap();
-        let rows = side_by_side(expected, actual, &options, &[]);
+        let rows = side_by_side(expected, actual, &options, &[], None);
         let left: Vec<usize> = rows.iter().filter_map(|r| r.expected).collect();
         let right: Vec<usize> = rows.iter().filter_map(|r| r.actual).collect();
         assert_eq!(left, (0..5).collect::<Vec<_>>());

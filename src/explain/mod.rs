@@ -8,12 +8,12 @@ use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
 use crate::case::Mode;
-use crate::compare::{line_diff, Line, Options, Region};
+use crate::compare::{self, line_diff, term_lines, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
-use crate::judge::{FormatDifference, PlayFault};
-use crate::run::RunResult;
+use crate::judge::{self, FormatDifference, PlayFault};
+use crate::run::{Ending, RunResult};
 use crate::terminal;
 use crate::text::{capitalized, points, visible};
 use crate::transcript::{TermLine, WAITING};
@@ -150,7 +150,12 @@ fn format_part(
             options.describe()
         ))
     );
-    let diff = TerminalDiff::new(&difference.reference, &difference.yours, options, &[]);
+    // A part's lines are not a turn: prompts are the game reader's there.
+    let options = Options {
+        prompts: false,
+        ..*options
+    };
+    let diff = TerminalDiff::new(&difference.reference, &difference.yours, &options, &[]);
     diff.render(text, style, room)
 }
 
@@ -285,6 +290,9 @@ pub fn explain_outcome(
         (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game => {
             game_case(prepared, outcome, game, run, style, room)
         }
+        (Expected::Play(expected), _, Some(run)) if case.mode == Mode::Ending => {
+            ending_case(prepared, outcome, expected, run, style)
+        }
         (Expected::Play(expected), _, Some(run)) => {
             text_case(outcome, expected, run, &case.compare, regions, style, room)
         }
@@ -302,6 +310,60 @@ pub fn explain_outcome(
             text: format!("  {}.\n", capitalized(&outcome.judgement.reason)),
             trimmed: false,
         },
+    }
+}
+
+/// What went wrong on a `mode: ending` case: what the reference did at
+/// the end and what the program did, and the last lines of each.
+fn ending_case(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    expected: &ReferenceRun,
+    run: &RunResult,
+    style: &Style,
+) -> Explanation {
+    let judgement = &outcome.judgement;
+    let mut text = format!("  {}.
+", capitalized(&judgement.reason));
+    let reference = judge::reference_end(expected);
+    let typed: Vec<&str> = expected.transcript.inputs().collect();
+    let read = run.transcript.inputs().count();
+    let at = |n: usize| after_input(n, n.checked_sub(1).and_then(|i| typed.get(i).copied()));
+    let reference_did = if reference.waited {
+        "asked again for input".to_string()
+    } else {
+        format!("stopped with exit status {}", reference.status)
+    };
+    let program_did = match (run.ending, outcome.faults.ending) {
+        (Ending::WaitingForInput, _) => "asked again for input".to_string(),
+        (Ending::Exited(code), _) => format!("stopped with exit status {code}"),
+        (_, Some(fault)) => fault.what(&prepared.case.limits),
+        (_, None) => "ended as the reference does".to_string(),
+    };
+    let elsewhere = if read == reference.read {
+        String::new()
+    } else {
+        format!(" {}", at(read))
+    };
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.strong(&format!(
+            "{}, the reference {reference_did}; your program {program_did}{elsewhere}.",
+            capitalized(&at(reference.read))
+        ))
+    );
+    let want = terminal::reference_lines(expected);
+    if !want.is_empty() {
+        let _ = writeln!(text, "  {}", style.dim("The last lines the reference printed:"));
+        for line in &want[want.len().saturating_sub(TAIL)..] {
+            let _ = writeln!(text, "    {}", show_line(line, style, false));
+        }
+    }
+    run_end(&mut text, &terminal::run_lines(run), style);
+    Explanation {
+        text,
+        trimmed: false,
     }
 }
 
@@ -396,21 +458,9 @@ fn marked_line(line: &TermLine, style: &Style) -> String {
     }
 }
 
-fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
-    texts
-        .iter()
-        .zip(terms)
-        .enumerate()
-        .map(|(index, (text, term))| Line {
-            index,
-            text,
-            newline: term.newline,
-        })
-        .collect()
-}
-
 /// The reference's and the program's terminals, compared line by line
-/// under the case's options.
+/// under the case's options (turn by turn, prompts left out, under
+/// `prompts`).
 struct TerminalDiff<'a> {
     want: &'a [TermLine],
     got: &'a [TermLine],
@@ -418,6 +468,10 @@ struct TerminalDiff<'a> {
     want_kept: Vec<usize>,
     got_kept: Vec<usize>,
     ops: Vec<DiffOp>,
+    /// The options compared under.
+    options: Options,
+    /// Under `prompts`, which of `got` are prompts (not compared).
+    got_prompts: Vec<bool>,
 }
 
 impl<'a> TerminalDiff<'a> {
@@ -427,18 +481,60 @@ impl<'a> TerminalDiff<'a> {
         options: &Options,
         regions: &[Region],
     ) -> Self {
-        let want_texts: Vec<Vec<u8>> = want.iter().take(MOST_LINES).map(TermLine::text).collect();
-        let got_texts: Vec<Vec<u8>> = got.iter().take(MOST_LINES).map(TermLine::text).collect();
-        let want_lines = as_lines(&want_texts, want);
-        let got_lines = as_lines(&got_texts, got);
-        let diff = line_diff(&want_lines, &got_lines, options, regions);
+        let want = &want[..want.len().min(MOST_LINES)];
+        let got = &got[..got.len().min(MOST_LINES)];
+        let want_texts: Vec<Vec<u8>> = want.iter().map(TermLine::text).collect();
+        let got_texts: Vec<Vec<u8>> = got.iter().map(TermLine::text).collect();
+        let want_lines = term_lines(&want_texts, want);
+        let got_lines = term_lines(&got_texts, got);
+        let turns = options.prompts.then(|| {
+            compare::turns::turns(
+                &want_lines,
+                &compare::reads(want),
+                &got_lines,
+                &compare::reads(got),
+                options,
+                regions,
+            )
+        });
+        let diff = line_diff(
+            &want_lines,
+            &got_lines,
+            options,
+            regions,
+            turns.as_ref().map(|(w, g)| (w, g)),
+        );
+        let mut got_prompts = vec![false; if turns.is_some() { got.len() } else { 0 }];
+        for &i in turns.iter().flat_map(|(_, g)| &g.prompts) {
+            if let Some(p) = got_prompts.get_mut(i) {
+                *p = true;
+            }
+        }
         TerminalDiff {
             want,
             got,
             want_kept: diff.expected_kept,
             got_kept: diff.actual_kept,
             ops: diff.ops,
+            options: *options,
+            got_prompts,
         }
+    }
+
+    /// When the first differing lines are the same but for a number
+    /// beyond the tolerance: "your answer 37.0 differs from the
+    /// reference's 37.5 (by more than 0.01)".
+    fn numbers_apart(&self, want: &TermLine, got: &TermLine) -> Option<String> {
+        let tolerance = self.options.numbers?;
+        let want_key = compare::key(&want.text(), want.newline, &self.options);
+        let got_key = compare::key(&got.text(), got.newline, &self.options);
+        let (theirs, yours) = want_key.numbers_apart(&got_key)?;
+        Some(format!(
+            "your answer {} differs from the reference's {} ({})",
+            number(yours),
+            number(theirs),
+            tolerance.words()
+        ))
     }
 
     /// "After you typed `6` (input 7), the reference printed ...; your
@@ -487,20 +583,51 @@ impl<'a> TerminalDiff<'a> {
                 "{after}, the reference printed {}, which your program does not print.",
                 quote(w)
             ),
-            (_, Some(w), Some(g)) => format!(
-                "{after}, the reference printed {}; your program printed {}.",
-                quote(w),
-                quote(g)
-            ),
+            (_, Some(w), Some(g)) => match self.numbers_apart(w, g) {
+                Some(apart) => format!(
+                    "{after}, {apart}: the reference printed {}; your program printed {}.",
+                    quote(w),
+                    quote(g)
+                ),
+                None => format!(
+                    "{after}, the reference printed {}; your program printed {}.",
+                    quote(w),
+                    quote(g)
+                ),
+            },
             _ => return None,
         })
     }
 
+    /// Writes the program's prompts (not compared) before its line
+    /// `until`, from `*next` on; `*next` moves past them.
+    fn prompts_before(&self, out: &mut String, style: &Style, next: &mut usize, until: usize) {
+        let until = until.min(self.got_prompts.len());
+        for i in *next..until {
+            if self.got_prompts[i] {
+                let line = show_line(&self.got[i], style, false);
+                let _ = writeln!(out, "   {}", style.dim(&format!("~ {line}")));
+            }
+        }
+        *next = (*next).max(until);
+    }
+
+    /// The program's line where the diff positions `at` of its compared
+    /// lines begin: where its prompts before them end.
+    fn got_line(&self, at: usize) -> usize {
+        self.got_kept.get(at).copied().unwrap_or(self.got.len())
+    }
+
     /// Writes the unified diff; true when it was trimmed to fit `room`.
     fn render(&self, out: &mut String, style: &Style, room: Room) -> bool {
+        let prompts = if self.options.prompts {
+            format!("  {}", style.dim("~ a prompt, not compared"))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {}  {}",
+            "  {}  {}{prompts}",
             style.expected("- the reference"),
             style.actual("+ your program")
         );
@@ -518,11 +645,17 @@ impl<'a> TerminalDiff<'a> {
                 return true;
             }
             let _ = writeln!(out, "  {}", style.dim(&format!("@@ line {line_number} @@")));
+            let (_, _, first_new) = first.as_tag_tuple();
+            let mut next_prompt = self.got_line(first_new.start);
             for op in &group {
                 let (tag, old, new) = op.as_tag_tuple();
+                self.prompts_before(out, style, &mut next_prompt, self.got_line(new.start));
                 for i in old.clone() {
                     if tag == DiffTag::Equal {
-                        let line = &self.got[self.got_kept[new.start + (i - old.start)]];
+                        let at = self.got_kept[new.start + (i - old.start)];
+                        self.prompts_before(out, style, &mut next_prompt, at);
+                        next_prompt = next_prompt.max(at + 1);
+                        let line = &self.got[at];
                         let _ = writeln!(out, "     {}", show_line(line, style, false));
                     } else {
                         let line = &self.want[self.want_kept[i]];
@@ -537,6 +670,8 @@ impl<'a> TerminalDiff<'a> {
                 }
                 if tag != DiffTag::Equal {
                     for i in new {
+                        self.prompts_before(out, style, &mut next_prompt, self.got_kept[i]);
+                        next_prompt = next_prompt.max(self.got_kept[i] + 1);
                         let line = &self.got[self.got_kept[i]];
                         let text = marked_line(line, style);
                         let _ = writeln!(out, "   {} {}", style.actual("+"), style.actual(&text));
@@ -551,7 +686,22 @@ impl<'a> TerminalDiff<'a> {
                     return true;
                 }
             }
+            if let Some(last) = group.last() {
+                let (_, _, new) = last.as_tag_tuple();
+                self.prompts_before(out, style, &mut next_prompt, self.got_line(new.end));
+            }
         }
         false
+    }
+}
+
+/// A number as printed, made safe, and cut short when it is long (a
+/// program may print a million digits).
+fn number(bytes: &[u8]) -> String {
+    const MOST: usize = 24;
+    if bytes.len() <= MOST {
+        visible::safe(bytes)
+    } else {
+        format!("{}…", visible::safe(&bytes[..MOST - 4]))
     }
 }

@@ -64,13 +64,13 @@ fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound)
         explanation: explain(found, suite),
         expected,
         actual,
-        compare: found
-            .case
-            .compare
-            .names()
-            .into_iter()
-            .map(String::from)
-            .collect(),
+        compare: found.case.compare.names(),
+        prompts: match (&prepared[0].expected, &found.outcome.run) {
+            (Expected::Play(reference), Some(run)) => {
+                results::prompts(&found.case, &suite.regions, reference, run)
+            }
+            _ => None,
+        },
         case: save::case_text(found, suite, seed),
     }
 }

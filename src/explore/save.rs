@@ -144,6 +144,7 @@ pub fn case_text(found: &Found, suite: &Suite, seed: u64) -> String {
     let mode = match found.case.mode {
         Mode::Game => "game",
         Mode::Text => "text",
+        Mode::Ending => "ending",
     };
     put("mode", Value::String(mode.into()));
     if found.case.mode == Mode::Game {

@@ -23,7 +23,7 @@ use super::markdown::{summary, DIR};
 use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
-use crate::compare::{self, Options, Region, RowKind};
+use crate::compare::{self, Options, Region, RowKind, Turns};
 use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
 use crate::text::points;
 use crate::verdict::Verdict;
@@ -209,7 +209,14 @@ fn explored(exploration: &Exploration, regions: &[Region]) -> String {
         out.push_str(&explanation(&game.explanation));
     }
     if let (Some(expected), Some(actual)) = (&game.expected, &game.actual) {
-        out.push_str(&side_by_side(expected, actual, &game.options(), regions));
+        let prompts = game.prompts.as_ref().map(|p| p.pair());
+        out.push_str(&side_by_side(
+            expected,
+            actual,
+            &game.options(),
+            regions,
+            prompts,
+        ));
     }
     out.push_str("</section>\n");
     out
@@ -298,7 +305,14 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
         out.push_str(&explanation(&result.explanation));
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
-        out.push_str(&side_by_side(expected, actual, &result.options(), regions));
+        let prompts = result.prompts.as_ref().map(|p| p.pair());
+        out.push_str(&side_by_side(
+            expected,
+            actual,
+            &result.options(),
+            regions,
+            prompts,
+        ));
     }
     out.push_str("</section>\n");
     out
@@ -319,6 +333,8 @@ fn explanation(text: &str) -> String {
             Some("you")
         } else if t.starts_with("@@") {
             Some("hunk")
+        } else if t.starts_with("~ ") {
+            Some("skip")
         } else {
             None
         };
@@ -338,12 +354,25 @@ fn explanation(text: &str) -> String {
 /// The two transcripts as a table, reference on the left, paired as the
 /// comparison pairs them: lines that differ have the class `ref` (left)
 /// or `you` (right), a line with no counterpart faces a `gap`, lines not
-/// compared (an ignored header, blank lines the options ignore) are
-/// `skip`.
-pub fn side_by_side(expected: &str, actual: &str, options: &Options, regions: &[Region]) -> String {
+/// compared (an ignored header, blank lines the options ignore, prompts
+/// under `prompts`, whose turns grading kept) are `skip`.
+pub fn side_by_side(
+    expected: &str,
+    actual: &str,
+    options: &Options,
+    regions: &[Region],
+    prompts: Option<(&Turns, &Turns)>,
+) -> String {
     let want: Vec<&str> = expected.lines().collect();
     let got: Vec<&str> = actual.lines().collect();
-    let rows = compare::side_by_side(expected.as_bytes(), actual.as_bytes(), options, regions);
+    let prompts = prompts.filter(|_| options.prompts);
+    let rows = compare::side_by_side(
+        expected.as_bytes(),
+        actual.as_bytes(),
+        options,
+        regions,
+        prompts,
+    );
     let mut out = String::from(
         "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
          follows the prompt). Lines that count as different are highlighted: \
@@ -737,6 +766,7 @@ mod tests {
             &format!("{same}Yellow wins!\n"),
             &Options::default(),
             &[],
+            None,
         );
         assert!(
             table.contains("<details class=\"fold\"><summary>37 more lines, the same in both: show them</summary>"),
@@ -752,7 +782,7 @@ mod tests {
         );
         assert_eq!(table.matches("<thead>").count(), 1);
         // Short outputs are not folded.
-        assert!(!side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[]).contains("<details"));
+        assert!(!side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[], None).contains("<details"));
     }
 
     #[test]
@@ -769,13 +799,13 @@ mod tests {
         assert_eq!(marked("a <b>  "), "a &lt;b&gt;<span class=\"ws\">··</span>");
         assert_eq!(marked("a\tb"), "a<span class=\"ws\">␉</span>b");
         let exact = Options::default();
-        let table = side_by_side("same\nend \n", "same\nend\nmore\n", &exact, &[]);
+        let table = side_by_side("same\nend \n", "same\nend\nmore\n", &exact, &[], None);
         assert!(
             table.contains("<td class=\"t ref\">end<span class=\"ws\">·</span></td>"),
             "{table}"
         );
         assert!(table.contains("<td class=\"n gap\"></td><td class=\"t gap\"></td><td class=\"n\">3</td><td class=\"t you\">more</td>"), "{table}");
-        assert!(side_by_side("", "", &exact, &[]).contains("<tbody>\n</tbody>"));
+        assert!(side_by_side("", "", &exact, &[], None).contains("<tbody>\n</tbody>"));
     }
 
     #[test]
@@ -795,6 +825,7 @@ mod tests {
             "Me, a student\nPlay\n.   .\nO wins\n",
             &options,
             &regions,
+            None,
         );
         assert!(table.contains("whitespace-runs, blank-lines"), "{table}");
         assert!(table.contains("greyed lines are not compared"), "{table}");

@@ -219,6 +219,7 @@ mod tests {
             expected: None,
             actual: None,
             compare: Vec::new(),
+            prompts: None,
             case: String::new(),
         };
         let explored = |found: Option<ExploredGame>| Exploration {
