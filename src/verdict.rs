@@ -321,9 +321,9 @@ impl EndingFault {
                 lines_from(reference + 1, read),
                 after_reading(reference)
             ),
-            EndingFault::NotAsked { code } => format!(
-                "stopped (exit status {code}) where the reference asked again for input"
-            ),
+            EndingFault::NotAsked { code } => {
+                format!("stopped (exit status {code}) where the reference asked again for input")
+            }
             EndingFault::Status {
                 code,
                 early,

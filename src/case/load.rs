@@ -643,9 +643,25 @@ mod tests {
         assert_eq!(
             names,
             [
-                ("a-flow", vec!["whitespace-runs".into(), "prompts".into(), "numbers-within-0.01".into()]),
-                ("b-block", vec!["prompts".into(), "numbers-within-0.5-or-relative-1e-6".into()]),
-                ("c-name", vec!["case".into(), "numbers-within-relative-1e-6".into()]),
+                (
+                    "a-flow",
+                    vec![
+                        "whitespace-runs".into(),
+                        "prompts".into(),
+                        "numbers-within-0.01".into()
+                    ]
+                ),
+                (
+                    "b-block",
+                    vec![
+                        "prompts".into(),
+                        "numbers-within-0.5-or-relative-1e-6".into()
+                    ]
+                ),
+                (
+                    "c-name",
+                    vec!["case".into(), "numbers-within-relative-1e-6".into()]
+                ),
                 ("d-map", vec!["numbers-within-0".into()]),
             ]
         );
@@ -659,7 +675,10 @@ mod tests {
         };
         let (line, message) = problem("e-negative.yaml");
         assert_eq!(line, Some(4), "{message}");
-        assert!(message.contains("a tolerance is a number, zero or more"), "{message}");
+        assert!(
+            message.contains("a tolerance is a number, zero or more"),
+            "{message}"
+        );
         assert!(message.contains("`-0.01`"), "{message}");
         let (line, message) = problem("f-word.yaml");
         assert_eq!(line, Some(4), "{message}");
@@ -676,7 +695,10 @@ mod tests {
         assert!(message.contains("`numbers` needs a tolerance"), "{message}");
         let (line, message) = problem("j-unknown.yaml");
         assert_eq!(line, Some(3), "{message}");
-        assert!(message.contains("unknown comparison option `digits`"), "{message}");
+        assert!(
+            message.contains("unknown comparison option `digits`"),
+            "{message}"
+        );
         let (_, message) = problem("k-twice.yaml");
         assert!(message.contains("given twice"), "{message}");
     }
@@ -684,7 +706,10 @@ mod tests {
     #[test]
     fn an_ending_case_and_the_exit_status_by_either_name() {
         let dir = folder(&[
-            ("suite.yaml", "game: connect4\ndefaults:\n  exit_status: zero\n"),
+            (
+                "suite.yaml",
+                "game: connect4\ndefaults:\n  exit_status: zero\n",
+            ),
             ("a.yaml", "input: x\nmode: ending\n"),
             ("b.yaml", "input: x\nexit_status: same\n"),
             ("c.yaml", "input: x\nexit_status: any\n"),
@@ -692,8 +717,11 @@ mod tests {
             ("mode.yaml", "input: x\nmode: endings\n"),
         ]);
         let suite = load_suite(dir.path()).unwrap();
-        let settings: Vec<(Mode, crate::case::ExitStatus)> =
-            suite.cases.iter().map(|c| (c.mode, c.exit_status)).collect();
+        let settings: Vec<(Mode, crate::case::ExitStatus)> = suite
+            .cases
+            .iter()
+            .map(|c| (c.mode, c.exit_status))
+            .collect();
         use crate::case::ExitStatus::{Any, Same};
         assert_eq!(
             settings,
@@ -712,8 +740,16 @@ mod tests {
             "{}",
             problem("points.yaml")
         );
-        assert!(problem("mode.yaml").contains("mode.yaml:2:"), "{}", problem("mode.yaml"));
-        assert!(problem("mode.yaml").contains("did you mean `ending`?"), "{}", problem("mode.yaml"));
+        assert!(
+            problem("mode.yaml").contains("mode.yaml:2:"),
+            "{}",
+            problem("mode.yaml")
+        );
+        assert!(
+            problem("mode.yaml").contains("did you mean `ending`?"),
+            "{}",
+            problem("mode.yaml")
+        );
     }
 
     #[test]

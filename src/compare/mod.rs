@@ -97,6 +97,7 @@ pub fn term_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>>
 mod tests {
     use super::*;
     use regex::bytes::Regex;
+    use similar::DiffTag;
 
     fn opts(names: &[&str]) -> Options {
         names
@@ -154,6 +155,96 @@ mod tests {
             ["blank-lines", "case"]
         );
         assert_eq!(Options::default().describe(), "exact");
+    }
+
+    #[test]
+    fn numbers_within_the_tolerance_are_the_same() {
+        let within = opts(&["numbers-within-0.01"]);
+        assert!(same_output(b"pi = 3.1416\n", b"pi = 3.14\n", &within, &[]));
+        assert!(same_output(
+            b"-2.5e-3 and 7\n",
+            b"-0.0025 and 7.000\n",
+            &within,
+            &[]
+        ));
+        assert!(!same_output(b"pi = 3.1416\n", b"pi = 3.13\n", &within, &[]));
+        assert!(!same_output(b"pi = 3.14\n", b"pi is 3.14\n", &within, &[]));
+        assert!(
+            !same_output(b"x2 = 1\n", b"x3 = 1\n", &within, &[]),
+            "not in a word"
+        );
+        assert!(
+            !same_output(b"-1\n", b"1\n", &within, &[]),
+            "the sign counts"
+        );
+        // Everything around the numbers compares as the other options say.
+        assert!(!same_output(
+            b"pi =  3.1416\n",
+            b"pi = 3.14\n",
+            &within,
+            &[]
+        ));
+        let spaced = opts(&["numbers-within-0.01", "whitespace-runs"]);
+        assert!(same_output(
+            b"pi =  3.1416\n",
+            b"pi = 3.14 \n",
+            &spaced,
+            &[]
+        ));
+        assert!(!same_output(b"pi = 3.1416\n", b"pi=3.14\n", &spaced, &[]));
+        let relative = opts(&["numbers-within-relative-1e-6"]);
+        assert!(same_output(
+            b"6.02214e23\n",
+            b"602214000000000000000000\n",
+            &relative,
+            &[]
+        ));
+        assert!(!same_output(
+            b"6.02214e23\n",
+            b"6.0222e23\n",
+            &relative,
+            &[]
+        ));
+    }
+
+    #[test]
+    fn a_numbers_diff_pairs_lines_within_the_tolerance() {
+        let within = opts(&["numbers-within-0.01"]);
+        let want = split_lines(b"F 98.6\nC 37.0\nK 310.15\n");
+        let got = split_lines(b"F 98.60\nC 37.5\nK 310.149\n");
+        let diff = line_diff(&want, &got, &within, &[], None);
+        let tags: Vec<DiffTag> = diff.ops.iter().map(|op| op.tag()).collect();
+        assert_eq!(tags, [DiffTag::Equal, DiffTag::Replace, DiffTag::Equal]);
+    }
+
+    #[test]
+    fn every_name_reads_back_as_the_same_options() {
+        let all = opts(&[
+            "trailing-whitespace",
+            "whitespace-runs",
+            "blank-lines",
+            "case",
+            "prompts",
+        ])
+        .within(Tolerance {
+            absolute: Some(0.5),
+            relative: Some(1e-9),
+        })
+        .unwrap();
+        let names = all.names();
+        let back = names
+            .iter()
+            .fold(Options::default(), |o, n| o.relax(n).unwrap());
+        assert_eq!(back, all);
+        assert_eq!(
+            Options::default().relax("numbers").unwrap_err(),
+            Error::NoTolerance
+        );
+        assert_eq!(
+            opts(&["numbers-within-1"]).relax("numbers-within-2"),
+            Err(Error::TwoTolerances)
+        );
+        assert_eq!(opts(&["prompts"]).describe(), "ignoring prompts");
     }
 
     fn header_region() -> Region {

@@ -271,9 +271,10 @@ mod tests {
 
     #[test]
     fn a_number_has_a_sign_decimals_and_an_exponent() {
-        assert_eq!(found("42 -3.5 +7 .5 6.02e23 1E-6 -.25"), [
-            "42", "-3.5", "+7", ".5", "6.02e23", "1E-6", "-.25"
-        ]);
+        assert_eq!(
+            found("42 -3.5 +7 .5 6.02e23 1E-6 -.25"),
+            ["42", "-3.5", "+7", ".5", "6.02e23", "1E-6", "-.25"]
+        );
         assert_eq!(found("(-5) x=-2,y=+3"), ["-5", "-2", "+3"]);
         assert_eq!(numbers_in(b"-.25")[0].value, -0.25);
         assert_eq!(numbers_in(b"6.02e23")[0].value, 6.02e23);
@@ -289,7 +290,11 @@ mod tests {
     #[test]
     fn a_number_inside_a_word_is_none() {
         assert!(found("x2 2nd A51R 0x1F v1.2 1.2.3 abc123 3.14abc 1e5x").is_empty());
-        assert_eq!(found("1e or 2e+"), Vec::<&str>::new(), "an exponent needs digits");
+        assert_eq!(
+            found("1e or 2e+"),
+            Vec::<&str>::new(),
+            "an exponent needs digits"
+        );
         assert_eq!(found("snake_3 3_snake"), Vec::<&str>::new());
     }
 
@@ -341,7 +346,11 @@ mod tests {
         for (absolute, relative, name) in [
             (Some(0.01), None, "numbers-within-0.01"),
             (None, Some(1e-6), "numbers-within-relative-1e-6"),
-            (Some(0.5), Some(1e-4), "numbers-within-0.5-or-relative-0.0001"),
+            (
+                Some(0.5),
+                Some(1e-4),
+                "numbers-within-0.5-or-relative-0.0001",
+            ),
             (Some(100.0), None, "numbers-within-100"),
             (Some(0.0), None, "numbers-within-0"),
         ] {

@@ -60,7 +60,8 @@ pub fn line_diff(
             deadline,
         );
         let (old, new) = (diff.expected_kept.len(), diff.actual_kept.len());
-        diff.ops.extend(ops.into_iter().map(|op| shifted(op, old, new)));
+        diff.ops
+            .extend(ops.into_iter().map(|op| shifted(op, old, new)));
         diff.expected_kept.extend(want);
         diff.actual_kept.extend(got);
     }
@@ -261,7 +262,13 @@ mod tests {
 
     #[test]
     fn exact_rows_pair_equal_lines_and_mark_the_rest() {
-        let rows = side_by_side(b"a\nb\nc\n", b"a\nB\nc\nd\n", &Options::default(), &[], None);
+        let rows = side_by_side(
+            b"a\nb\nc\n",
+            b"a\nB\nc\nd\n",
+            &Options::default(),
+            &[],
+            None,
+        );
         assert_eq!(
             rows,
             [

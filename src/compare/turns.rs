@@ -256,12 +256,7 @@ mod tests {
     }
 
     fn same(want: &[Option<&str>], got: &[Option<&str>], options: &Options) -> bool {
-        same_terminal(
-            &terminal(want, false),
-            &terminal(got, false),
-            options,
-            &[],
-        )
+        same_terminal(&terminal(want, false), &terminal(got, false), options, &[])
     }
 
     /// Everything printed, as comparison without `prompts` sees it.
@@ -296,12 +291,7 @@ mod tests {
                 None,
                 Some("BMI 20\n"),
             ],
-            &[
-                None,
-                Some("You are 5 feet tall.\n"),
-                None,
-                Some("BMI 20\n"),
-            ],
+            &[None, Some("You are 5 feet tall.\n"), None, Some("BMI 20\n")],
         ] {
             assert!(same(REFERENCE, got, &o), "{got:?}");
             let exact = super::super::same_output(
@@ -357,23 +347,42 @@ mod tests {
             Some("BMI 20\n"),
         ];
         assert!(same(&want, REFERENCE, &o));
-        assert!(same(&want, &[None, Some("You are 5 feet tall.\n"), None, Some("BMI 20\n")], &o));
+        assert!(same(
+            &want,
+            &[None, Some("You are 5 feet tall.\n"), None, Some("BMI 20\n")],
+            &o
+        ));
     }
 
     #[test]
     fn several_reads_in_a_row_with_no_output_between() {
         let o = prompts();
         let want = [Some("Two numbers:\n"), None, None, Some("Sum 7\n")];
-        assert!(same(&want, &[Some("Enter a and b: "), None, None, Some("Sum 7\n")], &o));
+        assert!(same(
+            &want,
+            &[Some("Enter a and b: "), None, None, Some("Sum 7\n")],
+            &o
+        ));
         assert!(same(&want, &[None, Some("b? "), None, Some("Sum 7\n")], &o));
-        assert!(!same(&want, &[None, Some("b:\nSum 7\n"), None, Some("Sum 7\n")], &o));
+        assert!(!same(
+            &want,
+            &[None, Some("b:\nSum 7\n"), None, Some("Sum 7\n")],
+            &o
+        ));
     }
 
     #[test]
     fn left_waiting_at_the_end_is_a_read_with_its_prompt() {
         let o = prompts();
         let want = terminal(&[Some("Age: "), None, Some("Not a number.\nAge: ")], true);
-        let got = terminal(&[Some("Age? "), None, Some("Not a number.\nHow old are you?\n")], true);
+        let got = terminal(
+            &[
+                Some("Age? "),
+                None,
+                Some("Not a number.\nHow old are you?\n"),
+            ],
+            true,
+        );
         assert!(same_terminal(&want, &got, &o, &[]));
         let other = terminal(&[Some("Age? "), None, Some("Bad input.\nAge? ")], true);
         assert!(!same_terminal(&want, &other, &o, &[]));
@@ -396,8 +405,18 @@ mod tests {
             from: None,
             until: regex::bytes::Regex::new("^Height").unwrap(),
         };
-        let want = terminal(&[Some("By A. Teacher\nHeight: "), None, Some("Tall\n")], false);
-        let mine = terminal(&[Some("Ann Lee, lab 3\nsection 2\nHeight? "), None, Some("Tall\n")], false);
+        let want = terminal(
+            &[Some("By A. Teacher\nHeight: "), None, Some("Tall\n")],
+            false,
+        );
+        let mine = terminal(
+            &[
+                Some("Ann Lee, lab 3\nsection 2\nHeight? "),
+                None,
+                Some("Tall\n"),
+            ],
+            false,
+        );
         assert!(!same_terminal(&want, &mine, &prompts(), &[]));
         assert!(same_terminal(&want, &mine, &prompts(), &[header]));
     }

@@ -323,8 +323,11 @@ fn ending_case(
     style: &Style,
 ) -> Explanation {
     let judgement = &outcome.judgement;
-    let mut text = format!("  {}.
-", capitalized(&judgement.reason));
+    let mut text = format!(
+        "  {}.
+",
+        capitalized(&judgement.reason)
+    );
     let reference = judge::reference_end(expected);
     let typed: Vec<&str> = expected.transcript.inputs().collect();
     let read = run.transcript.inputs().count();
@@ -355,7 +358,11 @@ fn ending_case(
     );
     let want = terminal::reference_lines(expected);
     if !want.is_empty() {
-        let _ = writeln!(text, "  {}", style.dim("The last lines the reference printed:"));
+        let _ = writeln!(
+            text,
+            "  {}",
+            style.dim("The last lines the reference printed:")
+        );
         for line in &want[want.len().saturating_sub(TAIL)..] {
             let _ = writeln!(text, "    {}", show_line(line, style, false));
         }
@@ -645,8 +652,13 @@ impl<'a> TerminalDiff<'a> {
                 return true;
             }
             let _ = writeln!(out, "  {}", style.dim(&format!("@@ line {line_number} @@")));
+            // The prompts right before the hunk's first line are shown:
+            // what that line answered.
             let (_, _, first_new) = first.as_tag_tuple();
-            let mut next_prompt = self.got_line(first_new.start);
+            let mut next_prompt = first_new
+                .start
+                .checked_sub(1)
+                .map_or(0, |before| self.got_kept[before] + 1);
             for op in &group {
                 let (tag, old, new) = op.as_tag_tuple();
                 self.prompts_before(out, style, &mut next_prompt, self.got_line(new.start));
@@ -703,5 +715,94 @@ fn number(bytes: &[u8]) -> String {
         visible::safe(bytes)
     } else {
         format!("{}…", visible::safe(&bytes[..MOST - 4]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{lines, Transcript};
+
+    /// A terminal: output and typed input in turn (`None`: `5` typed).
+    fn terminal(parts: &[Option<&str>]) -> Vec<TermLine> {
+        let mut t = Transcript::new();
+        for part in parts {
+            match part {
+                Some(output) => t.push_output(output.as_bytes()),
+                None => t.push_input("5"),
+            }
+        }
+        lines(&t, false)
+    }
+
+    fn diff_of(want: &[Option<&str>], got: &[Option<&str>], options: &Options) -> (String, String) {
+        let (want, got) = (terminal(want), terminal(got));
+        let diff = TerminalDiff::new(&want, &got, options, &[]);
+        let mut out = String::new();
+        diff.render(&mut out, &Style::PLAIN, Room::default());
+        (diff.first_difference().unwrap_or_default(), out)
+    }
+
+    #[test]
+    fn the_diff_shows_prompts_as_not_compared() {
+        let options = Options::default().relax("prompts").unwrap();
+        let (first, diff) = diff_of(
+            &[
+                Some("Height: "),
+                None,
+                Some("You are 5 feet tall.\nWeight: "),
+                None,
+                Some("BMI 20\n"),
+            ],
+            &[
+                Some("Your height?\n"),
+                None,
+                Some("You are 6 feet tall.\nYour weight?\n"),
+                None,
+                Some("BMI 20\n"),
+            ],
+            &options,
+        );
+        assert_eq!(
+            first,
+            "After input line 1 (`5`), the reference printed `You are 5 feet tall.`; your program \
+             printed `You are 6 feet tall.`."
+        );
+        assert_eq!(
+            diff,
+            "  - the reference  + your program  ~ a prompt, not compared\n  @@ line 2 @@\n   ~ Your \
+             height?\n   ~ 5\n   - You are 5 feet tall.\n   + You are 6 feet tall.\n   ~ Your \
+             weight?\n   ~ 5\n     BMI 20\n"
+        );
+    }
+
+    #[test]
+    fn a_number_beyond_the_tolerance_is_named() {
+        let options = Options::default()
+            .relax("whitespace-runs")
+            .and_then(|o| o.relax("numbers-within-0.01"))
+            .unwrap();
+        let (first, _) = diff_of(
+            &[Some("Fahrenheit: "), None, Some("Celsius:  37.5 (body)\n")],
+            &[Some("Fahrenheit: "), None, Some("Celsius: 37.0 (body)\n")],
+            &options,
+        );
+        assert_eq!(
+            first,
+            "After input line 1 (`5`), your answer 37.0 differs from the reference's 37.5 (by \
+             more than 0.01): the reference printed `Celsius:  37.5 (body)`; your program printed \
+             `Celsius: 37.0 (body)`."
+        );
+        let (first, _) = diff_of(
+            &[Some("Celsius: 37.5\n")],
+            &[Some("Celsius is 37.5\n")],
+            &options,
+        );
+        assert_eq!(
+            first,
+            "Before any input, the reference printed `Celsius: 37.5`; your program printed \
+             `Celsius is 37.5`."
+        );
+        assert_eq!(number(&[b'9'; 100]), format!("{}…", "9".repeat(20)));
     }
 }

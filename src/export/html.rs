@@ -782,7 +782,9 @@ mod tests {
         );
         assert_eq!(table.matches("<thead>").count(), 1);
         // Short outputs are not folded.
-        assert!(!side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[], None).contains("<details"));
+        assert!(
+            !side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[], None).contains("<details")
+        );
     }
 
     #[test]
@@ -842,6 +844,59 @@ mod tests {
         assert!(
             table.contains("<td class=\"t ref\">X wins</td><td class=\"n\">4</td><td class=\"t you\">O wins</td>"),
             "{table}"
+        );
+    }
+
+    #[test]
+    fn prompts_are_greyed_where_grading_left_them_out() {
+        use crate::transcript::{lines, printable, Transcript};
+        let terminal = |parts: &[&str]| {
+            let mut t = Transcript::new();
+            for (i, part) in parts.iter().enumerate() {
+                t.push_output(part.as_bytes());
+                if i + 1 < parts.len() {
+                    t.push_input("5");
+                }
+            }
+            lines(&t, false)
+        };
+        let want = terminal(&["Height: ", "You are 5 feet tall.\nWeight: ", "BMI 20\n"]);
+        let got = terminal(&[
+            "Your height?\n",
+            "You are 6 feet tall.\nWeight? ",
+            "BMI 20\n",
+        ]);
+        let options = Options::default().relax("prompts").unwrap();
+        let (expected, actual) = compare::terminal_turns(&want, &got, &options, &[]);
+        let table = side_by_side(
+            &printable(&want),
+            &printable(&got),
+            &options,
+            &[],
+            Some((&expected, &actual)),
+        );
+        assert!(table.contains("greyed lines are not compared"), "{table}");
+        for prompt in ["Your height?", "Weight? 5"] {
+            assert!(
+                table.contains(&format!("<td class=\"t skip\">{prompt}</td>")),
+                "{prompt}: {table}"
+            );
+        }
+        assert!(
+            table.contains("<td class=\"t ref\">You are 5 feet tall.</td><td class=\"n\">3</td><td class=\"t you\">You are 6 feet tall.</td>"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "<td class=\"t\">BMI 20</td><td class=\"n\">5</td><td class=\"t\">BMI 20</td>"
+            ),
+            "{table}"
+        );
+        // Without the turns grading kept, every line is compared.
+        let unknown = side_by_side(&printable(&want), &printable(&got), &options, &[], None);
+        assert!(
+            unknown.contains("<td class=\"t you\">Your height?</td>"),
+            "{unknown}"
         );
     }
 }

@@ -319,14 +319,27 @@ fn an_ending_case_stops_where_the_reference_stops_with_its_status() {
         "your program stopped after input line 2 with exit status 0, as the reference does"
     );
     let (j, faults) = judged(&c, &own_words(EXIT, Ending::WaitingForInput));
-    assert_eq!((j.verdict, faults.ending), (Verdict::WaitingForInput, Some(EndingFault::Waiting)));
+    assert_eq!(
+        (j.verdict, faults.ending),
+        (Verdict::WaitingForInput, Some(EndingFault::Waiting))
+    );
     let (j, _) = judged(&c, &own_words(EXIT, Ending::Exited(3)));
-    assert_eq!((j.verdict, j.score()), (Verdict::Crashed, 0.0), "{}", j.reason);
+    assert_eq!(
+        (j.verdict, j.score()),
+        (Verdict::Crashed, 0.0),
+        "{}",
+        j.reason
+    );
     let mut any = c.clone();
     any.exit_status = ExitStatus::Any;
     let (j, _) = judged(&any, &own_words(EXIT, Ending::Exited(3)));
     assert_eq!(j.verdict, Verdict::Pass, "{}", j.reason);
-    assert!(j.reason.contains("this suite does not grade the exit status"), "{}", j.reason);
+    assert!(
+        j.reason
+            .contains("this suite does not grade the exit status"),
+        "{}",
+        j.reason
+    );
     // Reading on where the reference stopped: a difference here only.
     let input = ["A14R", "x", "B24R"];
     let on = ending_case(&input);
@@ -349,7 +362,11 @@ fn an_ending_case_stops_where_the_reference_stops_with_its_status() {
     assert_eq!(judged(&text, &run).1.ending, None);
     // Stopping sooner is the fault it always was.
     let (j, _) = judged(&c, &own_words(&EXIT[..1], Ending::Exited(0)));
-    assert!(j.reason.contains("stopped after input line 1"), "{}", j.reason);
+    assert!(
+        j.reason.contains("stopped after input line 1"),
+        "{}",
+        j.reason
+    );
 }
 
 #[test]
@@ -366,7 +383,10 @@ fn the_exit_status_is_compared_with_the_references() {
     };
     let unread = Reading::default();
     let judge = |run: &RunResult| whole_game(&setting, || &unread, run);
-    assert_eq!(judge(&own_words(EXIT, Ending::Exited(1))).0.verdict, Verdict::Pass);
+    assert_eq!(
+        judge(&own_words(EXIT, Ending::Exited(1))).0.verdict,
+        Verdict::Pass
+    );
     let (j, faults) = judge(&own_words(EXIT, Ending::Exited(0)));
     assert_eq!(
         faults.ending,
@@ -381,5 +401,8 @@ fn the_exit_status_is_compared_with_the_references() {
         j.reason,
         "your program exited with status 0; the reference exits with 1"
     );
-    assert_eq!(judge(&own_words(EXIT, Ending::Exited(2))).0.verdict, Verdict::Crashed);
+    assert_eq!(
+        judge(&own_words(EXIT, Ending::Exited(2))).0.verdict,
+        Verdict::Crashed
+    );
 }
