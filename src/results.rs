@@ -291,6 +291,18 @@ impl Prompts {
 }
 
 impl CaseResult {
+    /// Whether the case judged only how the run ended (`mode: ending`):
+    /// its one part is the ending.
+    pub(crate) fn judges_only_the_ending(&self) -> bool {
+        matches!(
+            self.parts.as_slice(),
+            [PartScore {
+                part: crate::verdict::Part::Ending,
+                ..
+            }]
+        )
+    }
+
     /// The case's comparison options, as far as this referee knows
     /// their names.
     pub(crate) fn options(&self) -> crate::compare::Options {

@@ -245,6 +245,14 @@ mod tests {
             Err(Error::TwoTolerances)
         );
         assert_eq!(opts(&["prompts"]).describe(), "ignoring prompts");
+        assert_eq!(
+            opts(&["case", "numbers-within-0.01"]).describe(),
+            "ignoring case; numbers within 0.01"
+        );
+        assert_eq!(
+            opts(&["numbers-within-0.01"]).describe(),
+            "numbers within 0.01"
+        );
     }
 
     fn header_region() -> Region {

@@ -79,6 +79,17 @@ impl Tolerance {
         Some(Tolerance { absolute, relative })
     }
 
+    /// The tolerance for reports: "numbers within 0.01", "numbers within
+    /// 1e-6 of the larger", "numbers within 0.01 or 1e-6 of the larger".
+    pub fn describe(&self) -> String {
+        let absolute = self.absolute.map(shortest);
+        let relative = self
+            .relative
+            .map(|r| format!("{} of the larger", shortest(r)));
+        let parts: Vec<String> = absolute.into_iter().chain(relative).collect();
+        format!("numbers within {}", parts.join(" or "))
+    }
+
     /// How far beyond it two numbers are, for a sentence: "by more than
     /// 0.01", "by more than 1e-6 of the larger".
     pub fn words(&self) -> String {
@@ -361,6 +372,15 @@ mod tests {
         assert_eq!(Tolerance::from_name("numbers-within-x"), None);
         assert_eq!(Tolerance::from_name("numbers-within--1"), None);
         assert_eq!(Tolerance::from_name("case"), None);
+        let both = Tolerance::from_name("numbers-within-0.5-or-relative-0.0001").unwrap();
+        assert_eq!(
+            both.describe(),
+            "numbers within 0.5 or 0.0001 of the larger"
+        );
+        assert_eq!(
+            both.words(),
+            "by more than 0.5 and more than 0.0001 of the larger"
+        );
     }
 
     #[test]

@@ -118,13 +118,21 @@ impl Options {
             .collect()
     }
 
-    /// A short description for reports: `exact` or the list.
+    /// A short description for reports: `exact`, the list of what is
+    /// ignored, and the tolerance of numbers ("ignoring prompts; numbers
+    /// within 0.01").
     pub fn describe(&self) -> String {
-        let names = self.names();
-        if names.is_empty() {
+        let mut names = self.names();
+        if self.numbers.is_some() {
+            names.pop();
+        }
+        let ignoring = (!names.is_empty()).then(|| format!("ignoring {}", names.join(", ")));
+        let numbers = self.numbers.map(|t| t.describe());
+        let parts: Vec<String> = ignoring.into_iter().chain(numbers).collect();
+        if parts.is_empty() {
             "exact".into()
         } else {
-            format!("ignoring {}", names.join(", "))
+            parts.join("; ")
         }
     }
 }

@@ -186,8 +186,15 @@ pub fn side_by_side(
     let got_lines = split_lines(actual);
     let diff = line_diff(&want_lines, &got_lines, options, regions, turns);
     let mut rows = Builder::default();
+    let first = |kept: &[usize], at: usize, end: usize| kept.get(at).copied().unwrap_or(end);
     for op in &diff.ops {
         let (tag, old, new) = op.as_tag_tuple();
+        // The lines not compared before the op, on both sides, face each
+        // other: a line that only one side has comes after them.
+        rows.push_skipped_until(
+            first(&diff.expected_kept, old.start, want_lines.len()),
+            first(&diff.actual_kept, new.start, got_lines.len()),
+        );
         let kind = if tag == DiffTag::Equal {
             RowKind::Same
         } else {
@@ -303,6 +310,21 @@ mod tests {
                 row(Some(3), Some(2), RowKind::Same),
                 row(Some(4), None, RowKind::NotCompared),
                 row(Some(5), Some(3), RowKind::Differs),
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_not_compared_face_each_other_before_a_line_only_one_side_has() {
+        let options = Options::default().relax("blank-lines").unwrap();
+        let rows = side_by_side(b"a\n\nc\n", b"a\n\nb\nc\n", &options, &[], None);
+        assert_eq!(
+            rows,
+            [
+                row(Some(0), Some(0), RowKind::Same),
+                row(Some(1), Some(1), RowKind::NotCompared),
+                row(None, Some(2), RowKind::Differs),
+                row(Some(2), Some(3), RowKind::Same),
             ]
         );
     }

@@ -306,13 +306,12 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
         let prompts = result.prompts.as_ref().map(|p| p.pair());
-        out.push_str(&side_by_side(
-            expected,
-            actual,
-            &result.options(),
-            regions,
-            prompts,
-        ));
+        let shown = if result.judges_only_the_ending() {
+            transcripts_only(expected, actual)
+        } else {
+            side_by_side(expected, actual, &result.options(), regions, prompts)
+        };
+        out.push_str(&shown);
     }
     out.push_str("</section>\n");
     out
@@ -385,19 +384,51 @@ pub fn side_by_side(
         out.push_str("; <span class=\"skip\">greyed lines are not compared</span>");
     }
     out.push_str(".</p>\n");
+    out.push_str(&tables(&rows, &want, &got, ", the same in both"));
+    out
+}
+
+/// The two transcripts of a case that judges only how the run ends
+/// (`mode: ending`): line by line, none of them compared, the last
+/// ones shown.
+pub fn transcripts_only(expected: &str, actual: &str) -> String {
+    let want: Vec<&str> = expected.lines().collect();
+    let got: Vec<&str> = actual.lines().collect();
+    let rows: Vec<compare::Row> = (0..want.len().max(got.len()))
+        .map(|i| compare::Row {
+            expected: (i < want.len()).then_some(i),
+            actual: (i < got.len()).then_some(i),
+            kind: RowKind::NotCompared,
+        })
+        .collect();
+    let mut out = String::from(
+        "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
+         follows the prompt). This case judges only how the run ends, so <span \
+         class=\"skip\">no line is compared</span>: the last lines show where each one \
+         stopped.</p>\n",
+    );
+    out.push_str(&tables(&rows, &want, &got, " before the end"));
+    out
+}
+
+/// The rows as tables, the runs [`folds`] folds in a `<details>` whose
+/// summary says what they are: "3 more lines{folded}" (", the same in
+/// both").
+fn tables(rows: &[compare::Row], want: &[&str], got: &[&str], folded: &str) -> String {
+    let mut out = String::new();
     let mut first = true;
     if rows.is_empty() {
-        out.push_str(&diff_table(&[], &want, &got, true));
+        out.push_str(&diff_table(&[], want, got, true));
     }
-    for (shown, part) in folds(&rows) {
-        let table = diff_table(part, &want, &got, first);
+    for (shown, part) in folds(rows) {
+        let table = diff_table(part, want, got, first);
         first = false;
         if shown {
             out.push_str(&table);
         } else {
             let _ = writeln!(
                 out,
-                "<details class=\"fold\"><summary>{} more line{}, the same in both: show them</summary>{table}</details>",
+                "<details class=\"fold\"><summary>{} more line{}{folded}: show them</summary>{table}</details>",
                 part.len(),
                 if part.len() == 1 { "" } else { "s" }
             );
