@@ -74,7 +74,25 @@ fn graded() -> (BTreeMap<(String, String), String>, Value) {
         }
     }
     let details = fs::read_to_string(out_dir.join("details/connect4-own-words.json")).unwrap();
-    (verdicts, serde_json::from_str(&details).unwrap())
+    let details: Value = serde_json::from_str(&details).unwrap();
+    follows_the_schema(&results);
+    // The details hold what results.json leaves out: the same schema.
+    let mut whole = results.clone();
+    whole["submissions"] = Value::Array(vec![details.clone()]);
+    follows_the_schema(&whole);
+    (verdicts, details)
+}
+
+fn follows_the_schema(results: &Value) {
+    let schema: Value =
+        serde_json::from_str(&fs::read_to_string(root().join("docs/results.schema.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(results)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
 #[test]
@@ -127,8 +145,11 @@ fn each_comparison_passes_what_it_forgives_and_fails_the_rest() {
     // kept for the pages.
     let cases = own_words["cases"].as_array().unwrap();
     let case = |name: &str| cases.iter().find(|c| c["name"] == name).unwrap();
-    let numbers = &case("prompts-exact")["compare"];
-    assert!(numbers.is_null(), "{numbers}");
+    assert!(case("prompts-exact")["compare"].is_null());
+    assert_eq!(
+        case("numbers")["compare"],
+        serde_json::json!(["numbers-within-0.01"])
+    );
     let refused = case("prompts-after-a-refusal");
     assert_eq!(refused["compare"], serde_json::json!(["prompts"]));
     // Its prompts: Red's twice on the line it read, Yellow's on a line

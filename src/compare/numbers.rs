@@ -45,7 +45,7 @@ impl Tolerance {
         }
         let apart = (a - b).abs();
         let larger = a.abs().max(b.abs());
-        // Rounding in the subtraction: 3.15 - 3.14 is 0.010000000000000231.
+        // Rounding in the subtraction: 5.15 - 5.14 is 0.010000000000000675.
         let slack = 4.0 * f64::EPSILON * larger;
         let within = |limit: f64| apart <= limit + slack;
         self.absolute.is_some_and(within) || self.relative.is_some_and(|r| within(r * larger))
@@ -324,10 +324,10 @@ mod tests {
             absolute: Some(0.01),
             relative: None,
         };
-        assert!(absolute.allows(3.14, 3.1416));
-        assert!(absolute.allows(3.14, 3.15), "exactly 0.01 apart");
-        assert!(absolute.allows(-3.15, -3.14));
-        assert!(!absolute.allows(3.14, 3.1501));
+        assert!(absolute.allows(1.23, 1.2316));
+        assert!(absolute.allows(1.23, 1.24), "exactly 0.01 apart");
+        assert!(absolute.allows(-5.15, -5.14), "exactly 0.01 apart");
+        assert!(!absolute.allows(1.23, 1.2401));
         assert!(absolute.allows(1e6, 1e6 + 0.01));
         assert!(!absolute.allows(1e6, 1e6 + 0.0101));
         assert!(!absolute.allows(0.005, -0.006), "the sign counts");

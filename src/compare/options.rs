@@ -113,7 +113,8 @@ impl Options {
         Self::NAMES
             .iter()
             .zip(on)
-            .filter_map(|(name, on)| on.then(|| name.to_string()))
+            .filter(|&(_, on)| on)
+            .map(|(name, _)| name.to_string())
             .chain(self.numbers.map(|t| t.name()))
             .collect()
     }
