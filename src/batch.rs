@@ -18,7 +18,6 @@ use crate::results::{
 };
 use crate::submission;
 use crate::text;
-use crate::{terminal, transcript};
 
 /// Where each submission's full results are kept in the output folder.
 pub const DETAILS: &str = "details";
@@ -179,12 +178,13 @@ impl Batch<'_> {
             Built::Graded => (Status::Graded, None),
             Built::CompileError(messages) => (Status::CompileError, Some(messages.clone())),
         };
-        let cases = self
+        let mut cases: Vec<CaseResult> = self
             .prepared
             .iter()
             .zip(&graded.outcomes)
             .map(|(p, o)| case_result(self.suite, p, o, self.explain))
             .collect();
+        results::within_budget(&mut cases);
         SubmissionResult {
             score: text::round(graded.score()),
             status,
@@ -274,25 +274,22 @@ fn case_result(
     let case = prepared.case;
     let verdict = outcome.judgement.verdict;
     let passed = verdict == crate::verdict::Verdict::Pass;
-    let explanation = if passed {
+    let mut explanation = if passed {
         String::new()
     } else {
         (explain.case)(suite, prepared, outcome)
     };
-    let (expected, actual) = match (&prepared.expected, &outcome.run, passed) {
-        (Expected::Play(_), Some(run), false) => (
-            prepared.reference_text().map(String::from),
-            Some(results::trimmed(&transcript::printable(
-                &terminal::run_lines(run),
-            ))),
-        ),
-        _ => (None, None),
-    };
-    let prompts = match (&prepared.expected, &outcome.run) {
-        (Expected::Play(reference), Some(run)) if actual.is_some() => {
-            results::prompts(case, &suite.regions, reference, run)
+    let mut reason = outcome.judgement.reason.clone();
+    let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
+        + results::limited(&mut reason, results::REASON_ROOM);
+    let (expected, actual, prompts) = match (&prepared.expected, &outcome.run, passed) {
+        (Expected::Play(reference), Some(run), false) => {
+            let kept =
+                results::kept_transcripts(reference, run, &case.text_options(), &suite.regions);
+            not_shown += kept.not_shown;
+            (Some(kept.expected), Some(kept.actual), kept.prompts)
         }
-        _ => None,
+        _ => (None, None, None),
     };
     CaseResult {
         name: case.name.clone(),
@@ -304,10 +301,11 @@ fn case_result(
             .as_ref()
             .map_or(0, |r| r.wall.as_millis() as u64),
         visibility: case.visibility,
-        reason: outcome.judgement.reason.clone(),
+        reason,
         explanation,
         expected,
         actual,
+        not_shown,
         compare: case.compare.names(),
         parts: outcome.judgement.parts.clone(),
         prompts,

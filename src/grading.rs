@@ -15,13 +15,12 @@ use crate::fault::Fault;
 use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
 use crate::queue;
-use crate::results;
 use crate::run::{self, Feed, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::submission::{self, BuildError, Built, Submission};
+use crate::terminal;
 use crate::untrusted::{self, Refusal};
 use crate::verdict::{Judgement, Verdict};
-use crate::{terminal, transcript};
 
 /// How to grade.
 #[derive(Clone, Debug)]
@@ -71,9 +70,6 @@ pub struct Prepared<'s> {
     /// The reference's play in game terms, read when a submission is
     /// first judged in game mode: once per case, not per submission.
     reading: OnceLock<Reading>,
-    /// The reference's terminal as reports keep it, made when a
-    /// submission first fails the case.
-    shown: OnceLock<String>,
 }
 
 impl Prepared<'_> {
@@ -85,20 +81,6 @@ impl Prepared<'_> {
                 &terminal::reference_lines(reference),
             )
         })
-    }
-
-    /// The reference's whole terminal transcript as reports keep it
-    /// (trimmed, see [`results::trimmed`]); `None` for a function call.
-    pub(crate) fn reference_text(&self) -> Option<&str> {
-        let Expected::Play(reference) = &self.expected else {
-            return None;
-        };
-        let text = self.shown.get_or_init(|| {
-            results::trimmed(&transcript::printable(&terminal::reference_lines(
-                reference,
-            )))
-        });
-        Some(text)
     }
 }
 
@@ -116,7 +98,6 @@ pub fn prepare<'s>(
                 None => Expected::Play(run_reference(suite.game, &case.input)),
             },
             reading: OnceLock::new(),
-            shown: OnceLock::new(),
         })
         .collect()
 }

@@ -10,6 +10,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::case::Visibility;
+use crate::compare::{Options, Region};
+use crate::expected::ReferenceRun;
+use crate::run::RunResult;
+use crate::terminal;
+use crate::transcript;
 use crate::verdict::{PartScore, Verdict};
 
 /// The format's version, written in every `results.json`.
@@ -196,12 +201,16 @@ pub struct ExploredGame {
     pub call: Option<String>,
     /// The explanation, as plain text.
     pub explanation: String,
-    /// The reference's terminal transcript (trimmed), for a whole game.
+    /// The reference's terminal transcript (cut to size), for a whole
+    /// game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    /// The program's terminal transcript (trimmed), for a whole game.
+    /// The program's terminal transcript (cut to size), for a whole game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actual: Option<String>,
+    /// Bytes of the transcripts and the explanation left out for size.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_shown: u64,
     /// The differences the comparison ignores (as [`CaseResult::compare`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<String>,
@@ -233,12 +242,17 @@ pub struct CaseResult {
     /// The explanation of a failure, as plain text (empty on a pass).
     #[serde(default)]
     pub explanation: String,
-    /// The reference's terminal transcript, for failures (trimmed).
+    /// The reference's terminal transcript, for failures (cut to size,
+    /// see [`kept_transcripts`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    /// The program's terminal transcript, for failures (trimmed).
+    /// The program's terminal transcript, for failures (cut to size).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actual: Option<String>,
+    /// Bytes of the transcripts and the explanation that reports leave
+    /// out to keep within their limits (0 when nothing was cut).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_shown: u64,
     /// The differences the case's text comparison ignores, by their case
     /// file names (`whitespace-runs`, ...); empty when exact.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -261,26 +275,6 @@ pub struct Prompts {
     pub expected: crate::compare::Turns,
     /// The program's.
     pub actual: crate::compare::Turns,
-}
-
-/// Under `prompts`, in a text-mode case, both transcripts' turns as
-/// grading compared them; `None` otherwise.
-pub(crate) fn prompts(
-    case: &crate::case::Case,
-    regions: &[crate::compare::Region],
-    reference: &crate::expected::ReferenceRun,
-    run: &crate::run::RunResult,
-) -> Option<Prompts> {
-    if !case.compare.prompts || case.mode != crate::case::Mode::Text {
-        return None;
-    }
-    let (expected, actual) = crate::compare::terminal_turns(
-        &crate::terminal::reference_lines(reference),
-        &crate::terminal::run_lines(run),
-        &case.compare,
-        regions,
-    );
-    Some(Prompts { expected, actual })
 }
 
 impl Prompts {
@@ -347,6 +341,16 @@ impl ExploredGame {
 }
 
 impl SubmissionResult {
+    /// Bytes its reports leave out to keep within their limits.
+    pub fn not_shown(&self) -> u64 {
+        let explored = self
+            .exploration
+            .as_ref()
+            .and_then(|e| e.found.as_ref())
+            .map_or(0, |f| f.not_shown);
+        self.cases.iter().map(|c| c.not_shown).sum::<u64>() + explored
+    }
+
     /// The share of the points earned, 0 to 1.
     pub(crate) fn fraction(&self) -> f64 {
         if self.max_score > 0.0 {
@@ -357,30 +361,140 @@ impl SubmissionResult {
     }
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A score that may be `null` (a submission that was not graded).
 fn zero_when_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(0.0))
 }
 
-/// The longest transcript kept in results, in bytes; reports show the
-/// start of longer ones and say so.
-pub const TRANSCRIPT_LIMIT: usize = 64 * 1024;
+/// The most an explanation holds in any report, in bytes: it is kept in
+/// `results.json` and `junit.xml` for every case of every student.
+pub const EXPLANATION_ROOM: usize = 4 * 1024;
 
-/// `text`, cut to [`TRANSCRIPT_LIMIT`] at a character boundary, with a
-/// note when cut.
-pub fn trimmed(text: &str) -> String {
-    if text.len() <= TRANSCRIPT_LIMIT {
-        return text.to_string();
+/// The most a case's reason (its verdict in a sentence) holds: it can
+/// quote what a program raised.
+pub const REASON_ROOM: usize = 1024;
+
+/// The most bytes of transcripts one student's results keep (both sides
+/// of every failed case together): past it, later cases keep their
+/// explanation and no transcripts. Public cases come first, since the
+/// student's feedback shows theirs.
+pub const STUDENT_TRANSCRIPTS: usize = 128 * 1024;
+
+/// The transcripts reports keep of a failed run.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The reference's.
+    pub expected: String,
+    /// The program's.
+    pub actual: String,
+    /// The bytes of both left out.
+    pub not_shown: u64,
+    /// Under `prompts`, both transcripts' turns as grading compared
+    /// them, by the kept transcripts' lines.
+    pub prompts: Option<Prompts>,
+}
+
+/// The transcripts reports keep of a failed run: the reference's and the
+/// program's, each whole when small, else cut around where they first
+/// differ (under the case's comparison), with how many bytes were left
+/// out, and under `prompts` where their turns and prompts are.
+pub fn kept_transcripts(
+    reference: &ReferenceRun,
+    run: &RunResult,
+    options: &Options,
+    regions: &[Region],
+) -> Kept {
+    let want = terminal::reference_lines(reference);
+    let got = terminal::run_lines(run);
+    let diff = crate::compare::terminal_diff(&want, &got, options, regions);
+    let focus = crate::compare::focus(&diff, &want, &got);
+    let expected = transcript::excerpt(&want, focus.map(|f| f.0));
+    let actual = transcript::excerpt(&got, focus.map(|f| f.1));
+    let prompts = diff.turns.map(|(want_turns, got_turns)| Prompts {
+        expected: kept_turns(&want_turns, &expected.lines, want.len()),
+        actual: kept_turns(&got_turns, &actual.lines, got.len()),
+    });
+    Kept {
+        expected: expected.text,
+        actual: actual.text,
+        not_shown: expected.not_shown + actual.not_shown,
+        prompts,
     }
-    let mut end = TRANSCRIPT_LIMIT;
+}
+
+/// `turns` by the lines of a kept transcript (`shown`: the terminal line
+/// each kept line shows); what was left out is left out of them too.
+fn kept_turns(
+    turns: &crate::compare::Turns,
+    shown: &[Option<usize>],
+    n: usize,
+) -> crate::compare::Turns {
+    let mut at = vec![None; n];
+    for (kept, line) in shown.iter().enumerate() {
+        if let Some(slot) = line.and_then(|l| at.get_mut(l)) {
+            *slot = Some(kept);
+        }
+    }
+    let map = |lines: &[usize]| -> Vec<usize> {
+        lines
+            .iter()
+            .filter_map(|&l| at.get(l).copied().flatten())
+            .collect()
+    };
+    crate::compare::Turns {
+        reads: map(&turns.reads),
+        prompts: map(&turns.prompts),
+    }
+}
+
+/// `text` cut to at most `room` bytes, with a mark that says how much
+/// was left out: at a line's end for text of several lines, else at a
+/// character. Returns the bytes left out.
+pub fn limited(text: &mut String, room: usize) -> u64 {
+    if text.len() <= room {
+        return 0;
+    }
+    let mut end = room;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!(
-        "{}\n[… {} more bytes not kept]\n",
-        &text[..end],
-        text.len() - end
-    )
+    let line_end = text[..end].rfind('\n').map(|at| at + 1);
+    let end = line_end.unwrap_or(end);
+    let left = (text.len() - end) as u64;
+    text.truncate(end);
+    let count = crate::text::visible::bytes_count(left);
+    match line_end {
+        Some(_) => text.push_str(&format!("  … {count} more not shown\n")),
+        None => text.push_str(&format!("… {count} more not shown")),
+    }
+    left
+}
+
+/// Keeps one student's transcripts within [`STUDENT_TRANSCRIPTS`]:
+/// public cases first, then hidden ones, in the suite's order; a case
+/// past the budget keeps none, and what it lost is counted in its
+/// `not_shown`.
+pub fn within_budget(cases: &mut [CaseResult]) {
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    order.sort_by_key(|&i| cases[i].visibility != Visibility::Public);
+    let mut used = 0;
+    for i in order {
+        let case = &mut cases[i];
+        let size = case.expected.as_ref().map_or(0, String::len)
+            + case.actual.as_ref().map_or(0, String::len);
+        if used + size <= STUDENT_TRANSCRIPTS {
+            used += size;
+            continue;
+        }
+        case.expected = None;
+        case.actual = None;
+        case.prompts = None;
+        case.not_shown += size as u64;
+    }
 }
 
 /// The most lines of compiler messages kept: the first errors are the
@@ -425,6 +539,61 @@ pub fn compiler_messages(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explanations_and_reasons_are_cut_to_their_room_with_the_count() {
+        let mut explanation: String = (0..1000).map(|i| format!("  line {i}\n")).collect();
+        let whole = explanation.len();
+        let left = limited(&mut explanation, EXPLANATION_ROOM);
+        assert!(explanation.len() <= EXPLANATION_ROOM + 40);
+        let kept = explanation.len() - explanation.lines().last().unwrap().len() - 1;
+        assert_eq!(kept as u64 + left, whole as u64);
+        assert!(explanation.ends_with(&format!(
+            "  … {} more not shown\n",
+            crate::text::visible::bytes_count(left)
+        )));
+        let mut reason = format!("raised ValueError: {}", "é".repeat(5000));
+        let left = limited(&mut reason, REASON_ROOM);
+        assert!(reason.len() < REASON_ROOM + 40 && left > 8000, "{reason}");
+        let mut short = "fine".to_string();
+        assert_eq!(limited(&mut short, 10), 0);
+        assert_eq!(short, "fine");
+    }
+
+    #[test]
+    fn a_students_transcripts_keep_within_budget_public_cases_first() {
+        let case = |name: &str, visibility, size: usize| CaseResult {
+            name: name.into(),
+            verdict: Verdict::WrongOutput,
+            score: 0.0,
+            max_score: 1.0,
+            wall_ms: 1,
+            visibility,
+            reason: String::new(),
+            explanation: String::new(),
+            expected: Some("e".repeat(size)),
+            actual: Some("a".repeat(size)),
+            not_shown: 0,
+            compare: Vec::new(),
+            parts: Vec::new(),
+            prompts: Some(Prompts {
+                expected: crate::compare::Turns::default(),
+                actual: crate::compare::Turns::default(),
+            }),
+        };
+        let half = STUDENT_TRANSCRIPTS / 4;
+        let mut cases = vec![
+            case("hidden-1", Visibility::Hidden, half),
+            case("hidden-2", Visibility::Hidden, half),
+            case("public", Visibility::Public, half),
+        ];
+        within_budget(&mut cases);
+        assert!(cases[2].actual.is_some(), "the public case first");
+        assert!(cases[0].actual.is_some());
+        assert!(cases[1].actual.is_none() && cases[1].expected.is_none());
+        assert!(cases[1].prompts.is_none() && cases[0].prompts.is_some());
+        assert_eq!(cases[1].not_shown, 2 * half as u64);
+    }
 
     #[test]
     fn compiler_messages_are_cut_at_a_line() {

@@ -11,7 +11,9 @@ pub mod turns;
 pub use lines::{comparable, key, split_lines, Keyed, Line};
 pub use numbers::{Key, Tolerance};
 pub use options::{Error, Options, Region};
-pub use rows::{line_diff, side_by_side, LineDiff, Row, RowKind};
+pub use rows::{
+    first_difference, focus, line_diff, side_by_side, terminal_diff, LineDiff, Row, RowKind,
+};
 pub use turns::{reads, Read, Turns};
 
 use crate::transcript::TermLine;
@@ -46,8 +48,8 @@ pub(crate) fn same_terminal(
 ) -> bool {
     let want_texts: Vec<Vec<u8>> = expected.iter().map(TermLine::text).collect();
     let got_texts: Vec<Vec<u8>> = actual.iter().map(TermLine::text).collect();
-    let want = term_lines(&want_texts, expected);
-    let got = term_lines(&got_texts, actual);
+    let want = rows::as_lines(&want_texts, expected);
+    let got = rows::as_lines(&got_texts, actual);
     let (want_turns, got_turns) = turns::turns(
         &want,
         &reads(expected),
@@ -57,40 +59,6 @@ pub(crate) fn same_terminal(
         regions,
     );
     turns::Paired::new(&want, &got, options, regions, (&want_turns, &got_turns)).same()
-}
-
-/// Both terminals' turns under `prompts` (see [`turns`]), for reports
-/// that show the comparison as grading made it.
-pub fn terminal_turns(
-    expected: &[TermLine],
-    actual: &[TermLine],
-    options: &Options,
-    regions: &[Region],
-) -> (Turns, Turns) {
-    let want_texts: Vec<Vec<u8>> = expected.iter().map(TermLine::text).collect();
-    let got_texts: Vec<Vec<u8>> = actual.iter().map(TermLine::text).collect();
-    turns::turns(
-        &term_lines(&want_texts, expected),
-        &reads(expected),
-        &term_lines(&got_texts, actual),
-        &reads(actual),
-        options,
-        regions,
-    )
-}
-
-/// Terminal lines as the comparison's lines: `texts` are their texts.
-pub fn term_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
-    texts
-        .iter()
-        .zip(terms)
-        .enumerate()
-        .map(|(index, (text, term))| Line {
-            index,
-            text,
-            newline: term.newline,
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -3,13 +3,18 @@
 //! line side by side ([`side_by_side`], for reports that show both whole
 //! transcripts and highlight what counted as different).
 
-use std::time::{Duration, Instant};
-
 use similar::algorithms::{myers, Capture, Compact, Replace};
-use similar::{capture_diff_slices_deadline, Algorithm, DiffOp, DiffTag};
+use similar::{capture_diff_slices, Algorithm, DiffOp, DiffTag};
 
-use super::turns::{Paired, Turns};
+use super::turns::{self, Paired, Turns};
 use super::{comparable, split_lines, Key, Line, Options, Region};
+use crate::transcript::{Focus, TermLine};
+
+/// The most lines of each side diffed after their common start: beyond
+/// them, everything counts as different. A program that prints without
+/// end is then diffed in milliseconds, and the same way on any machine
+/// (a deadline would make the diff depend on the machine's load).
+const WINDOW: usize = 2_000;
 
 /// The lines of two outputs that the comparison compares, and the diff
 /// of their keys.
@@ -21,12 +26,14 @@ pub struct LineDiff {
     pub actual_kept: Vec<usize>,
     /// The diff, over positions in `expected_kept` and `actual_kept`.
     pub ops: Vec<DiffOp>,
+    /// Under `prompts`, both sides' turns, prompts included (see
+    /// [`terminal_diff`]).
+    pub turns: Option<(Turns, Turns)>,
 }
 
-/// Diffs the lines compared under `options` and `regions` by their keys;
-/// with `turns` (under `prompts`), turn by turn, prompts left out. A
-/// diff that takes longer than half a second is cut short (then more
-/// lines show as different).
+/// Diffs the lines compared under `options` and `regions` by their keys:
+/// their common start, then at most [`WINDOW`] lines of each; with
+/// `turns` (under `prompts`), turn by turn, prompts left out.
 pub fn line_diff(
     expected: &[Line<'_>],
     actual: &[Line<'_>],
@@ -34,7 +41,6 @@ pub fn line_diff(
     regions: &[Region],
     turns: Option<(&Turns, &Turns)>,
 ) -> LineDiff {
-    let deadline = Instant::now() + Duration::from_millis(500);
     let Some(turns) = turns else {
         let (want, spans) = comparable(expected, options, regions, None);
         let (got, _) = comparable(actual, options, regions, Some(&spans));
@@ -43,7 +49,8 @@ pub fn line_diff(
         return LineDiff {
             expected_kept: want.iter().map(|k| k.line.index).collect(),
             actual_kept: got.iter().map(|k| k.line.index).collect(),
-            ops: diff_keys(&want_keys, &got_keys, deadline),
+            ops: bounded_diff(&want_keys, &got_keys),
+            turns: None,
         };
     };
     let paired = Paired::new(expected, actual, options, regions, turns);
@@ -54,10 +61,9 @@ pub fn line_diff(
         };
         let want_keys = keys(want, &paired.want_keys);
         let got_keys = keys(got, &paired.got_keys);
-        let ops = diff_keys(
+        let ops = bounded_diff(
             &want_keys.iter().collect::<Vec<_>>(),
             &got_keys.iter().collect::<Vec<_>>(),
-            deadline,
         );
         let (old, new) = (diff.expected_kept.len(), diff.actual_kept.len());
         diff.ops
@@ -69,28 +75,62 @@ pub fn line_diff(
     diff
 }
 
+/// The diff of two lists of keys: the common start, then a window of
+/// each diffed, then the rest of both as one difference.
+fn bounded_diff(want: &[&Key], got: &[&Key]) -> Vec<DiffOp> {
+    let same = want.iter().zip(got).take_while(|(w, g)| w == g).count();
+    let want_end = want.len().min(same + WINDOW);
+    let got_end = got.len().min(same + WINDOW);
+    let mut ops = Vec::new();
+    if same > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: same,
+        });
+    }
+    for op in diff_keys(&want[same..want_end], &got[same..got_end]) {
+        ops.push(shifted(op, same, same));
+    }
+    let (old_len, new_len) = (want.len() - want_end, got.len() - got_end);
+    let (old_index, new_index) = (want_end, got_end);
+    ops.extend(match (old_len, new_len) {
+        (0, 0) => None,
+        (0, _) => Some(DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        }),
+        (_, 0) => Some(DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        }),
+        _ => Some(DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        }),
+    });
+    ops
+}
+
 /// The diff of two lists of keys. Keys compared as text are diffed as
 /// bytes; numbers within a tolerance make equality a matter of degree,
 /// diffed by Myers' algorithm on equality alone.
-fn diff_keys(want: &[&Key], got: &[&Key], deadline: Instant) -> Vec<DiffOp> {
+fn diff_keys(want: &[&Key], got: &[&Key]) -> Vec<DiffOp> {
     if want.iter().chain(got).all(|k| k.tolerance.is_none()) {
         let want: Vec<&[u8]> = want.iter().map(|k| k.text.as_slice()).collect();
         let got: Vec<&[u8]> = got.iter().map(|k| k.text.as_slice()).collect();
-        return capture_diff_slices_deadline(Algorithm::Myers, &want, &got, Some(deadline));
+        return capture_diff_slices(Algorithm::Myers, &want, &got);
     }
     let mut hook = Compact::new(Replace::new(Capture::new()), want, got);
-    let Ok(()) = myers::diff_deadline_raw(
-        &mut hook,
-        want,
-        0..want.len(),
-        got,
-        0..got.len(),
-        Some(deadline),
-    );
+    let Ok(()) = myers::diff_deadline_raw(&mut hook, want, 0..want.len(), got, 0..got.len(), None);
     hook.into_inner().into_inner().into_ops()
 }
 
-/// A turn's diff operation, placed after the turns before it.
+/// `op` with its indices moved on by `old` and `new`.
 fn shifted(op: DiffOp, old: usize, new: usize) -> DiffOp {
     match op {
         DiffOp::Equal {
@@ -145,6 +185,90 @@ fn merged(ops: Vec<DiffOp>) -> Vec<DiffOp> {
         }
     }
     out
+}
+
+/// Two terminals' lines diffed as the comparison sees them (the typed
+/// input part of each line), for explanations and excerpts; under
+/// `prompts`, turn by turn, prompts left out (the turns are kept in the
+/// result).
+pub fn terminal_diff(
+    want: &[TermLine],
+    got: &[TermLine],
+    options: &Options,
+    regions: &[Region],
+) -> LineDiff {
+    let want_texts: Vec<Vec<u8>> = want.iter().map(TermLine::text).collect();
+    let got_texts: Vec<Vec<u8>> = got.iter().map(TermLine::text).collect();
+    let want_lines = as_lines(&want_texts, want);
+    let got_lines = as_lines(&got_texts, got);
+    if !options.prompts {
+        return line_diff(&want_lines, &got_lines, options, regions, None);
+    }
+    let (want_turns, got_turns) = turns::turns(
+        &want_lines,
+        &turns::reads(want),
+        &got_lines,
+        &turns::reads(got),
+        options,
+        regions,
+    );
+    let mut diff = line_diff(
+        &want_lines,
+        &got_lines,
+        options,
+        regions,
+        Some((&want_turns, &got_turns)),
+    );
+    diff.turns = Some((want_turns, got_turns));
+    diff
+}
+
+/// Terminal lines as the comparison's lines: `texts` are their texts.
+pub(super) fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
+    texts
+        .iter()
+        .zip(terms)
+        .enumerate()
+        .map(|(index, (text, term))| Line {
+            index,
+            text,
+            newline: term.newline,
+        })
+        .collect()
+}
+
+/// Where two terminals first differ under `options` and `regions`: the
+/// line of each (the line after the last, for a side that ended
+/// there) and the byte of its output where they part. `None` when they
+/// do not differ.
+pub fn first_difference(
+    want: &[TermLine],
+    got: &[TermLine],
+    options: &Options,
+    regions: &[Region],
+) -> Option<(Focus, Focus)> {
+    focus(&terminal_diff(want, got, options, regions), want, got)
+}
+
+/// Where the terminals `diff` compared first differ (see
+/// [`first_difference`]).
+pub fn focus(diff: &LineDiff, want: &[TermLine], got: &[TermLine]) -> Option<(Focus, Focus)> {
+    let op = diff.ops.iter().find(|op| op.tag() != DiffTag::Equal)?;
+    let (_, old, new) = op.as_tag_tuple();
+    let at = |kept: &[usize], i: usize, len: usize| kept.get(i).copied().unwrap_or(len);
+    let w = at(&diff.expected_kept, old.start, want.len());
+    let g = at(&diff.actual_kept, new.start, got.len());
+    let column = match (want.get(w), got.get(g)) {
+        (Some(a), Some(b)) => Some(
+            a.output
+                .iter()
+                .zip(&b.output)
+                .take_while(|(x, y)| x == y)
+                .count(),
+        ),
+        _ => None,
+    };
+    Some((Focus { line: w, column }, Focus { line: g, column }))
 }
 
 /// One row of a side-by-side view: a line of the expected output, of the
@@ -327,6 +451,65 @@ mod tests {
                 row(Some(2), Some(3), RowKind::Same),
             ]
         );
+    }
+
+    #[test]
+    fn a_flood_is_diffed_in_a_window_the_same_way_every_time() {
+        let expected = b"a\nb\nc\n".to_vec();
+        let flood: Vec<u8> = (0..50_000)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        let mut actual = b"a\nb\n".to_vec();
+        actual.extend_from_slice(&flood);
+        let lines = |t: &[u8]| {
+            split_lines(t)
+                .into_iter()
+                .map(|l| l.text.to_vec())
+                .collect::<Vec<_>>()
+        };
+        let (want, got) = (lines(&expected), lines(&actual));
+        let keys = |texts: &[Vec<u8>]| -> Vec<Key> {
+            texts.iter().map(|t| Key::new(t.clone(), None)).collect()
+        };
+        let (want, got) = (keys(&want), keys(&got));
+        let want: Vec<&Key> = want.iter().collect();
+        let got: Vec<&Key> = got.iter().collect();
+        let ops = bounded_diff(&want, &got);
+        assert_eq!(ops, bounded_diff(&want, &got));
+        assert_eq!(
+            ops[0],
+            DiffOp::Equal {
+                old_index: 0,
+                new_index: 0,
+                len: 2
+            }
+        );
+        // Every line of both sides is in exactly one op, in order.
+        let (mut old, mut new) = (0, 0);
+        for op in &ops {
+            let (_, o, n) = op.as_tag_tuple();
+            assert_eq!((o.start, n.start), (old, new));
+            (old, new) = (o.end, n.end);
+        }
+        assert_eq!((old, new), (want.len(), got.len()));
+    }
+
+    #[test]
+    fn the_first_difference_names_each_sides_line_and_column() {
+        use crate::transcript::{lines, Transcript};
+        let term = |out: &[u8]| {
+            let mut t = Transcript::new();
+            t.push_output(out);
+            lines(&t, false)
+        };
+        let want = term(b"same\nRed wins!\n");
+        let got = term(b"same\nRed won!\nmore\n");
+        let (w, g) = first_difference(&want, &got, &Options::default(), &[]).unwrap();
+        assert_eq!((w.line, g.line), (1, 1));
+        assert_eq!(w.column, Some(5));
+        let (w, g) = first_difference(&want, &term(b"same\n"), &Options::default(), &[]).unwrap();
+        assert_eq!((w.line, g.line, g.column), (1, 1, None));
+        assert!(first_difference(&want, &want, &Options::default(), &[]).is_none());
     }
 
     #[test]

@@ -437,9 +437,9 @@ mod tests {
         let texts = |lines: &[TermLine]| lines.iter().map(TermLine::text).collect::<Vec<_>>();
         let (w, g) = (texts(&want), texts(&got));
         let (reference, yours) = turns(
-            &super::super::term_lines(&w, &want),
+            &super::super::rows::as_lines(&w, &want),
             &reads(&want),
-            &super::super::term_lines(&g, &got),
+            &super::super::rows::as_lines(&g, &got),
             &reads(&got),
             &prompts(),
             &[],

@@ -8,14 +8,15 @@ use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
 use crate::case::Mode;
-use crate::compare::{self, line_diff, term_lines, Options, Region};
+use crate::compare::{self, terminal_diff, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::judge::{self, FormatDifference, PlayFault};
 use crate::run::{Ending, RunResult};
 use crate::terminal;
-use crate::text::{capitalized, points, visible};
+use crate::text::visible::{self, Show};
+use crate::text::{capitalized, points};
 use crate::transcript::{TermLine, WAITING};
 use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
@@ -28,8 +29,6 @@ pub use style::{ColorChoice, Style};
 const CONTEXT: usize = 3;
 /// Lines of the program's last output shown after a stop.
 const TAIL: usize = 12;
-/// Lines diffed at most on each side: floods are capped.
-const MOST_LINES: usize = 20_000;
 
 /// How much a rendered explanation may show.
 #[derive(Clone, Copy, Debug)]
@@ -265,7 +264,11 @@ fn unread_lines(
         style.dim("Lines there that referee did not read as a move, board, refusal, win or tie (they count only as text):")
     );
     for line in unread.iter().take(MOST) {
-        let _ = writeln!(text, "    {}", visible::safe(line.as_bytes()));
+        let _ = writeln!(
+            text,
+            "    {}",
+            visible::cut(line.as_bytes(), None, Show::Safe).0
+        );
     }
     if unread.len() > MOST {
         let _ = writeln!(
@@ -436,17 +439,19 @@ fn text_case(
 }
 
 /// A terminal line for the screen: output made safe, input highlighted.
+/// A line longer than [`visible::LINE_ROOM`] is cut (its start and
+/// end shown, the rest counted).
 fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
     let goes_on = line.input.is_some() || line.waiting;
-    let escape = match (mark, goes_on) {
-        (false, _) => visible::safe,
-        (true, false) => visible::marked,
-        (true, true) => visible::marked_inside,
+    let show = match (mark, goes_on) {
+        (false, _) => Show::Safe,
+        (true, false) => Show::Marked,
+        (true, true) => Show::MarkedInside,
     };
-    let mut text = escape(&line.output);
-    let escape = if mark { visible::marked } else { visible::safe };
+    let mut text = visible::cut(&line.output, None, show).0;
+    let show = if mark { Show::Marked } else { Show::Safe };
     if let Some(input) = &line.input {
-        text.push_str(&style.input(&escape(input.as_bytes())));
+        text.push_str(&style.input(&visible::cut(input.as_bytes(), None, show).0));
     }
     if line.waiting {
         text.push_str(&style.dim(WAITING));
@@ -488,31 +493,9 @@ impl<'a> TerminalDiff<'a> {
         options: &Options,
         regions: &[Region],
     ) -> Self {
-        let want = &want[..want.len().min(MOST_LINES)];
-        let got = &got[..got.len().min(MOST_LINES)];
-        let want_texts: Vec<Vec<u8>> = want.iter().map(TermLine::text).collect();
-        let got_texts: Vec<Vec<u8>> = got.iter().map(TermLine::text).collect();
-        let want_lines = term_lines(&want_texts, want);
-        let got_lines = term_lines(&got_texts, got);
-        let turns = options.prompts.then(|| {
-            compare::turns::turns(
-                &want_lines,
-                &compare::reads(want),
-                &got_lines,
-                &compare::reads(got),
-                options,
-                regions,
-            )
-        });
-        let diff = line_diff(
-            &want_lines,
-            &got_lines,
-            options,
-            regions,
-            turns.as_ref().map(|(w, g)| (w, g)),
-        );
-        let mut got_prompts = vec![false; if turns.is_some() { got.len() } else { 0 }];
-        for &i in turns.iter().flat_map(|(_, g)| &g.prompts) {
+        let diff = terminal_diff(want, got, options, regions);
+        let mut got_prompts = vec![false; if diff.turns.is_some() { got.len() } else { 0 }];
+        for &i in diff.turns.iter().flat_map(|(_, g)| &g.prompts) {
             if let Some(p) = got_prompts.get_mut(i) {
                 *p = true;
             }
@@ -571,8 +554,8 @@ impl<'a> TerminalDiff<'a> {
         let quote = |line: &TermLine| match &line.input {
             Some(input) => format!(
                 "`{}` (then `{}` was typed)",
-                visible::marked(&line.output),
-                visible::safe(input.as_bytes())
+                visible::cut(&line.output, None, Show::Marked).0,
+                visible::cut(input.as_bytes(), None, Show::Safe).0
             ),
             None if line.text().is_empty() => "a blank line".to_string(),
             None => format!("`{}`", show_line(line, &Style::PLAIN, true)),
@@ -625,6 +608,88 @@ impl<'a> TerminalDiff<'a> {
         self.got_kept.get(at).copied().unwrap_or(self.got.len())
     }
 
+    /// Writes one op of the diff in at most `left` lines; returns the
+    /// lines written. A long change shows the start of what each side
+    /// printed there, so that the program's own lines are never crowded
+    /// out by the reference's.
+    fn render_op(
+        &self,
+        out: &mut String,
+        op: &DiffOp,
+        left: usize,
+        style: &Style,
+        next_prompt: &mut usize,
+    ) -> usize {
+        let (tag, old, new) = op.as_tag_tuple();
+        self.prompts_before(out, style, next_prompt, self.got_line(new.start));
+        if tag == DiffTag::Equal {
+            for i in new.clone().take(left) {
+                self.prompts_before(out, style, next_prompt, self.got_kept[i]);
+                *next_prompt = (*next_prompt).max(self.got_kept[i] + 1);
+                let line = &self.got[self.got_kept[i]];
+                let _ = writeln!(out, "     {}", show_line(line, style, false));
+            }
+            return new.len().min(left);
+        }
+        let ins = new.len().min(left / 2).max(new.len().min(1));
+        let dels = old.len().min(left.saturating_sub(ins));
+        let ins = new.len().min(left.saturating_sub(dels));
+        let sides = [
+            (
+                &self.want,
+                &self.want_kept,
+                old,
+                dels,
+                "-",
+                "the reference printed",
+            ),
+            (
+                &self.got,
+                &self.got_kept,
+                new,
+                ins,
+                "+",
+                "your program printed",
+            ),
+        ];
+        for (lines, kept, range, room, sign, whose) in sides {
+            let paint = |text: &str| match sign {
+                "-" => style.expected(text),
+                _ => style.actual(text),
+            };
+            for i in range.clone().take(room) {
+                if sign == "+" {
+                    self.prompts_before(out, style, next_prompt, kept[i]);
+                    *next_prompt = (*next_prompt).max(kept[i] + 1);
+                }
+                let line = &lines[kept[i]];
+                let _ = writeln!(
+                    out,
+                    "   {} {}",
+                    paint(sign),
+                    paint(&marked_line(line, style))
+                );
+                if !line.newline && !line.waiting {
+                    let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
+                }
+            }
+            if range.len() > room && room > 0 {
+                let more = range.len() - room;
+                let _ = writeln!(
+                    out,
+                    "   {} {}",
+                    paint(sign),
+                    style.dim(&format!(
+                        "… {} more line{} {whose} here",
+                        visible::thousands(more as u64),
+                        if more == 1 { "" } else { "s" }
+                    ))
+                );
+            }
+        }
+        dels + ins
+    }
+
     /// Writes the unified diff; true when it was trimmed to fit `room`.
     fn render(&self, out: &mut String, style: &Style, room: Room) -> bool {
         let prompts = if self.options.prompts {
@@ -660,43 +725,12 @@ impl<'a> TerminalDiff<'a> {
                 .checked_sub(1)
                 .map_or(0, |before| self.got_kept[before] + 1);
             for op in &group {
-                let (tag, old, new) = op.as_tag_tuple();
-                self.prompts_before(out, style, &mut next_prompt, self.got_line(new.start));
-                for i in old.clone() {
-                    if tag == DiffTag::Equal {
-                        let at = self.got_kept[new.start + (i - old.start)];
-                        self.prompts_before(out, style, &mut next_prompt, at);
-                        next_prompt = next_prompt.max(at + 1);
-                        let line = &self.got[at];
-                        let _ = writeln!(out, "     {}", show_line(line, style, false));
-                    } else {
-                        let line = &self.want[self.want_kept[i]];
-                        let text = marked_line(line, style);
-                        let _ =
-                            writeln!(out, "   {} {}", style.expected("-"), style.expected(&text));
-                        if !line.newline && !line.waiting {
-                            let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
-                        }
-                    }
-                    shown += 1;
-                }
-                if tag != DiffTag::Equal {
-                    for i in new {
-                        self.prompts_before(out, style, &mut next_prompt, self.got_kept[i]);
-                        next_prompt = next_prompt.max(self.got_kept[i] + 1);
-                        let line = &self.got[self.got_kept[i]];
-                        let text = marked_line(line, style);
-                        let _ = writeln!(out, "   {} {}", style.actual("+"), style.actual(&text));
-                        if !line.newline && !line.waiting {
-                            let _ = writeln!(out, "     {}", style.dim("(no newline at the end)"));
-                        }
-                        shown += 1;
-                    }
-                }
-                if shown > room.diff_lines {
+                if shown >= room.diff_lines {
                     let _ = writeln!(out, "     {}", style.dim("…"));
                     return true;
                 }
+                let left = room.diff_lines - shown;
+                shown += self.render_op(out, op, left, style, &mut next_prompt);
             }
             if let Some(last) = group.last() {
                 let (_, _, new) = last.as_tag_tuple();

@@ -8,7 +8,7 @@ use crate::case::Suite;
 use crate::explore::Found;
 use crate::grading::{CaseOutcome, Prepared};
 
-/// How results explain what failed: plain text, with room for 60 lines
+/// How results explain what failed: plain text, with room for 30 lines
 /// of differences in a case.
 pub const FOR_RESULTS: Explain = Explain {
     case,
@@ -22,7 +22,7 @@ fn case(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) -> String
         suite.game,
         &suite.regions,
         &Style::PLAIN,
-        Room { diff_lines: 60 },
+        Room { diff_lines: 30 },
     )
     .text
 }

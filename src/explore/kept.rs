@@ -6,7 +6,6 @@ use super::{save, Found, Report, Task};
 use crate::case::Suite;
 use crate::grading::{self, Expected};
 use crate::results::{self, Exploration, ExploredGame};
-use crate::{terminal, transcript};
 
 /// Explains, in plain text, the difference a found game shows. Explaining
 /// is presentation's work: it is handed down, so that exploring does not
@@ -35,16 +34,22 @@ pub fn exploration(report: &Report, suite: &Suite, explain: ExplainFound) -> Exp
 
 fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound) -> ExploredGame {
     let prepared = grading::prepare(suite, [&found.case]);
-    let (expected, actual) = match (&prepared[0].expected, &found.outcome.run) {
-        (Expected::Play(expected), Some(run)) => (
-            Some(results::trimmed(&transcript::printable(
-                &terminal::reference_lines(expected),
-            ))),
-            Some(results::trimmed(&transcript::printable(
-                &terminal::run_lines(run),
-            ))),
-        ),
-        _ => (None, None),
+    let mut explanation = explain(found, suite);
+    let mut reason = found.outcome.judgement.reason.clone();
+    let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
+        + results::limited(&mut reason, results::REASON_ROOM);
+    let (expected, actual, prompts) = match (&prepared[0].expected, &found.outcome.run) {
+        (Expected::Play(expected), Some(run)) => {
+            let kept = results::kept_transcripts(
+                expected,
+                run,
+                &found.case.text_options(),
+                &suite.regions,
+            );
+            not_shown += kept.not_shown;
+            (Some(kept.expected), Some(kept.actual), kept.prompts)
+        }
+        _ => (None, None, None),
     };
     let (input, call) = match &found.task {
         Task::Input(lines) => (Some(lines.clone()), None),
@@ -56,21 +61,17 @@ fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound)
     ExploredGame {
         game: found.index + 1,
         verdict: found.outcome.judgement.verdict,
-        reason: found.outcome.judgement.reason.clone(),
+        reason,
         description: found.described.clone(),
         moves: found.moves,
         input,
         call,
-        explanation: explain(found, suite),
+        explanation,
         expected,
         actual,
+        not_shown,
         compare: found.case.compare.names(),
-        prompts: match (&prepared[0].expected, &found.outcome.run) {
-            (Expected::Play(reference), Some(run)) => {
-                results::prompts(&found.case, &suite.regions, reference, run)
-            }
-            _ => None,
-        },
+        prompts,
         case: save::case_text(found, suite, seed),
     }
 }

@@ -898,7 +898,9 @@ mod tests {
             "BMI 20\n",
         ]);
         let options = Options::default().relax("prompts").unwrap();
-        let (expected, actual) = compare::terminal_turns(&want, &got, &options, &[]);
+        let (expected, actual) = compare::terminal_diff(&want, &got, &options, &[])
+            .turns
+            .unwrap();
         let table = side_by_side(
             &printable(&want),
             &printable(&got),

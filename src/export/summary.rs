@@ -29,7 +29,44 @@ pub fn text(results: &ClassResults) -> String {
         most_failed(&mut out, &scored);
     }
     out.push_str(&exploration(results));
+    out.push_str(&cut(results));
     out
+}
+
+/// "The reports of 2 students are cut to their size limits (what they
+/// printed beyond is not shown): endless-lines (1,048,369 bytes not
+/// shown), ..." Empty when nothing was cut.
+pub fn cut(results: &ClassResults) -> String {
+    let cut: Vec<(&SubmissionResult, u64)> = results
+        .submissions
+        .iter()
+        .map(|s| (s, s.not_shown()))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    if cut.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = cut
+        .iter()
+        .take(LISTED)
+        .map(|(s, n)| {
+            format!(
+                "{} ({} not shown)",
+                view::printable(&s.id),
+                crate::text::visible::bytes_count(*n)
+            )
+        })
+        .collect();
+    let more = match cut.len().saturating_sub(LISTED) {
+        0 => String::new(),
+        n => format!(", and {n} more"),
+    };
+    format!(
+        "The reports of {} student{} are cut to their size limits (transcripts and explanations beyond them are not shown): {}{more}.\n",
+        cut.len(),
+        if cut.len() == 1 { "" } else { "s" },
+        listed.join(", ")
+    )
 }
 
 /// "Exploring 2000 generated games (seed 0) found a difference in 23
@@ -218,6 +255,7 @@ mod tests {
             explanation: String::new(),
             expected: None,
             actual: None,
+            not_shown: 0,
             compare: Vec::new(),
             prompts: None,
             case: String::new(),

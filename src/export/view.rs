@@ -261,6 +261,7 @@ pub(crate) mod tests {
             },
             expected: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nX wins\n")),
             actual: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nO wins <script>\n")),
+            not_shown: 0,
             compare: Vec::new(),
             prompts: None,
             parts: Vec::new(),

@@ -17,10 +17,162 @@ pub fn marked(bytes: &[u8]) -> String {
     render(bytes, true, true)
 }
 
-/// Like [`marked`], for the start of a line that goes on (typed input
-/// follows): its spaces are not at the end of the line.
-pub(crate) fn marked_inside(bytes: &[u8]) -> String {
-    render(bytes, true, false)
+/// How a line is shown: [`safe`], [`marked`], or marked as the start
+/// of a line that goes on (typed input follows: its spaces are not at
+/// the end of the line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// Control characters escaped ([`safe`]).
+    Safe,
+    /// Invisible characters marked too, spaces at its end included
+    /// ([`marked`]).
+    Marked,
+    /// Invisible characters marked, the line going on after it.
+    MarkedInside,
+}
+
+impl Show {
+    fn render(self, bytes: &[u8]) -> String {
+        match self {
+            Show::Safe => render(bytes, false, false),
+            Show::Marked => render(bytes, true, true),
+            Show::MarkedInside => render(bytes, true, false),
+        }
+    }
+
+    /// How a piece that is not the end of the line is shown.
+    fn inside(self) -> Show {
+        match self {
+            Show::Marked => Show::MarkedInside,
+            other => other,
+        }
+    }
+}
+
+/// The most characters of one line of a program's output that reports
+/// and explanations show: a program's line can be a mebibyte long, and
+/// every copy of it would be.
+pub const LINE_ROOM: usize = 240;
+
+/// Characters of a cut line kept at its start, around its first
+/// difference, and at its end (together [`LINE_ROOM`]).
+const HEAD: usize = 100;
+const AROUND: usize = 40;
+const TAIL: usize = 60;
+
+/// A line of output shown as `show` says, at most about [`LINE_ROOM`]
+/// characters: a longer line keeps its start, the part around `focus`
+/// (the byte where it first differs, when known) and its end, and says
+/// between them exactly how many of its bytes are not shown
+/// (`RRRR… 1,048,012 bytes not shown …RRRR`). Also returns that count.
+pub fn cut(bytes: &[u8], focus: Option<usize>, show: Show) -> (String, u64) {
+    // Escaping at most quadruples a byte (`\xff`): a line this short
+    // is looked at whole.
+    if bytes.len() <= LINE_ROOM * 4 {
+        let whole = show.render(bytes);
+        if whole.chars().count() <= LINE_ROOM {
+            return (whole, 0);
+        }
+    }
+    let len = bytes.len();
+    // Each piece fits its own room first, so together they fit the
+    // line's.
+    let mut pieces = vec![fit(bytes, 0, HEAD.min(len), show, Keep::Start)];
+    if let Some(at) = focus.filter(|&at| at < len) {
+        let (from, to) = (at.saturating_sub(AROUND / 2), (at + AROUND / 2).min(len));
+        pieces.push(fit(bytes, from, to, show, Keep::Middle));
+    }
+    pieces.push(fit(bytes, len.saturating_sub(TAIL), len, show, Keep::End));
+    let mut text = String::new();
+    let mut shown_to = 0;
+    let mut not_shown = 0u64;
+    for (start, end) in merged(pieces) {
+        if start > shown_to {
+            let gap = (start - shown_to) as u64;
+            not_shown += gap;
+            text.push_str(&format!("… {} not shown …", bytes_count(gap)));
+        }
+        let piece_show = if end == len { show } else { show.inside() };
+        text.push_str(&piece_show.render(&bytes[start..end]));
+        shown_to = end;
+    }
+    (text, not_shown)
+}
+
+/// `1 byte`, `1,048,012 bytes`.
+pub fn bytes_count(n: u64) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{} bytes", thousands(n))
+    }
+}
+
+/// `1,048,012`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The pieces sorted, those that touch or overlap joined.
+fn merged(mut pieces: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    pieces.sort();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in pieces {
+        match out.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// `at`, moved back to the start of the character it falls in (at most
+/// three bytes: invalid UTF-8 has no characters to keep whole).
+fn boundary(bytes: &[u8], mut at: usize) -> usize {
+    for _ in 0..3 {
+        if at == 0 || at >= bytes.len() || bytes[at] & 0xc0 != 0x80 {
+            break;
+        }
+        at -= 1;
+    }
+    at
+}
+
+/// Which part of a piece is kept when it must shrink.
+#[derive(Clone, Copy)]
+enum Keep {
+    Start,
+    Middle,
+    End,
+}
+
+/// The part of `start..end`, on character boundaries, that shows in at
+/// most as many characters as the piece has bytes: escapes make bytes
+/// wider, so a piece of binary output keeps fewer bytes.
+fn fit(bytes: &[u8], start: usize, end: usize, show: Show, keep: Keep) -> (usize, usize) {
+    let room = end - start;
+    let (mut start, mut end) = (boundary(bytes, start), boundary(bytes, end));
+    while end > start && show.render(&bytes[start..end]).chars().count() > room {
+        let half = (end - start) / 2;
+        match keep {
+            Keep::Start => end = boundary(bytes, start + half),
+            Keep::End => start = boundary(bytes, end - half),
+            Keep::Middle => {
+                let quarter = (half / 2).max(1);
+                start = boundary(bytes, start + quarter);
+                end = boundary(bytes, end.saturating_sub(quarter).max(start));
+            }
+        }
+    }
+    (start, end)
 }
 
 fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
@@ -88,11 +240,56 @@ mod tests {
     }
 
     #[test]
+    fn a_long_line_keeps_its_start_its_focus_and_its_end_and_counts_the_rest() {
+        let mut line = vec![b'R'; 1 << 20];
+        line[500_000] = b'Y';
+        let (text, not_shown) = cut(&line, Some(500_000), Show::Safe);
+        assert!(text.chars().count() < LINE_ROOM + 80, "{}", text.len());
+        assert!(text.starts_with(&"R".repeat(HEAD)));
+        assert!(text.ends_with(&"R".repeat(TAIL)));
+        assert!(text.contains('Y'), "the first difference is shown");
+        let shown = text.chars().filter(|&c| c == 'R' || c == 'Y').count() as u64;
+        assert_eq!(shown + not_shown, 1 << 20, "every byte shown or counted");
+        let marks: u64 = text
+            .split("… ")
+            .skip(1)
+            .map(|m| {
+                m.split(' ')
+                    .next()
+                    .unwrap()
+                    .replace(',', "")
+                    .parse::<u64>()
+                    .unwrap()
+            })
+            .sum();
+        assert_eq!(marks, not_shown, "{text}");
+        assert_eq!(cut(b"short", None, Show::Safe), ("short".to_string(), 0));
+    }
+
+    #[test]
+    fn a_cut_line_never_splits_a_character_and_binary_stays_within_room() {
+        let line = "é".repeat(1000);
+        let (text, _) = cut(line.as_bytes(), None, Show::Safe);
+        assert!(!text.contains("\\x"), "no character cut in two: {text}");
+        let binary: Vec<u8> = (0..100_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let (text, not_shown) = cut(&binary, Some(50_000), Show::Marked);
+        assert!(
+            text.chars().count() < LINE_ROOM + 80,
+            "{}",
+            text.chars().count()
+        );
+        assert!(not_shown > 99_000);
+        assert_eq!(thousands(1_048_012), "1,048,012");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(bytes_count(1), "1 byte");
+    }
+
+    #[test]
     fn invisible_differences_are_marked() {
         assert_eq!(marked(b"Final board:  "), "Final board:··");
         assert_eq!(marked(b"a\tb\r"), "a␉b␍");
         assert_eq!(marked(b"a b"), "a b");
         assert_eq!(marked("x\u{a0}".as_bytes()), "x⍽");
-        assert_eq!(marked_inside(b"(0-5): \t"), "(0-5): ␉");
+        assert_eq!(Show::MarkedInside.render(b"(0-5): \t"), "(0-5): ␉");
     }
 }

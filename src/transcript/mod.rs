@@ -9,7 +9,9 @@
 //! [`printable`] the one way to write them as text.
 
 mod events;
+pub mod excerpt;
 mod terminal;
 
 pub use events::{Event, Transcript};
+pub use excerpt::{excerpt, Excerpt, Focus};
 pub use terminal::{lines, printable, TermLine, WAITING};
