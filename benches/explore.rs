@@ -62,7 +62,7 @@ fn build(game: &Game) -> Built {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    submission::build(&found, &flags).expect("the fixture builds")
+    submission::build(&found, &flags, &[]).expect("the fixture builds")
 }
 
 /// Time per explored game, with `jobs` workers.
@@ -83,7 +83,7 @@ fn explore_once(built: &Built, suite: &Suite, games: usize, jobs: usize) -> Dura
 /// Time per graded case, on one worker: every case of the suite,
 /// `rounds` times (the reference's runs made once, as grading does).
 fn grade_once(built: &Built, suite: &Suite, rounds: usize) -> Duration {
-    let prepared = grading::prepare(suite, &suite.cases);
+    let prepared = grading::prepare(suite, &suite.cases).expect("the reference runs");
     let start = Instant::now();
     for _ in 0..rounds {
         for case in &prepared {

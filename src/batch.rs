@@ -140,7 +140,7 @@ impl Batch<'_> {
             .clone()
             .or_else(|| self.suite.compile_flags.clone())
             .unwrap_or(defaults);
-        let explored = submission::build(found, &flags)
+        let explored = submission::build(found, &flags, &self.suite.support)
             .map_err(|_| "it no longer builds".to_string())
             .and_then(|built| {
                 explore::explore(&built, self.suite, settings).map_err(|e| e.to_string())
@@ -315,10 +315,7 @@ fn case_result(
 /// The suite as reports show it.
 pub(crate) fn suite_info(suite: &Suite) -> SuiteInfo {
     SuiteInfo {
-        title: suite
-            .title
-            .clone()
-            .unwrap_or_else(|| suite.game.to_string()),
+        title: suite.title.clone().unwrap_or_else(|| suite.name.clone()),
         max_score: text::round(suite.max_points()),
         cases: suite
             .cases
@@ -351,7 +348,7 @@ pub fn class_results(
 ) -> ClassResults {
     submissions.sort_by(|a, b| a.id.cmp(&b.id));
     ClassResults {
-        game: suite.game.to_string(),
+        game: suite.name.clone(),
         schema_version: results::SCHEMA_VERSION,
         referee_version: env!("CARGO_PKG_VERSION").to_string(),
         suite: suite_info(suite),

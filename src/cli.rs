@@ -147,10 +147,11 @@ pub struct ExploreArgs {
 /// `referee grade`.
 #[derive(Debug, Args)]
 pub struct GradeArgs {
-    /// The game the class plays.
-    #[arg(long, short)]
-    pub game: GameArg,
-    /// The folder of cases [default: cases/<game>].
+    /// The game the class plays (not needed with --cases).
+    #[arg(long, short, required_unless_present = "cases")]
+    pub game: Option<GameArg>,
+    /// The folder of cases [default: cases/<game>]: a built-in game's, or
+    /// a suite with a reference program of its own.
     #[arg(long)]
     pub cases: Option<PathBuf>,
     /// The folder for results, gradebook and feedback.

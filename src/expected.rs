@@ -1,5 +1,6 @@
-//! The expected side of every comparison: the reference game run
-//! in-process on a case's input, recorded as a [`Transcript`].
+//! The expected side of every comparison, as a [`ReferenceRun`]; for
+//! a game built into referee, its reference run in-process on a case's
+//! input, recorded as a [`Transcript`].
 //!
 //! The reference reads through a [`LineInput`], which hands out one line
 //! only when the game asks for more and the previous line is used up:
@@ -24,8 +25,8 @@ pub struct ReferenceRun {
     /// with the game still waiting (a short case about, say, one invalid
     /// move), and a submission waiting there too is right.
     pub waited_at_end: bool,
-    /// The status it exited with when it did not wait: what a program's
-    /// status is compared with (0 for the built-in games).
+    /// The status it exited with (0 for the games built into referee;
+    /// nothing when it was left waiting).
     pub status: i32,
 }
 

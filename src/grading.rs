@@ -2,7 +2,6 @@
 //! reference, and judge every run. Used by `check` (one student) and
 //! `grade` (a class).
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -10,13 +9,14 @@ use reference::Game;
 
 use crate::call::{self, Call};
 use crate::case::{Case, Suite};
-use crate::expected::{run_reference, ReferenceRun};
+use crate::expected::ReferenceRun;
 use crate::fault::Fault;
 use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
+use crate::oracle;
 use crate::queue;
-use crate::run::{self, Feed, Program, RunResult};
-use crate::sandbox::{self, Jail};
+use crate::run::{Feed, Program, RunResult};
+use crate::sandbox::Jail;
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::terminal;
 use crate::untrusted::{self, Refusal};
@@ -72,32 +72,48 @@ pub struct Prepared<'s> {
     reading: OnceLock<Reading>,
 }
 
-impl Prepared<'_> {
-    /// The reference's play in game terms (`reference` is this case's).
-    fn reading(&self, game: Game, reference: &ReferenceRun) -> &Reading {
-        self.reading.get_or_init(|| {
-            game::read(
+impl<'s> Prepared<'s> {
+    /// A case with what the reference did on it, already known (a game
+    /// exploring found).
+    pub fn with(case: &'s Case, expected: Expected) -> Prepared<'s> {
+        Prepared {
+            case,
+            expected,
+            reading: OnceLock::new(),
+        }
+    }
+
+    /// The reference's play in game terms (`reference` is this case's),
+    /// read by `game`'s reader: only game mode asks, and only a suite of
+    /// a built-in game has game mode.
+    fn reading(&self, game: Option<Game>, reference: &ReferenceRun) -> &Reading {
+        self.reading.get_or_init(|| match game {
+            Some(game) => game::read(
                 crate::games::rules(game),
                 &terminal::reference_lines(reference),
-            )
+            ),
+            None => Reading::default(),
         })
     }
 }
 
-/// Runs the reference on each case.
+/// What the reference does on each case, from its pin or a run of it
+/// ([`oracle::expected`]): once per case, whatever number of students.
 pub fn prepare<'s>(
     suite: &'s Suite,
     cases: impl IntoIterator<Item = &'s Case>,
-) -> Vec<Prepared<'s>> {
+) -> Result<Vec<Prepared<'s>>, oracle::Error> {
     cases
         .into_iter()
-        .map(|case| Prepared {
-            case,
-            expected: match &case.call {
-                Some(call) => Expected::Call(call.expected()),
-                None => Expected::Play(run_reference(suite.game, &case.input)),
-            },
-            reading: OnceLock::new(),
+        .map(|case| {
+            Ok(Prepared {
+                case,
+                expected: match &case.call {
+                    Some(call) => Expected::Call(call.expected()),
+                    None => Expected::Play(oracle::expected(suite, case)?),
+                },
+                reading: OnceLock::new(),
+            })
         })
         .collect()
 }
@@ -155,17 +171,10 @@ pub enum Error {
     /// The grader could not build it (no compiler, no Python, no disk).
     #[error("{0}")]
     Build(String),
-    /// No sandbox could be made for a run.
-    #[error("cannot make a sandbox for the run: {0}")]
-    Sandbox(std::io::Error),
-    /// The program could not be started or watched.
-    #[error("cannot run {program}: {source}")]
-    Run {
-        /// The program, as started.
-        program: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The program could not be started (no sandbox, no process to
+    /// spare, a support file that cannot be copied).
+    #[error("{0}")]
+    Start(#[from] submission::StartError),
     /// A case prepared as a call has no call.
     #[error("a call case without a call")]
     CallWithoutCall,
@@ -213,7 +222,7 @@ pub(crate) fn grade_until(
         .as_ref()
         .or(suite.compile_flags.as_ref())
         .unwrap_or(&default_flags);
-    let built = match submission::build(submission, cflags) {
+    let built = match submission::build(submission, cflags, &suite.support) {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
         Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
@@ -345,17 +354,17 @@ pub fn run_case(
 ) -> Result<CaseOutcome, Error> {
     let case = prepared.case;
     match (&prepared.expected, &case.call) {
-        (Expected::Call(expected), Some(call)) => call_case(built, case, call, expected),
+        (Expected::Call(expected), Some(call)) => call_case(built, suite, case, call, expected),
         (Expected::Play(expected), _) => {
-            let (_jail, result) = execute(&built.program, case, feed)?;
+            let (_jail, result) = execute(&built.program, suite, case, feed)?;
             let setting = judge::Setting {
                 case,
-                game: suite.game,
+                game: suite.game(),
                 regions: &suite.regions,
                 graded: &suite.graded,
                 expected,
             };
-            let want = || prepared.reading(suite.game, expected);
+            let want = || prepared.reading(suite.game(), expected);
             let (judgement, faults) = judge::whole_game(&setting, want, &result);
             Ok(outcome(judgement, faults, Some(result), None))
         }
@@ -363,27 +372,21 @@ pub fn run_case(
     }
 }
 
-/// Runs `program` on the case in a fresh sandbox. A failure of the
-/// grader's own (no slot, no process to spare) is tried once more on a
-/// fresh slot, then reported as the grader's, never as the program's.
-fn execute(program: &Program, case: &Case, feed: Feed) -> Result<(Jail, RunResult), Error> {
-    let attempt = || -> Result<(Jail, RunResult), Error> {
-        let jail = crate::submission::sandbox()
-            .jail(&program.reads, &case.limits)
-            .map_err(Error::Sandbox)?;
-        let result =
-            run::run(program, &case.input, &case.limits, &jail, feed).map_err(|source| {
-                Error::Run {
-                    program: program_name(program),
-                    source,
-                }
-            })?;
-        Ok((jail, result))
-    };
-    attempt().or_else(|_| {
-        sandbox::retire_thread_slot();
-        attempt()
-    })
+/// Runs `program` on the case in a fresh sandbox, with the suite's
+/// support files.
+fn execute(
+    program: &Program,
+    suite: &Suite,
+    case: &Case,
+    feed: Feed,
+) -> Result<(Jail, RunResult), Error> {
+    Ok(submission::execute(
+        program,
+        &case.input,
+        &case.limits,
+        &suite.support,
+        feed,
+    )?)
 }
 
 fn outcome(
@@ -408,6 +411,7 @@ const RESULT_LIMIT: u64 = 4 << 20;
 /// Calls one of a Python submission's functions through the helper.
 fn call_case(
     built: &Built,
+    suite: &Suite,
     case: &Case,
     call: &Call,
     expected: &call::Expected,
@@ -424,7 +428,7 @@ fn call_case(
     };
     let mut program = caller.clone();
     program.argv.push(call.request().into());
-    let (jail, result) = execute(&program, case, Feed::Interactive)?;
+    let (jail, result) = execute(&program, suite, case, Feed::Interactive)?;
     // The program wrote the file: a link, a FIFO or a huge file is its
     // doing, judged as a crash, never followed or waited for.
     let report = match untrusted::read(&jail.workdir().join(call::RESULT_FILE), RESULT_LIMIT) {
@@ -454,26 +458,18 @@ fn call_case(
     Ok(outcome(judgement, faults, Some(result), reported))
 }
 
-fn program_name(program: &Program) -> String {
-    program
-        .argv
-        .first()
-        .map(|p| PathBuf::from(p).display().to_string())
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_refused_file_is_the_students_and_a_failed_run_the_graders() {
-        let refused = Error::Refused(Refusal::Link(PathBuf::from("lab6.c")));
+        let refused = Error::Refused(Refusal::Link(std::path::PathBuf::from("lab6.c")));
         assert_eq!(refused.fault(), Fault::Student);
-        let run = Error::Run {
+        let run = Error::Start(submission::StartError::Run {
             program: "./lab6".into(),
             source: std::io::Error::other("no process to spare"),
-        };
+        });
         assert_eq!(run.fault(), Fault::Grader);
         assert_eq!(run.to_string(), "cannot run ./lab6: no process to spare");
     }

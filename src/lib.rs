@@ -24,6 +24,7 @@ pub mod generate;
 pub mod grading;
 pub mod judge;
 pub mod notice;
+pub mod oracle;
 pub(crate) mod queue;
 pub mod results;
 pub mod run;

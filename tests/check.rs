@@ -203,7 +203,10 @@ fn failures_keep_the_whole_transcripts_in_files() {
     let yours = fs::read_to_string(dir.join("yours.txt")).unwrap();
     let pinned =
         fs::read_to_string(root().join("cases/connect4/seed-example-3.transcript")).unwrap();
-    assert_eq!(expected, pinned);
+    // The pin is the same terminal, then where each line was typed.
+    let (terminal, typed) = pinned.trim_end().rsplit_once('\n').unwrap();
+    assert!(typed.starts_with("⟨typed: "), "{typed}");
+    assert_eq!(expected, format!("{terminal}\n"));
     assert!(yours.contains("It's a tie!\nFinal board: \n"));
 }
 

@@ -2,7 +2,8 @@
 //! `prompts`, `numbers` within a tolerance and `mode: ending`, graded by
 //! `referee grade` on the cases of `tests/fixtures/comparisons` (a
 //! folder of Connect Four cases) with the small C and Python programs
-//! `tests/programs/connect4-*`.
+//! `tests/programs/connect4-*`, and on a suite whose reference is a
+//! program (`tests/programs/fahrenheit-*.c`), whose exit status counts.
 
 mod common;
 
@@ -192,4 +193,67 @@ fn results_name_a_tolerance_as_it_reads_back() {
     assert!(list.status.success(), "{listed}{}", stderr(&list));
     assert!(listed.contains("numbers within 0.01"), "{listed}");
     assert!(listed.contains("ignoring prompts"), "{listed}");
+}
+
+/// `check`'s verdict line for `case`.
+fn verdict_line<'t>(text: &'t str, case: &str) -> &'t str {
+    text.lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(case))
+        .unwrap_or_else(|| panic!("no line for {case}:\n{text}"))
+}
+
+#[test]
+fn a_program_references_exit_status_is_the_one_compared() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = work.path().join("lab");
+    fs::create_dir_all(&cases).unwrap();
+    fs::copy(
+        test_file("programs/fahrenheit-reference.c"),
+        cases.join("fahrenheit.c"),
+    )
+    .unwrap();
+    fs::write(
+        cases.join("suite.yaml"),
+        "reference: fahrenheit.c\ndefaults:\n  visibility: public\n",
+    )
+    .unwrap();
+    fs::write(
+        cases.join("converts.yaml"),
+        "input: ['98.6']\ncompare: [prompts, {numbers: {absolute: 0.01}}]\n",
+    )
+    .unwrap();
+    fs::write(
+        cases.join("rejects-a-word.yaml"),
+        "input: ['abc']\nmode: ending\n",
+    )
+    .unwrap();
+    let check = |program: &str| {
+        let program = test_file(&format!("programs/{program}"));
+        let out = referee_in(
+            work.path(),
+            &[
+                "check",
+                program.to_str().unwrap(),
+                "--cases",
+                cases.to_str().unwrap(),
+            ],
+        );
+        (out.status.code(), stdout(&out) + &stderr(&out))
+    };
+    let (code, text) = check("fahrenheit-own-words.c");
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = check("fahrenheit-exits-0.c");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(verdict_line(&text, "converts").contains("pass"), "{text}");
+    assert!(
+        verdict_line(&text, "rejects-a-word").contains("wrong output"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "After input line 1 (`abc`), the reference stopped with exit status 1; your program \
+             stopped with exit status 0."
+        ),
+        "{text}"
+    );
 }

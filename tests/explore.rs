@@ -69,7 +69,7 @@ fn built(file: &Path) -> Arc<Built> {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let built = Arc::new(submission::build(&found, &flags).unwrap());
+    let built = Arc::new(submission::build(&found, &flags, &[]).unwrap());
     cache
         .lock()
         .unwrap()
@@ -98,7 +98,7 @@ fn replay(folder: &Path, case_file: &Path, file: &Path) -> Verdict {
     let suite = load_suite(folder).unwrap();
     assert!(suite.problems.is_empty(), "{:?}", suite.problems);
     let case = suite.cases.iter().find(|c| c.file == case_file).unwrap();
-    let prepared = grading::prepare(&suite, [case]);
+    let prepared = grading::prepare(&suite, [case]).expect("the reference runs");
     grading::run_case(&built(file), &suite, &prepared[0], Feed::Interactive)
         .unwrap()
         .judgement
@@ -144,7 +144,7 @@ fn correct_file(game: &str) -> &'static str {
 /// program, as in the programs that print in their own format.
 fn plays_right_on_the_suite(game: &str, file: &Path) -> bool {
     let suite = suite(game);
-    let prepared = grading::prepare(suite, &suite.cases);
+    let prepared = grading::prepare(suite, &suite.cases).expect("the reference runs");
     prepared.iter().all(|p| {
         let outcome = grading::run_case(&built(file), suite, p, Feed::Interactive).unwrap();
         matches!(
@@ -775,7 +775,7 @@ fn grade_explore_reports_and_counts_every_student() {
 fn exploring_finds_a_bug_no_shipped_case_catches() {
     let file = fixture("pentago", "unseen/diagonal-five-of-six.c");
     let suite = suite("pentago");
-    for case in grading::prepare(suite, &suite.cases) {
+    for case in grading::prepare(suite, &suite.cases).expect("the reference runs") {
         let outcome = grading::run_case(&built(&file), suite, &case, Feed::Interactive).unwrap();
         assert_eq!(
             outcome.judgement.verdict,

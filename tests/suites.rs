@@ -30,7 +30,7 @@ fn suite_of(game: &str) -> Suite {
 
 /// The verdict of every case for one submission, in case order.
 fn verdicts(suite: &Suite, file: &Path) -> Vec<(String, Verdict, String)> {
-    let prepared = grading::prepare(suite, &suite.cases);
+    let prepared = grading::prepare(suite, &suite.cases).expect("the reference runs");
     let found = submission::locate(file).unwrap();
     let settings = Settings {
         jobs: 1,

@@ -16,7 +16,20 @@ use crate::compare::{Options, Tolerance};
 #[serde(deny_unknown_fields)]
 pub struct SuiteFile {
     /// The game the cases are for: `connect4`, `connect4-bomb`, `pentago`.
-    pub game: GameName,
+    pub game: Option<GameName>,
+    /// Instead of `game`, the suite's own reference program, relative to
+    /// the folder: a C, C++ or Python source, or an executable.
+    pub reference: Option<String>,
+    /// What reports call the assignment (with `reference`; the folder's
+    /// name when left out).
+    pub name: Option<String>,
+    /// Files copied into every run's working folder, relative to the
+    /// folder.
+    #[serde(default)]
+    pub support: Vec<String>,
+    /// The program that prints a generated case's input from a seed, for
+    /// `referee explore` (with `reference`).
+    pub generator: Option<String>,
     /// A title for reports.
     pub title: Option<String>,
     /// Values for case fields a case leaves out.
@@ -199,6 +212,17 @@ pub enum Mode {
     /// line with the same exit status. All the case's points are for
     /// the ending.
     Ending,
+}
+
+impl Mode {
+    /// Its name in a case file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Text => "text",
+            Mode::Game => "game",
+            Mode::Ending => "ending",
+        }
+    }
 }
 
 /// Whether a program's exit status counts.

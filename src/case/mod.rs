@@ -1,8 +1,9 @@
 //! Cases: what to type into a program and how to judge what it prints.
 //!
-//! A case folder (`cases/<game>/`) holds `suite.yaml` with the game and
-//! defaults, one YAML file per case, and next to each case its pinned
-//! reference transcript (`<case>.transcript`). The format is documented in
+//! A case folder (`cases/<game>/`) holds `suite.yaml` with its reference
+//! (a built-in game, or a program of its own) and defaults, one YAML file
+//! per case, and next to each case its pinned reference transcript
+//! (`<case>.transcript`). The format is documented in
 //! the README; [`file`] is its exact schema.
 
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ mod suite;
 
 pub use file::{ExitStatus, Mode, MoveNumbers, TextPart, Visibility};
 pub use load::{load_suite, SUITE_FILE};
-pub use suite::{Case, Error, GradedRegion, Problem, RubricItem, Suite};
+pub use suite::{Case, Error, GradedRegion, Problem, Reference, RubricItem, Suite, Support};
 
 /// The folder of suites used when none is named: `cases/` in the current
 /// folder if there is one, else the suites built into referee.
@@ -41,9 +42,10 @@ pub fn default_dir(game: Game) -> Result<PathBuf, Error> {
 
 /// Where a suite comes from, in words that stay the same from run to
 /// run: `built-in <game>`, or the folder's absolute path.
-pub fn origin(dir: &Path, game: Game) -> String {
+pub fn origin(suite: &Suite) -> String {
+    let dir = &suite.dir;
     if builtin::is_builtin(dir) {
-        format!("built-in {game}")
+        format!("built-in {}", suite.name)
     } else {
         std::path::absolute(dir)
             .unwrap_or_else(|_| dir.to_path_buf())

@@ -1,43 +1,244 @@
 //! Pinned reference transcripts: each case's expected transcript is kept
 //! in the repository next to the case (`<case>.transcript`), so that any
-//! change to the reference shows up as a reviewed diff. After a
-//! deliberate change, `referee cases update` writes what the reference
-//! prints now beside each pin (`<case>.transcript.new`) with the diff, and
-//! `referee cases update --accept` takes those pending files as the pins.
+//! change to the reference shows up as a reviewed diff, and so that a
+//! suite whose reference is an instructor's program grades without that
+//! program: grading reads the pin.
 //!
 //! The file holds the transcript in terminal form, exactly as the
-//! handouts' sample runs print it. When the reference is still waiting for
-//! input at the end of a case, the file ends with the mark
-//! [`transcript::WAITING`] and a newline, where the next input would have
-//! been typed.
+//! handouts' sample runs print it, then what a terminal does not show,
+//! each a mark attached to the end of what comes before it:
+//! [`transcript::WAITING`] when the reference was still waiting for input
+//! at the end of the case, `⟨exit status N⟩` when it exited with a status
+//! other than 0, and last, always, where each line was typed
+//! (`⟨typed: 9 lines, at the ends of lines 7, 14, ...⟩`). A line typed is
+//! shown at the end of the line it was typed on, as on a terminal, so the
+//! text alone cannot always tell typed from printed (a program that
+//! prints `100` and then reads `100`); the last mark makes the file say
+//! exactly what the reference did, and ties it to the case's input: a pin
+//! whose typed lines are not the case's is stale.
+//!
+//! Function-call cases pin what the reference's function returns and
+//! leaves instead ([`crate::call::Call::pin`]).
 
 use std::fs;
 use std::io;
 
-use reference::Game;
-
 use super::Case;
-use crate::expected::{run_reference, ReferenceRun};
-use crate::transcript;
+use crate::expected::ReferenceRun;
+use crate::transcript::{self, Transcript};
 
-/// The pinned text for a reference run.
+const TYPED: &str = "⟨typed: ";
+const STATUS: &str = "⟨exit status ";
+const CLOSE: &str = "⟩\n";
+
+/// The pinned text of a reference run.
 pub fn render(run: &ReferenceRun) -> Vec<u8> {
     let mut text = run.transcript.terminal();
     if run.waited_at_end {
         text.extend_from_slice(transcript::WAITING.as_bytes());
         text.push(b'\n');
     }
+    if run.status != 0 {
+        text.extend_from_slice(format!("{STATUS}{}{CLOSE}", run.status).as_bytes());
+    }
+    text.extend_from_slice(typed_mark(&typed_lines(&run.transcript)).as_bytes());
     text
 }
 
-/// The text pinned for a case: the reference's transcript, or for a
-/// function call, what the reference's function returns and leaves.
-pub fn expected_text(case: &Case, game: Game) -> Vec<u8> {
-    match &case.call {
-        Some(call) => call.pin().into_bytes(),
-        None => render(&run_reference(game, &case.input)),
+/// The lines of the terminal (from 1) at whose ends each input was
+/// typed.
+fn typed_lines(transcript: &Transcript) -> Vec<usize> {
+    transcript::lines(transcript, false)
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.input.is_some())
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+fn typed_mark(lines: &[usize]) -> String {
+    let numbers: Vec<String> = lines.iter().map(usize::to_string).collect();
+    match lines.len() {
+        0 => format!("{TYPED}nothing{CLOSE}"),
+        1 => format!("{TYPED}1 line, at the end of line {}{CLOSE}", numbers[0]),
+        n => format!(
+            "{TYPED}{n} lines, at the ends of lines {}{CLOSE}",
+            numbers.join(", ")
+        ),
     }
 }
+
+/// Why a pinned file cannot be read back as the case's reference run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// No mark saying where lines were typed: an older referee wrote it.
+    #[error("it does not say where each line was typed (an older referee wrote it)")]
+    NoTypedMark,
+    /// The mark cannot be read.
+    #[error("its last line `{0}` cannot be read")]
+    BadMark(String),
+    /// A line it says was typed is not the case's input line.
+    #[error("it has input line {line} typed as something other than the case's `{expected}`")]
+    OtherInput {
+        /// The input line, from 1.
+        line: usize,
+        /// What the case types there.
+        expected: String,
+    },
+    /// It types more lines than the case has, or waits for more when
+    /// the case has more.
+    #[error("it reads {read} of the case's {given} input lines{}", if *.waited { " and waits for more" } else { "" })]
+    OtherCount {
+        /// Lines it says were read.
+        read: usize,
+        /// Lines the case has.
+        given: usize,
+        /// Whether it says the reference waited for more.
+        waited: bool,
+    },
+}
+
+/// The reference run a pinned file holds, for a case typing `inputs`:
+/// an error when the file is not of this input (the case changed since
+/// it was pinned) or cannot be read.
+pub fn parse(text: &[u8], inputs: &[String]) -> Result<ReferenceRun, Unreadable> {
+    let (body, typed) = strip_typed(text)?;
+    let (body, status) = strip_status(body);
+    let (body, waited_at_end) = match body.strip_suffix(waiting_mark().as_slice()) {
+        Some(body) => (body, true),
+        None => (body, false),
+    };
+    let too_many = typed.len() > inputs.len();
+    if too_many || (waited_at_end && typed.len() != inputs.len()) {
+        return Err(Unreadable::OtherCount {
+            read: typed.len(),
+            given: inputs.len(),
+            waited: waited_at_end,
+        });
+    }
+    let transcript = rebuild(body, &typed, inputs)?;
+    Ok(ReferenceRun {
+        transcript,
+        waited_at_end,
+        status,
+    })
+}
+
+fn waiting_mark() -> Vec<u8> {
+    format!("{}\n", transcript::WAITING).into_bytes()
+}
+
+/// The text before the last mark, and the lines that mark names.
+fn strip_typed(text: &[u8]) -> Result<(&[u8], Vec<usize>), Unreadable> {
+    let at = find_last(text, TYPED.as_bytes()).ok_or(Unreadable::NoTypedMark)?;
+    let mark = &text[at..];
+    let inner = mark
+        .strip_prefix(TYPED.as_bytes())
+        .and_then(|m| m.strip_suffix(CLOSE.as_bytes()))
+        .and_then(|m| std::str::from_utf8(m).ok())
+        .ok_or(Unreadable::NoTypedMark)?;
+    let bad = || Unreadable::BadMark(String::from_utf8_lossy(mark).trim_end().to_string());
+    let lines = if inner == "nothing" {
+        Vec::new()
+    } else {
+        let (count, list) = inner.split_once(", at the end").ok_or_else(bad)?;
+        let list = list
+            .trim_start_matches("s of lines ")
+            .trim_start_matches(" of line ");
+        let lines: Vec<usize> = list
+            .split(", ")
+            .map(|n| n.parse().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        let count: usize = count
+            .trim_end_matches(" lines")
+            .trim_end_matches(" line")
+            .parse()
+            .map_err(|_| bad())?;
+        let ascending = lines.windows(2).all(|w| w[0] < w[1]);
+        if count != lines.len() || !ascending || lines.first() == Some(&0) {
+            return Err(bad());
+        }
+        lines
+    };
+    Ok((&text[..at], lines))
+}
+
+/// The text before an exit status mark at its end, and the status (0
+/// when there is none).
+fn strip_status(body: &[u8]) -> (&[u8], i32) {
+    let Some(at) = find_last(body, STATUS.as_bytes()) else {
+        return (body, 0);
+    };
+    let status = body[at..]
+        .strip_prefix(STATUS.as_bytes())
+        .and_then(|m| m.strip_suffix(CLOSE.as_bytes()))
+        .and_then(|m| std::str::from_utf8(m).ok())
+        .and_then(|m| m.parse::<i32>().ok());
+    match status {
+        Some(status) => (&body[..at], status),
+        None => (body, 0),
+    }
+}
+
+fn find_last(text: &[u8], needle: &[u8]) -> Option<usize> {
+    text.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// The transcript of `body` with input `k` typed at the end of line
+/// `typed[k]`.
+fn rebuild(body: &[u8], typed: &[usize], inputs: &[String]) -> Result<Transcript, Unreadable> {
+    let mut transcript = Transcript::new();
+    let mut starts = vec![0];
+    starts.extend(
+        body.iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .map(|(i, _)| i + 1),
+    );
+    let mut from = 0;
+    for (k, &line) in typed.iter().enumerate() {
+        let input = &inputs[k];
+        let other = || Unreadable::OtherInput {
+            line: k + 1,
+            expected: input.clone(),
+        };
+        // Line `line` runs from its start to the newline before the next.
+        let (Some(&start), Some(&next)) = (starts.get(line - 1), starts.get(line)) else {
+            return Err(other());
+        };
+        let text = &body[start..next - 1];
+        if !text.ends_with(input.as_bytes()) || next - 1 - input.len() < from {
+            return Err(other());
+        }
+        let output_end = next - 1 - input.len();
+        transcript.push_output(&body[from..output_end]);
+        transcript.push_input(input);
+        from = next;
+    }
+    transcript.push_output(&body[from..]);
+    Ok(transcript)
+}
+
+/// The text to pin for a run of a case typing `inputs`: refused when the
+/// reference's output itself ends like one of the marks, so that the
+/// file would not read back as what the reference did.
+pub fn pinned(run: &ReferenceRun, inputs: &[String]) -> Result<Vec<u8>, Unpinnable> {
+    let text = render(run);
+    let back = parse(&text, inputs).map_err(|_| Unpinnable)?;
+    let lines = |r: &ReferenceRun| transcript::lines(&r.transcript, r.waited_at_end);
+    if lines(&back) != lines(run) || back.status != run.status {
+        return Err(Unpinnable);
+    }
+    Ok(text)
+}
+
+/// A reference run whose pinned file would not read back as the run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the reference's output ends like one of referee's marks (`⟨…⟩`), so its pinned \
+     transcript would not read back as what it printed"
+)]
+pub struct Unpinnable;
 
 /// How a case's pin compares with the reference now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,31 +256,164 @@ pub enum PinState {
     },
 }
 
-/// Compares a case's pin with what the reference does now.
-pub fn check(case: &Case, game: Game) -> io::Result<PinState> {
-    compare(case, &expected_text(case, game))
-}
-
-/// Compares a case's pin with `current`.
-fn compare(case: &Case, current: &[u8]) -> io::Result<PinState> {
+/// A case's pin, or `None` when it has none.
+pub fn read(case: &Case) -> io::Result<Option<Vec<u8>>> {
     match fs::read(case.pin_file()) {
-        Ok(pinned) if pinned == current => Ok(PinState::Matches),
-        Ok(pinned) => Ok(PinState::Differs {
-            pinned,
-            current: current.to_vec(),
-        }),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(PinState::Missing),
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
     }
 }
 
-/// Writes a case's pin; true when the file changed. The reference runs
-/// once.
-pub fn update(case: &Case, game: Game) -> io::Result<bool> {
-    let current = expected_text(case, game);
-    if compare(case, &current)? == PinState::Matches {
+/// Compares a case's pin with `current`, what the reference prints now.
+pub fn compare(case: &Case, current: &[u8]) -> io::Result<PinState> {
+    Ok(match read(case)? {
+        Some(pinned) if pinned == current => PinState::Matches,
+        Some(pinned) => PinState::Differs {
+            pinned,
+            current: current.to_vec(),
+        },
+        None => PinState::Missing,
+    })
+}
+
+/// Writes `current` as a case's pin; true when the file changed.
+pub fn write(case: &Case, current: &[u8]) -> io::Result<bool> {
+    if compare(case, current)? == PinState::Matches {
         return Ok(false);
     }
     fs::write(case.pin_file(), current)?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    fn run(events: &[(&str, bool)], waited: bool, status: i32) -> ReferenceRun {
+        let mut transcript = Transcript::new();
+        for (text, typed) in events {
+            if *typed {
+                transcript.push_input(text);
+            } else {
+                transcript.push_output(text.as_bytes());
+            }
+        }
+        ReferenceRun {
+            transcript,
+            waited_at_end: waited,
+            status,
+        }
+    }
+
+    #[test]
+    fn a_pin_shows_the_terminal_and_says_where_lines_were_typed() {
+        let played = run(
+            &[("Height: ", false), ("5", true), ("#####\n", false)],
+            false,
+            0,
+        );
+        let text = String::from_utf8(render(&played)).unwrap();
+        assert_eq!(
+            text,
+            "Height: 5\n#####\n⟨typed: 1 line, at the end of line 1⟩\n"
+        );
+        assert_eq!(parse(text.as_bytes(), &lines("5")).unwrap(), played);
+    }
+
+    #[test]
+    fn what_the_text_alone_cannot_tell_the_mark_does() {
+        // It prints 100 before it reads 100: the first `100` at a line's
+        // end is printed, not typed.
+        let played = run(
+            &[
+                ("Balance: 100\nAmount: ", false),
+                ("100", true),
+                ("Balance: 0\n", false),
+            ],
+            false,
+            3,
+        );
+        let text = pinned(&played, &lines("100\nq")).unwrap();
+        let shown = String::from_utf8(text.clone()).unwrap();
+        assert!(
+            shown.ends_with("Balance: 0\n⟨exit status 3⟩\n⟨typed: 1 line, at the end of line 2⟩\n")
+        );
+        let back = parse(&text, &lines("100\nq")).unwrap();
+        assert_eq!(back, played);
+        assert_eq!(back.status, 3);
+    }
+
+    #[test]
+    fn a_reference_left_waiting_is_pinned_with_the_mark() {
+        let played = run(
+            &[("Column? ", false), ("3", true), ("Column? ", false)],
+            true,
+            0,
+        );
+        let text = pinned(&played, &lines("3")).unwrap();
+        assert_eq!(
+            String::from_utf8(text.clone()).unwrap(),
+            "Column? 3\nColumn? ⟨still waiting for input⟩\n⟨typed: 1 line, at the end of line 1⟩\n"
+        );
+        assert_eq!(parse(&text, &lines("3")).unwrap(), played);
+        // Nothing typed, and lines read on a line of their own.
+        let silent = run(&[("table\n", false)], false, 0);
+        assert_eq!(parse(&render(&silent), &lines("1\n2")).unwrap(), silent);
+        let twice = run(&[("a", true), ("b", true), ("done\n", false)], false, 0);
+        let text = render(&twice);
+        assert!(String::from_utf8_lossy(&text).ends_with("at the ends of lines 1, 2⟩\n"));
+        assert_eq!(parse(&text, &lines("a\nb")).unwrap(), twice);
+    }
+
+    #[test]
+    fn a_pin_of_another_input_is_stale() {
+        let played = run(
+            &[("Column? ", false), ("3", true), ("Column? ", false)],
+            true,
+            0,
+        );
+        let text = render(&played);
+        assert_eq!(
+            parse(&text, &lines("4")).unwrap_err(),
+            Unreadable::OtherInput {
+                line: 1,
+                expected: "4".into()
+            }
+        );
+        // It waited for more: a case with more lines would go on.
+        assert!(matches!(
+            parse(&text, &lines("3\n5")).unwrap_err(),
+            Unreadable::OtherCount {
+                read: 1,
+                given: 2,
+                waited: true
+            }
+        ));
+        assert!(matches!(
+            parse(&text, &[]).unwrap_err(),
+            Unreadable::OtherCount { .. }
+        ));
+        assert_eq!(
+            parse(b"Column? 3\n", &lines("3")).unwrap_err(),
+            Unreadable::NoTypedMark
+        );
+        assert!(matches!(
+            parse(
+                "x⟨typed: 2 lines, at the ends of lines 9, 1⟩\n".as_bytes(),
+                &lines("a\nb")
+            ),
+            Err(Unreadable::BadMark(_))
+        ));
+    }
+
+    #[test]
+    fn output_that_ends_like_a_mark_is_not_pinned() {
+        let sly = run(&[("⟨exit status 2⟩\n", false)], false, 0);
+        assert_eq!(pinned(&sly, &[]), Err(Unpinnable));
+    }
 }

@@ -76,11 +76,39 @@ impl Case {
     }
 }
 
-/// A folder of cases for one game.
+/// Where a suite's expected output comes from: a game built into
+/// referee, or a program of the suite's own (the instructor's
+/// solution). Both are one kind of reference to everything downstream:
+/// pinning, grading, exploring and reports ask [`crate::oracle`], which
+/// runs either.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// A game built into referee (`game: pentago`), run in-process.
+    Game(Game),
+    /// The suite's own program (`reference: solution.c`): its path, in
+    /// the suite's folder. It may be absent when every case is pinned.
+    Program(PathBuf),
+}
+
+/// A file copied into every run's working folder (and beside the source
+/// when a program is built), for the reference and students alike: data a
+/// program opens, a header it includes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// The file, in the suite's folder.
+    pub source: PathBuf,
+    /// Where it goes, relative to the working folder.
+    pub place: PathBuf,
+}
+
+/// A folder of cases, with the reference they are judged against.
 #[derive(Clone, Debug)]
 pub struct Suite {
-    /// The game every case is for.
-    pub game: Game,
+    /// What the expected output comes from.
+    pub reference: Reference,
+    /// What reports call the assignment: the game's id, or the suite's
+    /// `name` (its folder's name when it gives none).
+    pub name: String,
     /// The folder.
     pub dir: PathBuf,
     /// A title for reports.
@@ -100,6 +128,11 @@ pub struct Suite {
     pub rubric: Vec<RubricItem>,
     /// Regions of the output that cases' `format` can grade.
     pub graded: Vec<GradedRegion>,
+    /// Files every run finds in its working folder.
+    pub support: Vec<Support>,
+    /// The program that writes a generated case's input from a seed, for
+    /// exploring a suite of the suite's own.
+    pub generator: Option<PathBuf>,
 }
 
 /// A region of the output a case's format can grade: from the first
@@ -127,6 +160,15 @@ pub struct RubricItem {
 }
 
 impl Suite {
+    /// The built-in game whose reference this suite uses, if it does: its
+    /// reader judges game mode, its generator makes explored games.
+    pub fn game(&self) -> Option<Game> {
+        match self.reference {
+            Reference::Game(game) => Some(game),
+            Reference::Program(_) => None,
+        }
+    }
+
     /// The cases students may see and run.
     pub fn public_cases(&self) -> impl Iterator<Item = &Case> {
         self.cases

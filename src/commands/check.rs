@@ -35,7 +35,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         .into());
     }
     super::warn_about_missing_protections();
-    let prepared = grading::prepare(&suite, cases);
+    let prepared = grading::prepare(&suite, cases)?;
     let settings = Settings {
         cflags: super::cflags(&args.cflags),
         feed: args.feed.into(),
@@ -45,7 +45,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         "{} {} ({}, {} case{})",
         style.strong("referee check"),
         args.submission.display(),
-        suite.game,
+        suite.name,
         prepared.len(),
         if prepared.len() == 1 { "" } else { "s" }
     );
@@ -117,12 +117,9 @@ fn explore_after(
 /// The suite named by `--cases`, or the default one for the game given
 /// with `--game` or guessed from the submission.
 fn load_suite(args: &CheckArgs, submission: &Submission) -> Result<Suite, Failure> {
-    let dir = match (&args.cases, args.game) {
-        (Some(dir), _) => dir.clone(),
-        (None, Some(game)) => case::default_dir(game.0)?,
-        (None, None) => case::default_dir(referee::games::infer_game(submission)?)?,
-    };
-    super::load_suite(&dir, args.game.map(|g| g.0))
+    super::find_suite(&args.cases, args.game.map(|g| g.0), || {
+        Ok(referee::games::infer_game(submission)?)
+    })
 }
 
 fn print_lines(prepared: &[Prepared<'_>], graded: &Graded, style: &Style) {
@@ -193,7 +190,7 @@ fn explain_failure(
     let explanation = explain::explain_outcome(
         prepared,
         outcome,
-        suite.game,
+        suite.game(),
         &suite.regions,
         style,
         Room::default(),

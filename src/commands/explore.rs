@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use super::Failure;
 use crate::cli::ExploreArgs;
-use referee::case::{self, Suite};
+use referee::case::Suite;
 use referee::explain::{found as show, Style};
 use referee::explore::{self, save, Budget, Report};
 use referee::submission::{self, BuildError, Built, Submission};
@@ -17,12 +17,9 @@ use referee::submission::{self, BuildError, Built, Submission};
 pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
     let style = Style::for_stdout(args.color);
     let submission = submission::locate(&args.submission)?;
-    let dir = match (&args.cases, args.game) {
-        (Some(dir), _) => dir.clone(),
-        (None, Some(game)) => case::default_dir(game.0)?,
-        (None, None) => case::default_dir(referee::games::infer_game(&submission)?)?,
-    };
-    let suite = super::load_suite(&dir, args.game.map(|g| g.0))?;
+    let suite = super::find_suite(&args.cases, args.game.map(|g| g.0), || {
+        Ok(referee::games::infer_game(&submission)?)
+    })?;
     super::warn_about_missing_protections();
     let built = build(&submission, &suite, &args.cflags)?;
     let defaults = explore::Settings::default();
@@ -39,7 +36,7 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
         "{} {} ({}, seed {}, {})",
         style.strong("referee explore"),
         args.submission.display(),
-        suite.game,
+        suite.name,
         settings.seed,
         budget_words(settings.budget)
     );
@@ -47,7 +44,7 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
     let save = args
         .save
         .clone()
-        .unwrap_or_else(|| PathBuf::from("explored").join(suite.game.id()));
+        .unwrap_or_else(|| PathBuf::from("explored").join(&suite.name));
     let found = show_report(&report, &suite, &save, &args.submission, &style)?;
     Ok(if found {
         ExitCode::from(1)
@@ -79,7 +76,7 @@ pub(super) fn build(
     let flags = super::cflags(cflags)
         .or_else(|| suite.compile_flags.clone())
         .unwrap_or(defaults);
-    submission::build(submission, &flags).map_err(|e| {
+    submission::build(submission, &flags, &suite.support).map_err(|e| {
         Failure::from(match e {
             BuildError::Compile(messages) => format!(
                 "{} does not compile, so it cannot play any game; the compiler said:\n{}",

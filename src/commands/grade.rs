@@ -24,9 +24,11 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// Grades the class; exit 0 when grading completed (whatever the scores),
 /// 130 when interrupted (what was graded is kept and reported).
 pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
-    let game = args.game.0;
-    let dir = super::suite_dir(&args.cases, game)?;
-    let suite = super::load_suite(&dir, Some(game))?;
+    let game = args.game.map(|g| g.0);
+    let suite = super::find_suite(&args.cases, game, || {
+        Err("name the game with --game, or the folder of cases with --cases".into())
+    })?;
+    let dir = &suite.dir;
     if suite.cases.is_empty() {
         return Err(format!(
             "{} has no cases to grade: add case files (`name.yaml`, see the README's \"Cases\")",
@@ -39,8 +41,8 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         entries.retain(|e| shard.includes(&e.id));
     }
     let stamp = folder::Stamp::new(
-        game.id(),
-        case::origin(&dir, game),
+        &suite.name,
+        case::origin(&suite),
         &args.submissions,
         args.shard.map(|s| s.to_string()),
     );
@@ -50,7 +52,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     install_interrupt();
     super::warn_about_missing_protections();
     let start = Instant::now();
-    let prepared = grading::prepare(&suite, &suite.cases);
+    let prepared = grading::prepare(&suite, &suite.cases)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let batch = Batch {
         suite: &suite,

@@ -21,7 +21,7 @@ use reference::Game;
 use super::{points, Failure};
 use crate::cli::GradescopeArgs;
 use referee::batch::{self, Batch, Progress};
-use referee::case::{self, Suite};
+use referee::case::Suite;
 use referee::class::Entry;
 use referee::export::gradescope::Gradescope;
 use referee::export::Exporter;
@@ -78,7 +78,7 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
         .tempdir()
         .map_err(|e| format!("cannot make a working folder: {e}"))?;
     super::warn_about_missing_protections();
-    let prepared = grading::prepare(&suite, &suite.cases);
+    let prepared = grading::prepare(&suite, &suite.cases)?;
     let stop = AtomicBool::new(false);
     let batch = Batch {
         suite: &suite,
@@ -104,15 +104,9 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
 /// The suite of `--cases`, else of `--game`, else of the game the
 /// submitted program plays.
 fn load_suite(args: &GradescopeArgs) -> Result<Suite, Failure> {
-    let (dir, game) = match (&args.cases, args.game) {
-        (Some(dir), game) => (dir.clone(), game.map(|g| g.0)),
-        (None, Some(game)) => (case::default_dir(game.0)?, Some(game.0)),
-        (None, None) => {
-            let game = infer_game(&args.submission)?;
-            (case::default_dir(game)?, Some(game))
-        }
-    };
-    super::load_suite(&dir, game)
+    super::find_suite(&args.cases, args.game.map(|g| g.0), || {
+        infer_game(&args.submission)
+    })
 }
 
 /// The game the submitted program plays: a submission with no program

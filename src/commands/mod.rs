@@ -43,6 +43,9 @@ pub enum Failure {
     /// Exploring could not be done.
     #[error(transparent)]
     Explore(#[from] referee::explore::Error),
+    /// The reference could not say what a case expects.
+    #[error(transparent)]
+    Reference(#[from] referee::oracle::Error),
     /// A suite folder that holds broken case files: the message lists them.
     #[error("{0}")]
     BrokenSuite(String),
@@ -61,6 +64,7 @@ impl Failure {
             Failure::Class(e) => e.fault(),
             Failure::Output(e) => e.fault(),
             Failure::Explore(e) => e.fault(),
+            Failure::Reference(e) => e.fault(),
             Failure::Message(_) => Fault::Grader,
             Failure::BrokenSuite(_) => Fault::Suite,
         }
@@ -107,14 +111,23 @@ fn load_suite(
     game: Option<reference::Game>,
 ) -> Result<referee::case::Suite, Failure> {
     let suite = referee::case::load_suite(dir)?;
-    if let Some(game) = game.filter(|g| *g != suite.game) {
-        return Err(Failure::Message(format!(
-            "--game {game} was given, but the cases in {} are for {}: name the cases of \
-             {game} with --cases, or give --game {}",
-            dir.display(),
-            suite.game,
-            suite.game
-        )));
+    match (game, suite.game()) {
+        (Some(game), Some(theirs)) if game != theirs => {
+            return Err(Failure::Message(format!(
+                "--game {game} was given, but the cases in {} are for {theirs}: name the cases \
+                 of {game} with --cases, or give --game {theirs}",
+                dir.display(),
+            )))
+        }
+        (Some(game), None) => {
+            return Err(Failure::Message(format!(
+                "--game {game} was given, but the cases in {} have a reference program of \
+                 their own ({}): leave out --game",
+                dir.display(),
+                suite.name
+            )))
+        }
+        _ => {}
     }
     if !suite.problems.is_empty() {
         let n = suite.problems.len();
@@ -132,15 +145,21 @@ fn load_suite(
     Ok(suite)
 }
 
-/// The suite folder named by `--cases`, else the default one for `game`.
-fn suite_dir(
+/// The suite a command works on: `--cases DIR` (whatever reference it
+/// has), else the suite of `--game` (`cases/<game>` here, or the one
+/// built into referee), else that of the game `guess` finds (from the
+/// submission, for the commands that have one).
+fn find_suite(
     cases: &Option<std::path::PathBuf>,
-    game: reference::Game,
-) -> Result<std::path::PathBuf, Failure> {
-    match cases {
-        Some(dir) => Ok(dir.clone()),
-        None => Ok(referee::case::default_dir(game)?),
-    }
+    game: Option<reference::Game>,
+    guess: impl FnOnce() -> Result<reference::Game, Failure>,
+) -> Result<referee::case::Suite, Failure> {
+    let dir = match (cases, game) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(game)) => referee::case::default_dir(game)?,
+        (None, None) => referee::case::default_dir(guess()?)?,
+    };
+    load_suite(&dir, game)
 }
 
 /// `--cflags` as the list of flags it holds.

@@ -63,7 +63,8 @@ pub fn run(args: &RecordArgs) -> Result<ExitCode, Failure> {
                     .join("; ")
             )
         })?;
-    pin::update(saved, game)
+    let pinned = referee::oracle::pin_text(&suite, saved)?;
+    pin::write(saved, &pinned)
         .map_err(|e| format!("{}: cannot write it: {e}", saved.pin_file().display()))?;
     eprintln!(
         "referee: saved {} ({} line{} of input) and its pinned transcript {}",

@@ -8,7 +8,7 @@ use super::{explain_outcome, Room, Style};
 use crate::case::{Mode, Suite};
 use crate::explore::{Found, Task};
 use crate::game;
-use crate::grading::{self, Expected};
+use crate::grading::{Expected, Prepared};
 use crate::terminal;
 use crate::text::visible;
 
@@ -45,19 +45,19 @@ pub fn game_text(task: &Task) -> String {
 
 /// The difference, explained as grading explains it.
 pub fn explanation(found: &Found, suite: &Suite, style: &Style) -> String {
-    let prepared = grading::prepare(suite, [&found.case]);
+    let prepared = Prepared::with(&found.case, found.expected.clone());
     let mut text = explain_outcome(
-        &prepared[0],
+        &prepared,
         &found.outcome,
-        suite.game,
+        suite.game(),
         &suite.regions,
         style,
         Room::default(),
     )
     .text;
-    if found.case.mode == Mode::Text {
-        if let (Expected::Play(expected), Some(run)) = (&prepared[0].expected, &found.outcome.run) {
-            text.push_str(&in_game_terms(found, suite.game, expected, run, style));
+    if let (Mode::Text, Some(game)) = (found.case.mode, suite.game()) {
+        if let (Expected::Play(expected), Some(run)) = (&found.expected, &found.outcome.run) {
+            text.push_str(&in_game_terms(found, game, expected, run, style));
         }
     }
     text

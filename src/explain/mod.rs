@@ -279,19 +279,24 @@ fn unread_lines(
     }
 }
 
-/// What went wrong on a case, whatever kind of case it is.
+/// What went wrong on a case, whatever kind of case it is. `game` is the
+/// suite's built-in game, whose reader explains game mode.
 pub fn explain_outcome(
     prepared: &Prepared<'_>,
     outcome: &CaseOutcome,
-    game: reference::Game,
+    game: Option<reference::Game>,
     regions: &[Region],
     style: &Style,
     room: Room,
 ) -> Explanation {
     let case = prepared.case;
     match (&prepared.expected, &case.call, &outcome.run) {
-        (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game => {
-            game_case(prepared, outcome, game, run, style, room)
+        (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game && game.is_some() => {
+            let rules_of = game.map(|g| game_case(prepared, outcome, g, run, style, room));
+            rules_of.unwrap_or_else(|| Explanation {
+                text: String::new(),
+                trimmed: false,
+            })
         }
         (Expected::Play(expected), _, Some(run)) if case.mode == Mode::Ending => {
             ending_case(prepared, outcome, expected, run, style)

@@ -19,7 +19,7 @@ fn case(suite: &Suite, prepared: &Prepared<'_>, outcome: &CaseOutcome) -> String
     explain_outcome(
         prepared,
         outcome,
-        suite.game,
+        suite.game(),
         &suite.regions,
         &Style::PLAIN,
         Room { diff_lines: 30 },

@@ -4,7 +4,7 @@
 
 use super::{save, Found, Report, Task};
 use crate::case::Suite;
-use crate::grading::{self, Expected};
+use crate::grading::Expected;
 use crate::results::{self, Exploration, ExploredGame};
 
 /// Explains, in plain text, the difference a found game shows. Explaining
@@ -33,12 +33,11 @@ pub fn exploration(report: &Report, suite: &Suite, explain: ExplainFound) -> Exp
 }
 
 fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound) -> ExploredGame {
-    let prepared = grading::prepare(suite, [&found.case]);
     let mut explanation = explain(found, suite);
     let mut reason = found.outcome.judgement.reason.clone();
     let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
         + results::limited(&mut reason, results::REASON_ROOM);
-    let (expected, actual, prompts) = match (&prepared[0].expected, &found.outcome.run) {
+    let (expected, actual, prompts) = match (&found.expected, &found.outcome.run) {
         (Expected::Play(expected), Some(run)) => {
             let kept = results::kept_transcripts(
                 expected,

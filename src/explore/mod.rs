@@ -27,6 +27,7 @@ use crate::case::Suite;
 use crate::run::Feed;
 use crate::submission::Built;
 
+pub mod generated;
 pub mod kept;
 mod model;
 pub mod save;
@@ -57,10 +58,19 @@ pub fn explore(built: &Built, suite: &Suite, settings: &Settings) -> Result<Repo
         template: &template,
         feed: settings.feed,
     };
-    let generator = crate::games::support(suite.game).generator;
-    let (games, found) = search::explore(generator, &runner, settings)?;
+    let (games, found) = match suite.game() {
+        Some(game) => search::explore(crate::games::support(game).generator, &runner, settings)?,
+        None => {
+            let generator = generated::Generator::of(suite)?;
+            let explored = search::explore(&generator, &runner, settings)?;
+            if let Some(failure) = generator.failure() {
+                return Err(failure);
+            }
+            explored
+        }
+    };
     Ok(Report {
-        game: suite.game,
+        game: suite.name.clone(),
         seed: settings.seed,
         games,
         elapsed: start.elapsed(),

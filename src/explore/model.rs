@@ -4,11 +4,9 @@
 
 use std::time::Duration;
 
-use reference::Game;
-
 use crate::case::Case;
 use crate::generate::Task;
-use crate::grading::CaseOutcome;
+use crate::grading::{CaseOutcome, Expected};
 use crate::run::Feed;
 use crate::verdict::Verdict;
 
@@ -80,6 +78,8 @@ pub struct Found {
     pub moves: usize,
     /// The case that plays it, with the suite's settings.
     pub case: Case,
+    /// What the reference did on it.
+    pub expected: Expected,
     /// How the program did on it.
     pub outcome: CaseOutcome,
     /// Runs the shrinker made.
@@ -89,8 +89,8 @@ pub struct Found {
 /// What exploring found.
 #[derive(Clone, Debug)]
 pub struct Report {
-    /// The game.
-    pub game: Game,
+    /// What was explored: the game's id, or the suite's name.
+    pub game: String,
     /// The seed.
     pub seed: u64,
     /// Games played: up to and including the one that differed, or all.
@@ -129,6 +129,13 @@ pub enum Error {
     /// one.
     #[error("{0}")]
     Folder(String),
+    /// The suite's generator is missing, does not build, or failed.
+    #[error("{0}")]
+    Generator(String),
+    /// The reference could not say what a game expects (its program
+    /// does not build, or fails on the game).
+    #[error(transparent)]
+    Reference(#[from] crate::oracle::Error),
     /// Input cannot be given one line at a time when the program waits.
     #[error(
         "exploring needs input typed one line each time the program waits for it, and {0}: a \
@@ -143,7 +150,8 @@ impl Error {
     /// generated games, the grader's otherwise.
     pub fn fault(&self) -> crate::fault::Fault {
         match self {
-            Error::Suite { .. } => crate::fault::Fault::Suite,
+            Error::Suite { .. } | Error::Generator(_) => crate::fault::Fault::Suite,
+            Error::Reference(e) => e.fault(),
             _ => crate::fault::Fault::Grader,
         }
     }

@@ -11,6 +11,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::{search, Error, Found, Task};
 use crate::case::{self, pin, Case, Mode, MoveNumbers, Suite, SUITE_FILE};
+use crate::grading::Expected;
 
 /// Where a case was saved.
 #[derive(Clone, Debug)]
@@ -40,7 +41,22 @@ pub fn save(found: &Found, suite: &Suite, seed: u64, folder: &Path) -> Result<Sa
             file.display()
         )));
     }
-    pin::update(&saved, suite.game).map_err(|source| Error::Write {
+    let pinned = match (&found.expected, &saved.call) {
+        (_, Some(call)) => call.pin().into_bytes(),
+        (Expected::Play(run), None) => {
+            pin::pinned(run, &saved.input).map_err(|source| crate::oracle::Error::Unpinnable {
+                case: saved.name.clone(),
+                source,
+            })?
+        }
+        (Expected::Call(_), None) => {
+            return Err(Error::Folder(format!(
+                "{} reads back as a whole game, found as a call; this is a bug in referee",
+                file.display()
+            )))
+        }
+    };
+    pin::write(&saved, &pinned).map_err(|source| Error::Write {
         path: saved.pin_file().display().to_string(),
         source,
     })?;
@@ -61,12 +77,12 @@ fn ensure_folder(folder: &Path, suite: &Suite) -> Result<bool, Error> {
                 "{p}; name another folder to save the game in with --save"
             ))
         })?;
-        if existing.game != suite.game {
+        if !search::same_reference(&existing, suite) {
             return Err(Error::Folder(format!(
                 "{} holds cases of {}, not {}: name another folder with --save",
                 folder.display(),
-                existing.game,
-                suite.game
+                existing.name,
+                suite.name
             )));
         }
         if !existing.rubric.is_empty() {
@@ -75,7 +91,7 @@ fn ensure_folder(folder: &Path, suite: &Suite) -> Result<bool, Error> {
                  for, which referee cannot choose: save into a folder of its own (leave out \
                  --save for explored/{}), then move the case in with its `rubric:` and `points:`",
                 folder.display(),
-                suite.game
+                suite.name
             )));
         }
         return Ok(false);
@@ -87,6 +103,7 @@ fn ensure_folder(folder: &Path, suite: &Suite) -> Result<bool, Error> {
     fs::create_dir_all(folder).map_err(|e| write(folder, e))?;
     let text = search::settings_for_explored(suite)?;
     fs::write(&settings, text).map_err(|e| write(&settings, e))?;
+    search::copy_support(suite, folder)?;
     Ok(true)
 }
 
@@ -141,11 +158,7 @@ pub fn case_text(found: &Found, suite: &Suite, seed: u64) -> String {
     );
     put("visibility", Value::String("public".into()));
     put("points", Value::from(found.case.points));
-    let mode = match found.case.mode {
-        Mode::Game => "game",
-        Mode::Text => "text",
-        Mode::Ending => "ending",
-    };
+    let mode = found.case.mode.name();
     put("mode", Value::String(mode.into()));
     if found.case.mode == Mode::Game {
         let numbers = match found.case.move_numbers {
@@ -183,10 +196,13 @@ pub fn case_text(found: &Found, suite: &Suite, seed: u64) -> String {
         }
     }
     let body = serde_yaml::to_string(&Value::Mapping(map)).unwrap_or_default();
+    let which = match suite.game() {
+        Some(game) => format!("--game {game}"),
+        None => format!("--cases {}", suite.dir.display()),
+    };
     format!(
-        "# Found by `referee explore --game {} --seed {seed}`: game {} of the generated games \
+        "# Found by `referee explore {which} --seed {seed}`: game {} of the generated games \
          ({}), shrunk in {} runs.\n{body}",
-        suite.game,
         found.index + 1,
         found.generated,
         found.shrink_runs

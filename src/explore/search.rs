@@ -3,14 +3,15 @@
 //! on every core, until the first game the program plays differently.
 
 use std::fs;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use super::shrink::{self, Shrunk};
 use super::{differs, Budget, Error, Found, Model, Rng, Settings, Task};
-use crate::case::{self, Case, Mode, MoveNumbers, Suite, SUITE_FILE};
-use crate::grading::{self, CaseOutcome};
+use crate::case::{self, Case, Mode, MoveNumbers, Reference, Suite, SUITE_FILE};
+use crate::grading::{self, CaseOutcome, Expected};
 use crate::run::Feed;
 use crate::submission::Built;
 use crate::verdict::Verdict;
@@ -32,13 +33,50 @@ pub fn settings_for_explored(suite: &Suite) -> Result<String, Error> {
     let mut settings: serde_yaml::Mapping = serde_yaml::from_str(&text)
         .map_err(|e| trouble(format!("cannot read its {SUITE_FILE}: {e}")))?;
     settings.remove("rubric");
+    // The explored cases live in another folder: programs are named
+    // where they are; support files are copied beside the cases.
+    let absolute = |path: &Path| {
+        std::path::absolute(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .display()
+            .to_string()
+    };
+    if let Reference::Program(program) = &suite.reference {
+        settings.insert("reference".into(), absolute(program).into());
+        settings.insert("name".into(), suite.name.clone().into());
+    }
+    if let Some(generator) = &suite.generator {
+        settings.insert("generator".into(), absolute(generator).into());
+    }
     let body = serde_yaml::to_string(&settings)
         .map_err(|e| trouble(format!("cannot write its settings: {e}")))?;
     Ok(format!(
         "# The settings of {}, for cases found by `referee explore` (its rubric\n\
          # left out: an explored game earns points for no item of it).\n{body}",
-        case::origin(&suite.dir, suite.game)
+        case::origin(suite)
     ))
+}
+
+/// Copies the suite's support files into `folder`, at their places, for
+/// a folder made with [`settings_for_explored`].
+pub fn copy_support(suite: &Suite, folder: &Path) -> Result<(), Error> {
+    crate::submission::provide(folder, &suite.support).map_err(|e| Error::Write {
+        path: folder.display().to_string(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// Whether two suites are judged against the same reference: the same
+/// built-in game, or the same program.
+pub fn same_reference(a: &Suite, b: &Suite) -> bool {
+    match (&a.reference, &b.reference) {
+        (Reference::Game(x), Reference::Game(y)) => x == y,
+        (Reference::Program(x), Reference::Program(y)) => {
+            let canonical = |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            canonical(x) == canonical(y)
+        }
+        _ => false,
+    }
 }
 
 /// A case with the suite's defaults (limits, comparison, mode) and no
@@ -66,6 +104,7 @@ pub fn template(suite: &Suite) -> Result<Case, Error> {
     )
     .and_then(|()| fs::write(folder.path().join(TEMPLATE), "input: []\n"))
     .map_err(|e| trouble(format!("cannot copy it: {e}")))?;
+    copy_support(suite, folder.path())?;
     let loaded = case::load_suite(folder.path()).map_err(|p| trouble(p.to_string()))?;
     if let Some(problem) = loaded.problems.first() {
         return Err(trouble(problem.to_string()));
@@ -94,6 +133,8 @@ pub fn template(suite: &Suite) -> Result<Case, Error> {
 pub struct Ran {
     /// The case, with the suite's settings.
     pub case: Case,
+    /// What the reference did on it.
+    pub expected: Expected,
     /// The program's outcome.
     pub outcome: CaseOutcome,
 }
@@ -130,12 +171,17 @@ impl Runner<'_> {
     /// Plays one task, as grading plays a case.
     pub fn run(&self, task: &Task) -> Result<Ran, Error> {
         let case = self.case(task);
-        let outcome = {
-            let prepared = grading::prepare(self.suite, [&case]);
-            grading::run_case(self.built, self.suite, &prepared[0], self.feed)
-                .map_err(|e| Error::Run(e.to_string()))?
+        let (expected, outcome) = {
+            let prepared = grading::prepare(self.suite, [&case])?;
+            let outcome = grading::run_case(self.built, self.suite, &prepared[0], self.feed)
+                .map_err(|e| Error::Run(e.to_string()))?;
+            (prepared[0].expected.clone(), outcome)
         };
-        Ok(Ran { case, outcome })
+        Ok(Ran {
+            case,
+            expected,
+            outcome,
+        })
     }
 
     /// Plays `tasks`, `jobs` at once; results in the tasks' order.
@@ -324,6 +370,7 @@ fn found_from<M: Model + ?Sized>(
         described: model.describe(&shrunk.game),
         moves: model.measure(&shrunk.game).0,
         case,
+        expected: shrunk.evidence.expected,
         outcome: shrunk.evidence.outcome,
         shrink_runs: shrunk.runs,
     }

@@ -67,8 +67,9 @@ pub enum PlayFault {
 pub struct Setting<'a> {
     /// The case.
     pub case: &'a Case,
-    /// The game.
-    pub game: reference::Game,
+    /// The built-in game whose reader judges game mode; `None` for a
+    /// suite with its own reference (which has no game mode).
+    pub game: Option<reference::Game>,
     /// Output never graded.
     pub regions: &'a [Region],
     /// The regions a case's format can name.
@@ -92,10 +93,10 @@ pub(crate) fn whole_game<'w>(
         Mode::Text | Mode::Game => EndingFault::of(run.ending, read, reference),
     };
     let counted = ending.filter(|f| counts(case, *f));
-    match case.mode {
-        Mode::Text => text_mode(setting, run, ending, counted),
-        Mode::Game => game_mode(setting, want(), run, ending, counted),
-        Mode::Ending => ending_mode(case, reference, ending, counted),
+    match (case.mode, setting.game) {
+        (Mode::Game, Some(game)) => game_mode(setting, game, want(), run, ending, counted),
+        (Mode::Ending, _) => ending_mode(case, reference, ending, counted),
+        _ => text_mode(setting, run, ending, counted),
     }
 }
 
@@ -220,13 +221,14 @@ fn text_mode(
 
 fn game_mode(
     setting: &Setting<'_>,
+    game: reference::Game,
     want: &Reading,
     run: &RunResult,
     ending: Option<EndingFault>,
     counted: Option<EndingFault>,
 ) -> (Judgement, Faults) {
     let case = setting.case;
-    let rules = crate::games::rules(setting.game);
+    let rules = crate::games::rules(game);
     let lines = terminal::run_lines(run);
     let got = game::read(rules, &lines);
     let play = game::compare(rules, want, &got, case.move_numbers);

@@ -79,7 +79,7 @@ fn judged(case: &Case, run: &RunResult) -> (Judgement, Faults) {
     let want = game::read(crate::games::rules(Game::Pentago), &lines);
     let setting = Setting {
         case,
-        game: Game::Pentago,
+        game: Some(Game::Pentago),
         regions: &[],
         graded: &[],
         expected: &expected,
@@ -376,7 +376,7 @@ fn the_exit_status_is_compared_with_the_references() {
     expected.status = 1;
     let setting = Setting {
         case: &c,
-        game: Game::Pentago,
+        game: Some(Game::Pentago),
         regions: &[],
         graded: &[],
         expected: &expected,

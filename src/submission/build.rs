@@ -13,6 +13,7 @@ use tempfile::TempDir;
 use super::program::{Language, Submission};
 use super::python;
 use crate::call;
+use crate::case::Support;
 use crate::run::{tool, Limits, Program};
 use crate::sandbox;
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
@@ -87,8 +88,15 @@ pub fn sandbox() -> &'static sandbox::Sandbox {
     sandbox::get()
 }
 
-/// Builds `submission`; C is compiled with `cflags`.
-pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildError> {
+/// Builds `submission`; C is compiled with `cflags`. The suite's
+/// `support` files sit beside the source: a header is found however it
+/// is included (`#include "cs50.h"` or `<cs50.h>`), a Python module is
+/// imported.
+pub fn build(
+    submission: &Submission,
+    cflags: &[String],
+    support: &[Support],
+) -> Result<Built, BuildError> {
     let stage = sandbox()
         .build_folder()
         .map_err(|e| BuildError::Grader(format!("cannot make a build folder: {e}")))?;
@@ -111,9 +119,10 @@ pub fn build(submission: &Submission, cflags: &[String]) -> Result<Built, BuildE
             refusal => BuildError::Refused(refusal),
         },
     )?;
+    super::start::provide(stage.path(), support).map_err(|e| BuildError::Grader(e.to_string()))?;
     let mut caller = None;
     let (program, warnings) = match submission.language {
-        Language::C => compile_with_retry(&staged, stage.path(), cflags)?,
+        Language::C => compile_with_retry(&staged, stage.path(), cflags, support)?,
         Language::Python => {
             let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
             let run_python = |args: &[&Path]| {
@@ -151,11 +160,12 @@ fn compile_with_retry(
     source: &Path,
     stage: &Path,
     cflags: &[String],
+    support: &[Support],
 ) -> Result<(Program, String), BuildError> {
-    match compile(source, stage, cflags) {
+    match compile(source, stage, cflags, support) {
         Err(BuildError::Grader(_)) => {
             sandbox::retire_thread_slot();
-            compile(source, stage, cflags)
+            compile(source, stage, cflags, support)
         }
         done => done,
     }
@@ -165,6 +175,7 @@ fn compile(
     source: &Path,
     stage: &Path,
     cflags: &[String],
+    support: &[Support],
 ) -> Result<(Program, String), BuildError> {
     let compiler = c_compiler().ok_or_else(|| {
         BuildError::Grader(
@@ -184,7 +195,13 @@ fn compile(
         0o644,
     )
     .map_err(|e| BuildError::Grader(format!("cannot give the compiler its source: {e}")))?;
+    super::start::provide(jail.workdir(), support)
+        .map_err(|e| BuildError::Grader(e.to_string()))?;
     let mut argv: Vec<OsString> = vec![compiler.into_os_string()];
+    if !support.is_empty() {
+        // `#include <cs50.h>` as handouts write it finds the suite's own.
+        argv.push("-I.".into());
+    }
     argv.extend(cflags.iter().map(OsString::from));
     argv.extend([file_name.to_os_string(), "-o".into(), "program".into()]);
     argv.extend(LIBS.iter().map(OsString::from));

@@ -24,10 +24,12 @@ mod build;
 mod error;
 mod program;
 pub mod python;
+mod start;
 
 pub use build::{build, find_on_path, sandbox, BuildError, Built, DEFAULT_CFLAGS};
 pub use error::Error;
 pub use program::{Language, Submission};
+pub use start::{execute, provide, StartError, SUPPORT_LIMIT};
 
 /// Extensions of C++ sources: reported, since referee compiles C.
 const CPP: &[&str] = &["cpp", "cc", "cxx", "c++", "C"];

@@ -1,0 +1,129 @@
+//! Starting a built program on some input, in a fresh sandbox, with the
+//! suite's support files in its working folder: the one way every run
+//! starts, the reference program's and the students' alike.
+
+use std::path::Path;
+
+use crate::case::Support;
+use crate::run::{self, Feed, Limits, Program, RunResult};
+use crate::sandbox::{self, Jail};
+use crate::untrusted;
+
+/// The most a support file may hold.
+pub const SUPPORT_LIMIT: u64 = 16 << 20;
+
+/// Why a program could not be run: always the grader's trouble (no slot,
+/// no process to spare, a support file it cannot copy), never what the
+/// program did.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// No sandbox could be made for the run.
+    #[error("cannot make a sandbox for the run: {0}")]
+    Sandbox(std::io::Error),
+    /// A support file could not be put in the working folder.
+    #[error("cannot copy the support file {file} into the run's folder: {why}")]
+    Support {
+        /// The file, as the suite names it.
+        file: String,
+        /// Why.
+        why: String,
+    },
+    /// The program could not be started or watched.
+    #[error("cannot run {program}: {source}")]
+    Run {
+        /// The program, as started.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Runs `program` on `input` in a fresh sandbox whose working folder holds
+/// `support`. A failure of the grader's own (no slot, no process to
+/// spare) is tried once more on a fresh slot, then reported as the
+/// grader's, never as the program's. The jail is returned with the
+/// result, so that what the program left in its folder can be read.
+pub fn execute(
+    program: &Program,
+    input: &[String],
+    limits: &Limits,
+    support: &[Support],
+    feed: Feed,
+) -> Result<(Jail, RunResult), StartError> {
+    let attempt = || -> Result<(Jail, RunResult), StartError> {
+        let jail = super::sandbox()
+            .jail(&program.reads, limits)
+            .map_err(StartError::Sandbox)?;
+        provide(jail.workdir(), support)?;
+        let result =
+            run::run(program, input, limits, &jail, feed).map_err(|source| StartError::Run {
+                program: program_name(program),
+                source,
+            })?;
+        Ok((jail, result))
+    };
+    attempt().or_else(|_| {
+        sandbox::retire_thread_slot();
+        attempt()
+    })
+}
+
+/// Copies the support files into `folder`, each at its place, readable
+/// by the program (and not writable: every run gets them fresh).
+pub fn provide(folder: &Path, support: &[Support]) -> Result<(), StartError> {
+    for file in support {
+        let trouble = |why: String| StartError::Support {
+            file: file.place.display().to_string(),
+            why,
+        };
+        let to = folder.join(&file.place);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| trouble(e.to_string()))?;
+        }
+        untrusted::copy(&file.source, &to, SUPPORT_LIMIT, 0o644)
+            .map_err(|refusal| trouble(refusal.to_string()))?;
+    }
+    Ok(())
+}
+
+fn program_name(program: &Program) -> String {
+    program
+        .argv
+        .first()
+        .map(|p| Path::new(p).display().to_string())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn support_files_go_to_their_places_read_only() {
+        let suite = tempfile::tempdir().unwrap();
+        std::fs::create_dir(suite.path().join("data")).unwrap();
+        std::fs::write(suite.path().join("data/words.txt"), "apple\n").unwrap();
+        std::fs::write(suite.path().join("cs50.h"), "#pragma once\n").unwrap();
+        let support: Vec<Support> = ["data/words.txt", "cs50.h"]
+            .iter()
+            .map(|place| Support {
+                source: suite.path().join(place),
+                place: place.into(),
+            })
+            .collect();
+        let work = tempfile::tempdir().unwrap();
+        provide(work.path(), &support).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(work.path().join("data/words.txt")).unwrap(),
+            "apple\n"
+        );
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(work.path().join("cs50.h"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o644);
+        // A file already there (a program's own) is not written over.
+        assert!(provide(work.path(), &support).is_err());
+    }
+}
