@@ -561,6 +561,31 @@ mod tests {
     }
 
     #[test]
+    fn prompts_follow_the_lines_a_cut_transcript_keeps() {
+        let turns = crate::compare::Turns {
+            reads: vec![1, 500, 900],
+            prompts: vec![0, 1, 499, 500, 900],
+        };
+        // Lines 0 and 1, a mark, lines 498 to 500, a mark.
+        let shown = [
+            Some(0),
+            Some(1),
+            None,
+            Some(498),
+            Some(499),
+            Some(500),
+            None,
+        ];
+        assert_eq!(
+            kept_turns(&turns, &shown, 1000),
+            crate::compare::Turns {
+                reads: vec![1, 5],
+                prompts: vec![0, 1, 4, 5],
+            }
+        );
+    }
+
+    #[test]
     fn a_students_transcripts_keep_within_budget_public_cases_first() {
         let case = |name: &str, visibility, size: usize| CaseResult {
             name: name.into(),
