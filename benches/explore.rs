@@ -58,11 +58,7 @@ fn build(game: &Game) -> Built {
         .join(game.id)
         .join(game.program);
     let found = submission::locate(&file).expect("the fixture is there");
-    let flags: Vec<String> = submission::DEFAULT_CFLAGS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    submission::build(&found, &flags, &[]).expect("the fixture builds")
+    submission::build(&found, &submission::Flags::default(), &[]).expect("the fixture builds")
 }
 
 /// Time per explored game, with `jobs` workers.

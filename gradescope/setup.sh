@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's
-# image: it installs what referee needs (a C compiler, Python 3, Rust)
-# and builds referee from the source in the autograder zip, which
+# image: it installs what referee needs (C and C++ compilers, Python 3,
+# Rust) and builds referee from the source in the autograder zip, which
 # Gradescope unpacks in /autograder/source. See gradescope/README.md.
 set -euxo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 apt-get update
-apt-get install -y --no-install-recommends gcc libc6-dev python3 curl ca-certificates
+apt-get install -y --no-install-recommends gcc g++ libc6-dev python3 curl ca-certificates
 
 # Ubuntu's own Rust is older than referee needs: install it with rustup.
 if ! command -v cargo >/dev/null 2>&1; then

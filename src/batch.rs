@@ -66,7 +66,11 @@ pub trait Progress: Sync {
 impl Batch<'_> {
     /// Grades `entries`, `jobs` at a time; results in the entries' order.
     pub fn run(&self, entries: &[Entry], progress: &dyn Progress) -> Vec<SubmissionResult> {
-        let suite_print = class::suite_fingerprint(&self.suite.dir);
+        let mut programs: Vec<&Path> = self.suite.generator.iter().map(|p| p.as_path()).collect();
+        if let crate::case::Reference::Program(program) = &self.suite.reference {
+            programs.push(program);
+        }
+        let suite_print = class::suite_fingerprint(&self.suite.dir, &programs);
         let done = queue::map(entries, self.jobs, None, |entry| {
             let (result, cached) = self.one(entry, &suite_print);
             progress.finished(&result, cached);
@@ -81,7 +85,7 @@ impl Batch<'_> {
     /// One submission: from the cache when nothing changed, else graded
     /// (and cached, unless grading was interrupted).
     fn one(&self, entry: &Entry, suite_print: &str) -> (SubmissionResult, bool) {
-        let mut flags = self.settings.cflags.clone().unwrap_or_default();
+        let mut flags = self.settings.flags.fingerprinted();
         if let Some(explore) = &self.explore {
             // Results explored with other games are other results.
             flags.push(format!("--explore={:?}/{}", explore.budget, explore.seed));
@@ -130,16 +134,7 @@ impl Batch<'_> {
     /// (grading keeps no build): a few milliseconds beside its games.
     fn exploration(&self, found: &submission::Submission) -> Option<Exploration> {
         let settings = self.explore.as_ref()?;
-        let defaults: Vec<String> = submission::DEFAULT_CFLAGS
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let flags = self
-            .settings
-            .cflags
-            .clone()
-            .or_else(|| self.suite.compile_flags.clone())
-            .unwrap_or(defaults);
+        let flags = self.settings.flags.over(&self.suite.compile);
         let explored = submission::build(found, &flags, &self.suite.support)
             .map_err(|_| "it no longer builds".to_string())
             .and_then(|built| {

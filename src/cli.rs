@@ -56,8 +56,17 @@ pub enum Command {
     /// Exits 1 when a difference was found, 0 when none was.
     Explore(ExploreArgs),
     /// Say which protections and ways of watching programs this machine
-    /// supports.
-    Doctor,
+    /// supports, and, with --cases, whether it can grade that suite.
+    Doctor {
+        /// A suite to check this machine against: its reference builds,
+        /// its cases are pinned, its generator runs.
+        #[arg(long)]
+        cases: Option<PathBuf>,
+    },
+    /// Make a suite folder for an assignment of one's own: a commented
+    /// suite.yaml naming PROGRAM as its reference, one example case and
+    /// its pinned transcript.
+    New(NewArgs),
     /// Work with case folders: validate, list, re-pin transcripts.
     Cases {
         /// What to do with them.
@@ -69,8 +78,8 @@ pub enum Command {
 /// `referee check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The program: a .c or .py file, an executable, or a folder holding
-    /// one.
+    /// The program: a C, C++ or Python file, an executable, or a folder
+    /// holding one.
     pub submission: PathBuf,
     /// The game it plays; guessed from the file when left out.
     #[arg(long, short)]
@@ -87,6 +96,9 @@ pub struct CheckArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cxxflags: Option<String>,
     /// How input is typed: one line each time the program waits for it,
     /// or all at once at the start.
     #[arg(long, value_enum, default_value = "interactive")]
@@ -105,11 +117,25 @@ pub struct CheckArgs {
     pub seed: u64,
 }
 
+/// `referee new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The folder to make.
+    pub dir: PathBuf,
+    /// The instructor's program (a .c, .cpp, .py file or an executable),
+    /// copied into the folder.
+    #[arg(long, value_name = "PROGRAM")]
+    pub reference: PathBuf,
+    /// A line the example case types (give it once per line).
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    pub input: Vec<String>,
+}
+
 /// `referee explore`.
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
-    /// The program: a .c or .py file, an executable, or a folder holding
-    /// one.
+    /// The program: a C, C++ or Python file, an executable, or a folder
+    /// holding one.
     pub submission: PathBuf,
     /// The game it plays; guessed from the file when left out.
     #[arg(long, short)]
@@ -139,6 +165,9 @@ pub struct ExploreArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cxxflags: Option<String>,
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
@@ -169,6 +198,9 @@ pub struct GradeArgs {
     /// C compiler flags, replacing the suite's (e.g. "-O2 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cflags: Option<String>,
+    /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
+    #[arg(long, allow_hyphen_values = true)]
+    pub cxxflags: Option<String>,
     /// Timeouts after which a submission's remaining cases of the same
     /// kind are not run but judged `timeout` (0: run every case).
     #[arg(long, default_value_t = referee::grading::MAX_TIMEOUTS)]

@@ -25,8 +25,9 @@ use crate::verdict::{Judgement, Verdict};
 /// How to grade.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// C compiler flags; `None` for the suite's, or the defaults.
-    pub cflags: Option<Vec<String>>,
+    /// Compiler flags per language, over the suite's (the defaults where
+    /// neither sets them).
+    pub flags: submission::Flags,
     /// How input is given.
     pub feed: Feed,
     /// Cases run at once.
@@ -39,7 +40,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            cflags: None,
+            flags: submission::Flags::default(),
             feed: Feed::Interactive,
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_timeouts: MAX_TIMEOUTS,
@@ -213,16 +214,8 @@ pub(crate) fn grade_until(
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Result<Option<Graded>, Error> {
-    let default_flags: Vec<String> = submission::DEFAULT_CFLAGS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let cflags = settings
-        .cflags
-        .as_ref()
-        .or(suite.compile_flags.as_ref())
-        .unwrap_or(&default_flags);
-    let built = match submission::build(submission, cflags, &suite.support) {
+    let flags = settings.flags.over(&suite.compile);
+    let built = match submission::build(submission, &flags, &suite.support) {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
         Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),

@@ -10,7 +10,7 @@ mod cli;
 mod commands;
 
 use cli::{CasesAction, Cli, Command};
-use commands::{cases, check, doctor, explore, grade, gradescope, merge, play, record};
+use commands::{cases, check, doctor, explore, grade, gradescope, merge, new, play, record};
 
 /// Parses the command line, runs the command, and turns its outcome into
 /// the process's exit code.
@@ -22,7 +22,8 @@ fn main() -> ExitCode {
             | Command::Grade(_)
             | Command::Gradescope(_)
             | Command::Explore(_)
-            | Command::Doctor
+            | Command::Doctor { .. }
+            | Command::New(_)
     ) {
         // Before any thread starts: a private namespace for working folders.
         referee::sandbox::isolate_process();
@@ -44,7 +45,8 @@ fn main() -> ExitCode {
         Command::Gradescope(args) => gradescope::run(&args),
         Command::Merge { out, shards, force } => merge::run(&out, &shards, force),
         Command::Explore(args) => explore::run(&args),
-        Command::Doctor => doctor::run(),
+        Command::Doctor { cases } => doctor::run(cases.as_deref()),
+        Command::New(args) => new::run(&args),
         Command::Cases { action } => match action {
             CasesAction::Validate { dirs } => cases::validate(&dirs),
             CasesAction::List { dirs, markdown } => cases::list(&dirs, markdown),

@@ -205,23 +205,17 @@ fn builds() -> &'static Builds {
 /// while it is being built waits for that build; `label` says who asked,
 /// for the message when the program is not there.
 pub fn program(suite: &Suite, program: &Path, label: &str) -> Result<Arc<Built>, Error> {
-    let flags = suite.compile_flags.clone().unwrap_or_else(|| {
-        submission::DEFAULT_CFLAGS
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    });
-    let key = (program.to_path_buf(), flags);
+    let key = (program.to_path_buf(), suite.compile.fingerprinted());
     let mut builds = builds().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(done) = builds.get(&key) {
         return done.clone();
     }
-    let done = build(suite, program, &key.1, label).map(Arc::new);
+    let done = build(suite, program, label).map(Arc::new);
     builds.insert(key, done.clone());
     done
 }
 
-fn build(suite: &Suite, program: &Path, flags: &[String], label: &str) -> Result<Built, Error> {
+fn build(suite: &Suite, program: &Path, label: &str) -> Result<Built, Error> {
     if !program.exists() {
         return Err(Error::Missing {
             program: program.to_path_buf(),
@@ -233,7 +227,7 @@ fn build(suite: &Suite, program: &Path, flags: &[String], label: &str) -> Result
         why,
     };
     let found = submission::locate(program).map_err(|e| grader(e.to_string()))?;
-    submission::build(&found, flags, &suite.support).map_err(|e| match e {
+    submission::build(&found, &suite.compile, &suite.support).map_err(|e| match e {
         BuildError::Compile(messages) => Error::DoesNotBuild {
             program: program.to_path_buf(),
             messages: crate::results::compiler_messages(&messages),

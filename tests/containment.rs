@@ -48,6 +48,7 @@ fn expected_verdicts() -> HashMap<&'static str, &'static [&'static str]> {
         ("reads-fds", &["wrong-output"][..]),
         ("reads-outside", &["wrong-output"][..]),
         ("reads-outside-binary", &["wrong-output"][..]),
+        ("reads-outside-cpp", &["wrong-output"][..]),
         ("segfault", &["crashed"][..]),
         ("setsid-escapee", &["wrong-output"][..]),
         ("sleeps", &["timeout"][..]),
@@ -145,7 +146,7 @@ impl Batch {
             let path = entry.unwrap().path();
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
             let wanted = programs.is_none_or(|p| p.contains(&stem.as_str()));
-            if path.extension().is_some_and(|e| e == "c") && wanted {
+            if path.extension().is_some_and(|e| e == "c" || e == "cpp") && wanted {
                 let source = self.fill(&fs::read_to_string(&path).unwrap());
                 fs::write(self.class.join(path.file_name().unwrap()), source).unwrap();
             }
@@ -329,14 +330,22 @@ fn grade_and_check(who: As) {
 
 /// What each program says it managed, from its own output.
 fn check_programs_reports(batch: &Batch, name: &str) {
-    let reads = batch.printed("reads-outside");
-    // Writing into its own private /tmp is allowed; nothing else is.
-    for line in &reads {
+    // The file attacks, in C and in C++ (libstdc++'s fstream): each ran
+    // (it wrote into its own private /tmp, which is allowed), and nothing
+    // else was read or written.
+    for program in ["reads-outside", "reads-outside-cpp"] {
+        let reads = batch.printed(program);
         assert!(
-            !(line.starts_with("READ ")
-                || line.starts_with("WROTE ") && line != "WROTE /tmp/referee-escaped.txt"),
-            "as {name}: reads-outside: {line}"
+            reads.iter().any(|l| l == "WROTE /tmp/referee-escaped.txt"),
+            "as {name}: {program} did not run: {reads:?}"
         );
+        for line in &reads {
+            assert!(
+                !(line.starts_with("READ ")
+                    || line.starts_with("WROTE ") && line != "WROTE /tmp/referee-escaped.txt"),
+                "as {name}: {program}: {line}"
+            );
+        }
     }
     let binary = batch.printed("reads-outside-binary");
     assert!(

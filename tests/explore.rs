@@ -1,9 +1,10 @@
 //! Exploring the fixtures: every known-bad program plays some generated
 //! game differently from the reference within a small budget, and the
 //! game found shrinks to a short one whose saved case fails the bad
-//! program and passes the correct one; the correct programs, and the
-//! Pentago programs that print in their own format, play every game as
-//! the reference does.
+//! program and passes the correct one; the correct programs, the
+//! Pentago programs that print in their own format, and those that check
+//! a move's fields in another order, play every game as the reference
+//! does.
 //!
 //! Each fixture is built once and shared by the tests of this file.
 
@@ -65,11 +66,7 @@ fn built(file: &Path) -> Arc<Built> {
         return Arc::clone(built);
     }
     let found = submission::locate(file).unwrap();
-    let flags: Vec<String> = submission::DEFAULT_CFLAGS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let built = Arc::new(submission::build(&found, &flags, &[]).unwrap());
+    let built = Arc::new(submission::build(&found, &submission::Flags::default(), &[]).unwrap());
     cache
         .lock()
         .unwrap()
@@ -266,6 +263,23 @@ fn pentago_correct_program_plays_every_game_as_the_reference() {
 fn connect4_bomb_correct_program_plays_every_game_as_the_reference() {
     let problem = nothing_found("connect4-bomb", &fixture("connect4-bomb", "correct.py"));
     assert!(problem.is_none(), "{problem:?}");
+}
+
+/// Pentago programs that check whether the square is taken elsewhere
+/// than SPEC.md does (after the quadrant, or after the direction too:
+/// the handout leaves it open) play every game as the reference plays
+/// it: no generated or shrunk move carries two faults, and which of two
+/// a program names is all the order decides.
+#[test]
+fn pentago_programs_checking_in_other_orders_play_every_game_as_the_reference() {
+    let problems: Vec<String> = [
+        "checks-the-quadrant-before-the-square.c",
+        "checks-the-square-after-the-quadrant.c",
+    ]
+    .iter()
+    .filter_map(|file| nothing_found("pentago", &fixture("pentago", &format!("rubric/{file}"))))
+    .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[derive(Deserialize)]

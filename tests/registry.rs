@@ -46,7 +46,7 @@ fn the_readme_lists_the_registered_games_and_their_languages() {
         .collect();
     let registered: Vec<(String, String)> = referee::games::ALL
         .iter()
-        .map(|s| (s.game.id().to_string(), s.language.to_string()))
+        .map(|s| (s.game.id().to_string(), s.language.taken().to_string()))
         .collect();
     assert_eq!(listed, registered);
     let ids: Vec<&str> = Game::ALL.iter().map(|g| g.id()).collect();

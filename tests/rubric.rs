@@ -54,6 +54,11 @@ const WRITTEN_FOR_THE_TESTS: &[(&str, f64)] = &[
     // handout only shows an occupied square with otherwise valid input,
     // so the order is open: 57.
     ("rubric/checks-the-quadrant-before-the-square.c", 57.0),
+    // The same, with the square checked between the quadrant and the
+    // direction, the one other place the handout leaves it (its sample
+    // run fixes the order of the other four checks: G05h, c05h, c25h):
+    // 57.
+    ("rubric/checks-the-square-after-the-quadrant.c", 57.0),
 ];
 
 /// The other fixtures: known bugs (one each) and correct programs in

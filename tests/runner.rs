@@ -53,7 +53,15 @@ impl Drop for Load {
 /// load; returns every terminal transcript.
 fn transcripts(file: &str, inputs: &[String], times: usize, parallel: usize) -> Vec<Vec<u8>> {
     let submission = submission::locate(&test_file(file)).unwrap();
-    let built = build(&submission, &["-O2".to_string()], &[]).unwrap();
+    let built = build(
+        &submission,
+        &submission::Flags {
+            c: Some(vec!["-O2".to_string()]),
+            cpp: None,
+        },
+        &[],
+    )
+    .unwrap();
     let _load = Load::start();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let found = std::sync::Mutex::new(Vec::new());
@@ -128,7 +136,7 @@ fn prompts_come_before_their_answers_in_python_too() {
 #[test]
 fn nothing_the_program_started_outlives_its_case() {
     let submission = submission::locate(&test_file("programs/leaves-a-child-behind.c")).unwrap();
-    let built = build(&submission, &[], &[]).unwrap();
+    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
     let limits = Limits::default();
     let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
     let result = run::run(&built.program, &[], &limits, &jail, Feed::Interactive).unwrap();

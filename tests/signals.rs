@@ -20,7 +20,7 @@ fn programs_start_with_default_signal_handling() {
         libc::signal(libc::SIGINT, libc::SIG_IGN);
     }
     let submission = submission::locate(&test_file("programs/reports-its-signals.c")).unwrap();
-    let built = build(&submission, &[], &[]).unwrap();
+    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
     let limits = Limits::default();
     let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
     let result = run::run(&built.program, &[], &limits, &jail, Feed::Interactive).unwrap();

@@ -12,7 +12,7 @@ use referee::transcript::Event;
 
 fn run_program(file: &str, inputs: &[&str]) -> RunResult {
     let submission = submission::locate(&test_file(file)).unwrap();
-    let built = build(&submission, &[], &[]).unwrap();
+    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
     let limits = Limits::default();
     let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
     let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();

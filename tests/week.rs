@@ -1,7 +1,7 @@
 //! A TA's week with referee: each situation that once lost or misstated
 //! a result, reproduced. A full disk during a rerun, Ctrl-C in the middle
 //! of a class, names from learning systems, a compiled binary beside its
-//! source, C++ files, a looping program, stale output folders, a binary
+//! source, C++ and `.C` files, a looping program, stale output folders, a binary
 //! copied away from its source tree, and the messages for bad arguments.
 
 mod common;
@@ -333,7 +333,7 @@ fn names_from_learning_systems_stay_readable_and_keep_their_ids() {
 }
 
 #[test]
-fn sources_win_over_binaries_and_other_languages_are_reported() {
+fn sources_win_over_binaries_and_ambiguous_sources_are_reported() {
     let work = tempfile::tempdir().unwrap();
     let cases = connect4_cases(work.path());
     let class = work.path().join("class");
@@ -349,7 +349,10 @@ fn sources_win_over_binaries_and_other_languages_are_reported() {
     assert!(gcc.success());
     copy(&correct_c(), &class.join("bob/lab6.c"));
     copy(&correct_c(), &class.join("bob/lab6.cpp"));
-    copy(&correct_c(), &class.join("carol.cpp"));
+    // carol's name ends in .C: C++ to g++, or a .c a system renamed.
+    copy(&correct_c(), &class.join("carol.C"));
+    // erin's C compiles as C++ too, and is graded as such.
+    copy(&correct_c(), &class.join("erin.cpp"));
     // dave handed in his compiled program under the source's name.
     copy(&compiled, &class.join("dave.c"));
     let out = work.path().join("out");
@@ -369,7 +372,9 @@ fn sources_win_over_binaries_and_other_languages_are_reported() {
         bob.contains("2 programs") && bob.contains("lab6.cpp"),
         "{bob}"
     );
-    assert!(message("carol").contains("C++"));
+    assert!(message("carol").contains("rename it to end in .c"));
+    let erin = submission(&results, "erin");
+    assert_eq!(erin["score"], erin["max_score"], "{erin}");
     let dave = message("dave");
     assert!(dave.contains("binary data") && dave.len() < 400, "{dave}");
     // Each of them is in the summary with the reason.
@@ -383,7 +388,7 @@ fn sources_win_over_binaries_and_other_languages_are_reported() {
     }
     let carol = fs::read_to_string(out.join("feedback/carol.md")).unwrap();
     assert!(
-        carol.contains("C++") && !carol.contains("use `referee grade`"),
+        carol.contains("ends in .C") && !carol.contains("use `referee grade`"),
         "{carol}"
     );
 }

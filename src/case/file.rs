@@ -38,7 +38,7 @@ pub struct SuiteFile {
     /// Parts of the output that are never graded.
     #[serde(default)]
     pub ignore_regions: Vec<RegionFile>,
-    /// How C submissions are compiled.
+    /// How C and C++ submissions are compiled.
     #[serde(default)]
     pub compile: CompileFile,
     /// Points for playing every generated game as the reference does,
@@ -181,6 +181,10 @@ pub struct RegionFile {
 #[serde(deny_unknown_fields)]
 pub struct CompileFile {
     /// Flags for the C compiler, replacing the default ones.
+    pub c: Option<Vec<String>>,
+    /// Flags for the C++ compiler, replacing the default ones.
+    pub cpp: Option<Vec<String>>,
+    /// The older name of `c`, which suites written before C++ use.
     pub flags: Option<Vec<String>>,
 }
 

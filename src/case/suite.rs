@@ -12,6 +12,7 @@ use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::fault::Fault;
 use crate::run::Limits;
+use crate::submission::Flags;
 
 /// One case, with the suite's defaults applied.
 #[derive(Clone, Debug)]
@@ -117,8 +118,8 @@ pub struct Suite {
     pub cases: Vec<Case>,
     /// Output never graded.
     pub regions: Vec<Region>,
-    /// C compiler flags, if the suite sets them.
-    pub compile_flags: Option<Vec<String>>,
+    /// Compiler flags per language, where the suite sets them.
+    pub compile: Flags,
     /// Points for playing every generated game as the reference does
     /// (`grade --explore`); 0 unless the suite says.
     pub explore_points: f64,

@@ -70,8 +70,8 @@ pub enum Error {
     },
     /// Nothing that could be a submission in any of the paths.
     #[error(
-        "no submissions found in {} (a submission is a .c or .py file, an executable, or a \
-         folder holding one)",
+        "no submissions found in {} (a submission is a C, C++ or Python file, an executable, or \
+         a folder holding one)",
         .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
     Nothing(Vec<PathBuf>),

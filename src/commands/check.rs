@@ -37,7 +37,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     super::warn_about_missing_protections();
     let prepared = grading::prepare(&suite, cases)?;
     let settings = Settings {
-        cflags: super::cflags(&args.cflags),
+        flags: super::flags(&args.cflags, &args.cxxflags),
         feed: args.feed.into(),
         ..Settings::default()
     };
@@ -103,7 +103,8 @@ fn explore_after(
         super::explore::budget_words(settings.budget),
         settings.seed
     );
-    let built = super::explore::build(submission, suite, &args.cflags)?;
+    let flags = super::flags(&args.cflags, &args.cxxflags);
+    let built = super::explore::build(submission, suite, &flags)?;
     let report = explore::explore(&built, suite, &settings)?;
     super::explore::show_report(
         &report,

@@ -1,12 +1,15 @@
 //! `referee doctor`: what this machine supports, in words.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use super::Failure;
-use referee::run;
+use referee::case::{pin, Reference, Suite};
+use referee::{oracle, run};
 
-/// Prints how programs will be watched and contained here.
-pub fn run() -> Result<ExitCode, Failure> {
+/// Prints how programs will be watched and contained here, and whether
+/// the suite in `cases` can be graded here.
+pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
     let sandbox = referee::submission::sandbox();
     println!("referee {} on this machine:", env!("CARGO_PKG_VERSION"));
     println!();
@@ -20,7 +23,7 @@ pub fn run() -> Result<ExitCode, Failure> {
     }
     let games: Vec<String> = referee::games::ALL
         .iter()
-        .map(|s| format!("{} ({})", s.game.id(), s.language))
+        .map(|s| format!("{} ({})", s.game.id(), s.language.taken()))
         .collect();
     println!("  {:<19} {}", "games", games.join(", "));
     println!();
@@ -28,5 +31,85 @@ pub fn run() -> Result<ExitCode, Failure> {
         None => println!("Every protection is on."),
         Some(_) => println!("Grading works; the protections marked OFF are not available here."),
     }
-    Ok(ExitCode::SUCCESS)
+    match cases {
+        Some(dir) => suite(dir),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Whether this machine can grade the suite in `dir`: its reference
+/// builds and runs, every case has a pin of its input, its generator
+/// runs. Exit 1 when something stands in the way.
+fn suite(dir: &Path) -> Result<ExitCode, Failure> {
+    let suite = super::load_suite(dir, None)?;
+    println!();
+    println!("The suite {} ({}):", dir.display(), suite.name);
+    let mut trouble = false;
+    let mut say = |what: &str, fine: bool, how: String| {
+        trouble |= !fine;
+        let mark = if fine { "ok" } else { "NO" };
+        println!("  {what:<19} {mark}: {how}");
+    };
+    match &suite.reference {
+        Reference::Game(game) => say("reference", true, format!("the built-in {game}")),
+        Reference::Program(program) if !program.exists() => say(
+            "reference",
+            missing_pins(&suite).is_empty(),
+            format!(
+                "{} is not here; grading reads the pinned transcripts",
+                program.display()
+            ),
+        ),
+        Reference::Program(program) => match oracle::program(&suite, program, "doctor") {
+            Ok(_) => say("reference", true, format!("{} builds", program.display())),
+            Err(e) => say("reference", false, e.to_string()),
+        },
+    }
+    let missing = missing_pins(&suite);
+    let count = suite.cases.len();
+    if missing.is_empty() {
+        say(
+            "pins",
+            true,
+            format!("all {count} cases pinned for their input"),
+        );
+    } else {
+        let can_make = oracle::available(&suite);
+        let how = format!(
+            "{} of {count} cases have no pin of their input ({}){}",
+            missing.len(),
+            missing.join(", "),
+            if can_make {
+                "; the reference runs for them (`referee cases update` pins them)"
+            } else {
+                ", and the reference is not here to run"
+            }
+        );
+        say("pins", can_make, how);
+    }
+    for file in &suite.support {
+        say("support", true, file.place.display().to_string());
+    }
+    if let Some(generator) = &suite.generator {
+        match referee::explore::generated::Generator::of(&suite) {
+            Ok(_) => say("generator", true, format!("{} runs", generator.display())),
+            Err(e) => say("generator", false, e.to_string()),
+        }
+    }
+    Ok(if trouble {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The whole-game cases with no pin of their input.
+fn missing_pins(suite: &Suite) -> Vec<String> {
+    suite
+        .cases
+        .iter()
+        .filter(|c| c.call.is_none())
+        .filter(|c| !matches!(pin::read(c), Ok(Some(text)) if pin::parse(&text, &c.input).is_ok()))
+        .map(|c| c.name.clone())
+        .collect()
 }

@@ -11,7 +11,7 @@ use crate::cli::ExploreArgs;
 use referee::case::Suite;
 use referee::explain::{found as show, Style};
 use referee::explore::{self, save, Budget, Report};
-use referee::submission::{self, BuildError, Built, Submission};
+use referee::submission::{self, BuildError, Built, Flags, Submission};
 
 /// Explores one submission; exit 1 when a game is played differently.
 pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
@@ -21,7 +21,11 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
         Ok(referee::games::infer_game(&submission)?)
     })?;
     super::warn_about_missing_protections();
-    let built = build(&submission, &suite, &args.cflags)?;
+    let built = build(
+        &submission,
+        &suite,
+        &super::flags(&args.cflags, &args.cxxflags),
+    )?;
     let defaults = explore::Settings::default();
     let settings = explore::Settings {
         seed: args.seed,
@@ -67,15 +71,9 @@ pub(super) fn budget_words(budget: Budget) -> String {
 pub(super) fn build(
     submission: &Submission,
     suite: &Suite,
-    cflags: &Option<String>,
+    flags: &Flags,
 ) -> Result<Built, Failure> {
-    let defaults: Vec<String> = submission::DEFAULT_CFLAGS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let flags = super::cflags(cflags)
-        .or_else(|| suite.compile_flags.clone())
-        .unwrap_or(defaults);
+    let flags = flags.over(&suite.compile);
     submission::build(submission, &flags, &suite.support).map_err(|e| {
         Failure::from(match e {
             BuildError::Compile(messages) => format!(

@@ -58,7 +58,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         suite: &suite,
         prepared: &prepared,
         settings: Settings {
-            cflags: super::cflags(&args.cflags),
+            flags: super::flags(&args.cflags, &args.cxxflags),
             jobs: 1,
             max_timeouts: args.max_timeouts,
             ..Settings::default()

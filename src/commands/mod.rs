@@ -18,6 +18,7 @@ pub mod explore;
 pub mod grade;
 pub mod gradescope;
 pub mod merge;
+pub mod new;
 pub mod play;
 pub mod record;
 
@@ -162,11 +163,17 @@ fn find_suite(
     load_suite(&dir, game)
 }
 
-/// `--cflags` as the list of flags it holds.
-fn cflags(flags: &Option<String>) -> Option<Vec<String>> {
-    flags
-        .as_ref()
-        .map(|f| f.split_whitespace().map(String::from).collect())
+/// `--cflags` and `--cxxflags` as the lists of flags they hold.
+fn flags(cflags: &Option<String>, cxxflags: &Option<String>) -> referee::submission::Flags {
+    let split = |flags: &Option<String>| {
+        flags
+            .as_ref()
+            .map(|f| f.split_whitespace().map(String::from).collect())
+    };
+    referee::submission::Flags {
+        c: split(cflags),
+        cpp: split(cxxflags),
+    }
 }
 
 /// Says once, on stderr, which protections are off on this machine.
@@ -187,7 +194,8 @@ mod tests {
         assert_eq!(student.fault(), Fault::Student);
         assert_eq!(
             student.to_string(),
-            "bob: no program in this folder (looked for a .c file, a .py file or an executable)"
+            "bob: no program in this folder (looked for a C (.c), C++ (.cpp, .cc, .cxx) or Python \
+             (.py) file, or an executable)"
         );
         let suite = Failure::from(referee::case::Problem::new(
             std::path::Path::new("cases/x/a.yaml"),

@@ -51,7 +51,7 @@ pub fn rules(game: Game) -> &'static dyn Rules {
 }
 
 /// The game a submission plays, from its language, file name and text,
-/// when that is unambiguous.
+/// when that is unambiguous. A C++ program is told apart as a C one is.
 pub fn infer_game(submission: &Submission) -> Result<Game, Error> {
     let unknown = || {
         let ids: Vec<&str> = ALL.iter().map(|s| s.game.id()).collect();
@@ -62,7 +62,7 @@ pub fn infer_game(submission: &Submission) -> Result<Game, Error> {
     };
     let candidates: Vec<&Support> = ALL
         .iter()
-        .filter(|s| s.language == submission.language)
+        .filter(|s| s.language == submission.language.registered_as())
         .collect();
     if let [only] = candidates[..] {
         if only.recognise.is_none() {
@@ -117,6 +117,11 @@ mod tests {
             Game::Pentago
         );
         assert_eq!(infer_game(&write("lab6.c", "")).unwrap(), Game::Connect4);
+        assert_eq!(
+            infer_game(&write("prog3.cpp", "// rotate a quadrant")).unwrap(),
+            Game::Pentago
+        );
+        assert_eq!(infer_game(&write("lab6.cc", "")).unwrap(), Game::Connect4);
         assert_eq!(infer_game(&write("x.py", "")).unwrap(), Game::Connect4Bomb);
         assert!(infer_game(&write("main.c", "int main(){}")).is_err());
         let both = infer_game(&write("connect-pentago.c", "")).unwrap_err();

@@ -3,7 +3,9 @@
 //!
 //! The root is a small tmpfs holding, read-only, the system folders
 //! compilers and interpreters need (`/usr`, `/lib*`, `/bin`, `/sbin`, or
-//! the links to them of a merged `/usr`), an `/etc` with only the loader's
+//! the links to them of a merged `/usr`: `gcc`'s `cc1` and `g++`'s
+//! `cc1plus`, the C and C++ headers, libstdc++ for compiling and at run
+//! time), an `/etc` with only the loader's
 //! and the clock's files (no `passwd`, `shadow`, `hostname`), the folders
 //! of the Python interpreter and of `REFEREE_ALLOW_READ`, and `/dev` with
 //! only `null`, `zero`, `random`, `urandom` and `tty` (the run's own
@@ -501,6 +503,52 @@ mod tests {
         assert!(!text.contains("mount /usr/lib on"), "{text}");
         assert!(text.contains(&format!("on {}", inside(&dir.path().to_string_lossy()))));
         assert!(matches!(steps[steps.len() - 2], Step::Enter(_)));
+    }
+
+    /// Where `g++` says a file it uses is.
+    fn gpp(args: &[&str], input: &str) -> String {
+        use std::io::Write;
+        let mut child = std::process::Command::new("g++")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("g++ is installed");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn what_gpp_needs_is_in_the_system_folders_bound() {
+        let iostream = gpp(&["-x", "c++", "-E", "-"], "#include <iostream>\n");
+        let header = iostream
+            .lines()
+            .filter_map(|l| l.split('"').nth(1))
+            .find(|p| p.ends_with("/iostream"))
+            .expect("g++ finds <iostream>")
+            .to_string();
+        let mut needed = vec![header];
+        for file in ["-print-prog-name=cc1plus", "-print-file-name=libstdc++.so"] {
+            needed.push(gpp(&[file], "").trim().to_string());
+        }
+        let runtime = gpp(&["-print-file-name=libstdc++.so.6"], "");
+        needed.push(runtime.trim().to_string());
+        for path in needed {
+            let path = Path::new(&path);
+            assert!(path.is_absolute() && path.exists(), "{}", path.display());
+            let real = path.canonicalize().unwrap();
+            assert!(
+                is_system(path) || is_system(&real),
+                "{} is in no folder the root binds",
+                path.display()
+            );
+        }
     }
 
     #[test]

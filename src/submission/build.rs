@@ -1,8 +1,8 @@
 //! Building a submission: its program file is copied into a private
 //! build folder (never through a link, only a regular file, size-capped),
-//! then C is compiled once and Python is checked for syntax errors
-//! (nothing of it runs); an executable is run from its copy. Build tools
-//! run in the same sandbox as programs, without a terminal.
+//! then C and C++ are compiled once and Python is checked for syntax
+//! errors (nothing of it runs); an executable is run from its copy. Build
+//! tools run in the same sandbox as programs, without a terminal.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tempfile::TempDir;
 
+use super::flags::Flags;
 use super::program::{Language, Submission};
 use super::python;
 use crate::call;
@@ -18,14 +19,35 @@ use crate::run::{tool, Limits, Program};
 use crate::sandbox;
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
-/// C compiler flags when neither the suite nor the command line sets
-/// them: the compiler's own defaults, as on a student's laptop, with
-/// warnings shown.
-pub const DEFAULT_CFLAGS: &[&str] = &["-Wall"];
+/// A compiler of one language, as referee looks for it and calls it.
+struct Compiler {
+    /// What it is called in messages.
+    name: &'static str,
+    /// The commands tried on PATH, in order.
+    commands: &'static [&'static str],
+    /// What to install when none is found.
+    package: &'static str,
+    /// Libraries linked after the source.
+    libs: &'static [&'static str],
+}
 
-/// Libraries linked after the source: the maths library, which the
-/// handouts allow.
-const LIBS: &[&str] = &["-lm"];
+/// The C compiler. The maths library is linked after the source: the
+/// handouts allow it, and `gcc` does not link it by itself.
+const C: Compiler = Compiler {
+    name: "C compiler",
+    commands: &["gcc", "cc"],
+    package: "gcc",
+    libs: &["-lm"],
+};
+
+/// The C++ compiler, which links the maths library (and the C++ one) by
+/// itself, as on a course server.
+const CPP: Compiler = Compiler {
+    name: "C++ compiler",
+    commands: &["g++", "c++"],
+    package: "g++",
+    libs: &[],
+};
 
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -88,13 +110,13 @@ pub fn sandbox() -> &'static sandbox::Sandbox {
     sandbox::get()
 }
 
-/// Builds `submission`; C is compiled with `cflags`. The suite's
-/// `support` files sit beside the source: a header is found however it
-/// is included (`#include "cs50.h"` or `<cs50.h>`), a Python module is
-/// imported.
+/// Builds `submission`; C and C++ are compiled with their `flags` (the
+/// defaults where none are set). The suite's `support` files sit beside
+/// the source: a header is found however it is included (`#include
+/// "cs50.h"` or `<cs50.h>`), a Python module is imported.
 pub fn build(
     submission: &Submission,
-    cflags: &[String],
+    flags: &Flags,
     support: &[Support],
 ) -> Result<Built, BuildError> {
     let stage = sandbox()
@@ -120,9 +142,19 @@ pub fn build(
         },
     )?;
     super::start::provide(stage.path(), support).map_err(|e| BuildError::Grader(e.to_string()))?;
+    let compile = |compiler: &Compiler, language: Language| {
+        compile_with_retry(
+            compiler,
+            &staged,
+            stage.path(),
+            &flags.of(language),
+            support,
+        )
+    };
     let mut caller = None;
     let (program, warnings) = match submission.language {
-        Language::C => compile_with_retry(&staged, stage.path(), cflags, support)?,
+        Language::C => compile(&C, Language::C)?,
+        Language::Cpp => compile(&CPP, Language::Cpp)?,
         Language::Python => {
             let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
             let run_python = |args: &[&Path]| {
@@ -157,31 +189,40 @@ pub fn build(
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
 fn compile_with_retry(
+    compiler: &Compiler,
     source: &Path,
     stage: &Path,
-    cflags: &[String],
+    flags: &[String],
     support: &[Support],
 ) -> Result<(Program, String), BuildError> {
-    match compile(source, stage, cflags, support) {
+    match compile(compiler, source, stage, flags, support) {
         Err(BuildError::Grader(_)) => {
             sandbox::retire_thread_slot();
-            compile(source, stage, cflags, support)
+            compile(compiler, source, stage, flags, support)
         }
         done => done,
     }
 }
 
 fn compile(
+    compiler: &Compiler,
     source: &Path,
     stage: &Path,
-    cflags: &[String],
+    flags: &[String],
     support: &[Support],
 ) -> Result<(Program, String), BuildError> {
-    let compiler = c_compiler().ok_or_else(|| {
-        BuildError::Grader(
-            "no C compiler found (looked for gcc and cc on PATH): install gcc".into(),
-        )
-    })?;
+    let command = compiler
+        .commands
+        .iter()
+        .find_map(|name| find_on_path(name))
+        .ok_or_else(|| {
+            BuildError::Grader(format!(
+                "no {} found (looked for {} on PATH): install {}",
+                compiler.name,
+                compiler.commands.join(" and "),
+                compiler.package
+            ))
+        })?;
     let jail = sandbox()
         .build_jail(&[stage.to_path_buf()], &COMPILE_LIMITS)
         .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
@@ -197,14 +238,14 @@ fn compile(
     .map_err(|e| BuildError::Grader(format!("cannot give the compiler its source: {e}")))?;
     super::start::provide(jail.workdir(), support)
         .map_err(|e| BuildError::Grader(e.to_string()))?;
-    let mut argv: Vec<OsString> = vec![compiler.into_os_string()];
+    let mut argv: Vec<OsString> = vec![command.into_os_string()];
     if !support.is_empty() {
         // `#include <cs50.h>` as handouts write it finds the suite's own.
         argv.push("-I.".into());
     }
-    argv.extend(cflags.iter().map(OsString::from));
+    argv.extend(flags.iter().map(OsString::from));
     argv.extend([file_name.to_os_string(), "-o".into(), "program".into()]);
-    argv.extend(LIBS.iter().map(OsString::from));
+    argv.extend(compiler.libs.iter().map(OsString::from));
     let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
         .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;
     if ran.timed_out {
@@ -335,10 +376,6 @@ except ValueError as e:
         }
         done => done,
     }
-}
-
-fn c_compiler() -> Option<PathBuf> {
-    ["gcc", "cc"].iter().find_map(|name| find_on_path(name))
 }
 
 /// The first executable called `name` on PATH.

@@ -31,18 +31,19 @@ pub enum Error {
     },
     /// A file that is no program.
     #[error(
-        "{}: not a program: a submission is a .c file, a .py file, an executable, or a folder \
-         holding one of them",
+        "{}: not a program: a submission is a .c file, a C++ file (.cpp, .cc, .cxx), a .py \
+         file, an executable, or a folder holding one of them",
         .0.display()
     )]
     NotAProgram(PathBuf),
-    /// A C++ source, which referee does not compile.
+    /// A source named `.C`: C++ to `g++`, but as likely a `.c` whose
+    /// name a case-insensitive system changed.
     #[error(
-        "{} is a C++ source; referee grades C (.c), Python (.py) and executables: hand in the \
-         program as a .c file if it is C",
+        "{} ends in .C, which g++ compiles as C++ but which a system that ignores case may have \
+         made of .c: rename it to end in .c if it is C, or .cpp if it is C++",
         .0.display()
     )]
-    Cpp(PathBuf),
+    UpperCaseC(PathBuf),
     /// A file referee refuses to open (a link, a FIFO, too large).
     #[error("{0}")]
     Refused(Refusal),
@@ -56,7 +57,8 @@ pub enum Error {
     },
     /// A folder with no program in it.
     #[error(
-        "{}: no program in this folder (looked for a .c file, a .py file or an executable)",
+        "{}: no program in this folder (looked for a C (.c), C++ (.cpp, .cc, .cxx) or Python \
+         (.py) file, or an executable)",
         .0.display()
     )]
     NoProgram(PathBuf),

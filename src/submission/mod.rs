@@ -3,8 +3,10 @@
 //! start.
 //!
 //! A submission is a `.c` file (compiled with the system C compiler), a
-//! `.py` file (run with Python 3), an executable, or a folder holding
-//! exactly one of those.
+//! C++ file (`.cpp`, `.cc`, `.cxx`, `.c++`, compiled with `g++`), a `.py`
+//! file (run with Python 3), an executable, or a folder holding exactly
+//! one of those. A `.C` file is refused with what to do: `g++` takes it
+//! for C++, but on a system that ignores case it is as likely a `.c`.
 //!
 //! Everything here looks at what students control without following it:
 //! folders are listed with the type of each entry as it is on disk
@@ -22,17 +24,24 @@ use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
 mod error;
+mod flags;
 mod program;
 pub mod python;
 mod start;
 
-pub use build::{build, find_on_path, sandbox, BuildError, Built, DEFAULT_CFLAGS};
+pub use build::{build, find_on_path, sandbox, BuildError, Built};
 pub use error::Error;
+pub use flags::{Flags, DEFAULT_CFLAGS, DEFAULT_CXXFLAGS};
 pub use program::{Language, Submission};
 pub use start::{execute, provide, StartError, SUPPORT_LIMIT};
 
-/// Extensions of C++ sources: reported, since referee compiles C.
-const CPP: &[&str] = &["cpp", "cc", "cxx", "c++", "C"];
+/// Extensions of C++ sources, as `g++` knows them.
+const CPP: &[&str] = &["cpp", "cc", "cxx", "c++"];
+
+/// The extension `g++` takes for C++ and a case-insensitive file system
+/// (or an upload through one) may have made of `.c`: refused, with what
+/// to do.
+const UPPER_C: &str = "C";
 
 /// How much of a source is looked at to tell text from a binary.
 const SNIFF: u64 = 64 * 1024;
@@ -44,8 +53,8 @@ pub struct Listing {
     /// of the same name beside it (`lab6` beside `lab6.c`) is left out:
     /// the source wins.
     pub programs: Vec<(PathBuf, Language)>,
-    /// Files that look like programs but cannot be graded (a C++ source,
-    /// an oversized file), each with why.
+    /// Files that look like programs but cannot be graded (a `.C`
+    /// source, an oversized file), each with why.
     pub unusable: Vec<(PathBuf, Error)>,
     /// Symbolic links, FIFOs, devices and sockets, each with what it is;
     /// `true` when its name is one a program could have (a program's
@@ -115,7 +124,7 @@ fn sources_win(programs: &mut Vec<(PathBuf, Language)>) {
 fn could_be_program(path: &Path) -> bool {
     match path.extension().and_then(|e| e.to_str()) {
         None => true,
-        Some(ext) => matches!(ext, "c" | "py") || CPP.contains(&ext),
+        Some(ext) => matches!(ext, "c" | "py" | UPPER_C) || CPP.contains(&ext),
     }
 }
 
@@ -135,7 +144,8 @@ fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, Error>> {
     let language = match ext {
         Some("c") => Language::C,
         Some("py") => Language::Python,
-        Some(ext) if CPP.contains(&ext) => return Some(Err(Error::Cpp(path.to_path_buf()))),
+        Some(ext) if CPP.contains(&ext) => Language::Cpp,
+        Some(UPPER_C) => return Some(Err(Error::UpperCaseC(path.to_path_buf()))),
         _ if meta.permissions().mode() & 0o111 != 0 => Language::Executable,
         _ => return None,
     };
@@ -312,22 +322,46 @@ mod tests {
     }
 
     #[test]
-    fn cpp_sources_and_binaries_named_as_sources_are_reported() {
+    fn cpp_sources_are_programs_and_an_upper_case_c_is_refused_with_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
-        let cpp = dir.path().join("lab6.cpp");
-        fs::write(&cpp, "int main(){}").unwrap();
-        assert!(locate(&cpp).unwrap_err().to_string().contains("C++"));
-        assert!(locate(dir.path()).unwrap_err().to_string().contains("C++"));
+        for name in ["lab6.cpp", "lab6.cc", "lab6.cxx", "lab6.c++"] {
+            let cpp = dir.path().join(name);
+            fs::write(&cpp, "int main(){}").unwrap();
+            assert_eq!(locate(&cpp).unwrap().language, Language::Cpp, "{name}");
+            fs::remove_file(&cpp).unwrap();
+        }
+        fs::write(dir.path().join("lab6.cpp"), "int main(){}").unwrap();
+        assert_eq!(locate(dir.path()).unwrap().language, Language::Cpp);
         fs::write(dir.path().join("lab6.c"), "int main(){}").unwrap();
         let err = locate(dir.path()).unwrap_err().to_string();
         assert!(
             err.contains("2 programs") && err.contains("lab6.cpp"),
             "{err}"
         );
-        let binary = dir.path().join("binary.c");
-        fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
-        let err = locate(&binary).unwrap_err().to_string();
-        assert!(err.contains("binary data"), "{err}");
+        let upper = dir.path().join("PROG3.C");
+        fs::write(&upper, "int main(){}").unwrap();
+        let err = locate(&upper).unwrap_err().to_string();
+        assert!(err.contains("rename it to end in .c"), "{err}");
+        let alone = dir.path().join("alone");
+        fs::create_dir(&alone).unwrap();
+        fs::rename(&upper, alone.join("PROG3.C")).unwrap();
+        let err = locate(&alone).unwrap_err().to_string();
+        assert!(err.contains("PROG3.C ends in .C"), "{err}");
+    }
+
+    #[test]
+    fn binaries_named_as_sources_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["binary.c", "binary.cpp"] {
+            let binary = dir.path().join(name);
+            fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+            let err = locate(&binary).unwrap_err().to_string();
+            assert!(err.contains("binary data"), "{err}");
+        }
+        let err = locate(&dir.path().join("binary.cpp"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not C++ source"), "{err}");
     }
 
     #[test]

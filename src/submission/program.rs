@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub enum Language {
     /// Compiled with the system C compiler.
     C,
+    /// Compiled with the system C++ compiler (`g++`).
+    Cpp,
     /// Run with Python 3.
     Python,
     /// Run as it is.
@@ -19,9 +21,31 @@ impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Language::C => "C",
+            Language::Cpp => "C++",
             Language::Python => "Python",
             Language::Executable => "executable",
         })
+    }
+}
+
+impl Language {
+    /// The language a game's entry in the registry names for a
+    /// submission in this one: C++ is graded wherever C is (a handout's C
+    /// game takes a C++ program too, as course servers compile either).
+    pub fn registered_as(self) -> Language {
+        match self {
+            Language::Cpp => Language::C,
+            language => language,
+        }
+    }
+
+    /// What a game registered in this language takes, in words.
+    pub fn taken(self) -> &'static str {
+        match self {
+            Language::C | Language::Cpp => "C or C++",
+            Language::Python => "Python",
+            Language::Executable => "executable",
+        }
     }
 }
 

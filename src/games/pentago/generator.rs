@@ -2,14 +2,19 @@
 //!
 //! What a game holds: moves (row, column, quadrant, direction), typed
 //! compact or spaced as the handout's own inputs are (`c31r`, `A5 3R`,
-//! `b 6 4 l`), in either case; the invalid moves SPEC.md defines (a row
-//! off the board, a column, an occupied square, a quadrant, a direction,
-//! and several faults at once, reported in SPEC.md's order); and `x` or
-//! `X` to leave. Never more than one move on a line (unspecified: the
-//! rest is read as the next move), never the letter x inside a move (the
-//! handout's "at any point enter 'x'" leaves open whether it exits
+//! `b 6 4 l`), in either case; the invalid moves SPEC.md defines, each
+//! with one fault only (a row off the board, a column, an occupied
+//! square, a quadrant or a direction: which of two faults a program names
+//! is the order of its checks, and the handout leaves open where the
+//! occupied square's check goes); and
+//! `x` or `X` to leave. Never more than one move on a line (unspecified:
+//! the rest is read as the next move), never the letter x inside a move
+//! (the handout's "at any point enter 'x'" leaves open whether it exits
 //! there), never input after the game ended, and never a board filled
-//! without five (the handout leaves a full board open).
+//! without five (the handout leaves a full board open). Shrinking keeps
+//! all of this: a simpler game in which a line has come to carry two
+//! faults (leaving a move out can turn a piece onto the square of a
+//! later invalid move) is no candidate.
 //!
 //! Where bugs hide, and so where games go: fives of every row, column and
 //! diagonal (the four short diagonals too) made by placing a piece, with
@@ -60,8 +65,19 @@ fn player(number: usize) -> Piece {
 /// What a line does, read as SPEC.md reads it.
 enum Read {
     Exit,
-    Refused,
+    /// Refused, for this many faults.
+    Refused(usize),
     Valid(Move),
+}
+
+/// What can be wrong with a move, one check of SPEC.md's each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    Row,
+    Column,
+    Taken,
+    Quadrant,
+    Direction,
 }
 
 fn read(board: &Board, line: &str) -> Read {
@@ -69,34 +85,54 @@ fn read(board: &Board, line: &str) -> Read {
     if chars.first().is_some_and(|c| c.eq_ignore_ascii_case(&'x')) {
         return Read::Exit;
     }
+    // (No game holds a line of other than four fields: it is one fault.)
     let [row, col, quadrant, direction] = chars[..] else {
-        return Read::Refused;
+        return Read::Refused(1);
     };
-    let row = match row.to_ascii_uppercase() {
-        r @ 'A'..='F' => r as usize - 'A' as usize,
-        _ => return Read::Refused,
-    };
-    let col = match col {
-        c @ '1'..='6' => c as usize - '1' as usize,
-        _ => return Read::Refused,
-    };
-    if board.at(row, col).is_some() {
-        return Read::Refused;
+    let faults = faults(board, [row, col, quadrant, direction]);
+    if !faults.is_empty() {
+        return Read::Refused(faults.len());
     }
-    let quadrant = match quadrant {
-        q @ '1'..='4' => q as usize - '0' as usize,
-        _ => return Read::Refused,
-    };
     let rotation = match direction.to_ascii_uppercase() {
         'L' => Rotation::Left,
-        'R' => Rotation::Right,
-        _ => return Read::Refused,
+        _ => Rotation::Right,
     };
     Read::Valid(Move {
-        square: (row, col),
-        quadrant,
+        square: (
+            row.to_ascii_uppercase() as usize - 'A' as usize,
+            col as usize - '1' as usize,
+        ),
+        quadrant: quadrant as usize - '0' as usize,
         rotation,
     })
+}
+
+/// Every fault of a move's four fields on `board`: a square is taken
+/// only when its row and column are on the board.
+fn faults(board: &Board, [row, col, quadrant, direction]: [char; 4]) -> Vec<Fault> {
+    let row = row.to_ascii_uppercase();
+    let on_board = [matches!(row, 'A'..='F'), matches!(col, '1'..='6')];
+    let checks = [
+        (Fault::Row, !on_board[0]),
+        (Fault::Column, !on_board[1]),
+        (
+            Fault::Taken,
+            on_board == [true, true]
+                && board
+                    .at(row as usize - 'A' as usize, col as usize - '1' as usize)
+                    .is_some(),
+        ),
+        (Fault::Quadrant, !matches!(quadrant, '1'..='4')),
+        (
+            Fault::Direction,
+            !matches!(direction.to_ascii_uppercase(), 'L' | 'R'),
+        ),
+    ];
+    checks
+        .into_iter()
+        .filter(|(_, failed)| *failed)
+        .map(|(fault, _)| fault)
+        .collect()
 }
 
 /// What playing lines does.
@@ -108,6 +144,8 @@ struct Replay {
     moves: usize,
     /// Lines answered by an error.
     refused: usize,
+    /// The most faults one refused line carries.
+    most_faults: usize,
     /// How it ended, if it did.
     ending: Option<String>,
 }
@@ -118,6 +156,7 @@ fn replay(lines: &[String]) -> Replay {
         read: 0,
         moves: 0,
         refused: 0,
+        most_faults: 0,
         ending: None,
     };
     for line in lines {
@@ -127,8 +166,9 @@ fn replay(lines: &[String]) -> Replay {
                 replay.ending = Some("the game left with x".into());
                 break;
             }
-            Read::Refused => {
+            Read::Refused(faults) => {
                 replay.refused += 1;
+                replay.most_faults = replay.most_faults.max(faults);
                 continue;
             }
             Read::Valid(mv) => mv,
@@ -178,7 +218,7 @@ fn moves_with_boards(lines: &[String]) -> Vec<(usize, Move, Board)> {
     for (i, line) in lines.iter().enumerate() {
         match read(&board, line) {
             Read::Exit => break,
-            Read::Refused => {}
+            Read::Refused(_) => {}
             Read::Valid(mv) => {
                 let piece = player(out.len() + 1);
                 let mut placed = board.clone();
@@ -208,10 +248,11 @@ fn still_turns(lines: &[String]) -> Vec<(usize, String)> {
 }
 
 /// The lines the game reads, or `None` when the board fills with no
-/// five (the handout leaves that open).
+/// five, or a refused line carries two faults (the handout leaves both
+/// open).
 fn normalized(mut lines: Lines) -> Option<Lines> {
     let replay = replay(&lines);
-    if replay.moves >= SIZE * SIZE && replay.ending.is_none() {
+    if replay.moves >= SIZE * SIZE && replay.ending.is_none() || replay.most_faults > 1 {
         return None;
     }
     lines.truncate(replay.read);
@@ -741,18 +782,22 @@ fn spelled(chars: [char; 4], rng: &mut Rng) -> String {
     }
 }
 
-/// An invalid move: one fault (or several, reported in SPEC.md's order),
-/// an occupied square alone or with a bad quadrant or direction.
+/// An invalid move with one fault: a row, a column, a quadrant or a
+/// direction (on an empty square), or an occupied square.
 fn refusal(board: &Board, rng: &mut Rng) -> String {
-    let squares = empty_squares(board);
     let taken: Vec<(usize, usize)> = (0..SIZE)
         .flat_map(|r| (0..SIZE).map(move |c| (r, c)))
         .filter(|&(r, c)| board.at(r, c).is_some())
         .collect();
-    let square = if !taken.is_empty() && rng.chance(35) {
+    let fault = if !taken.is_empty() && rng.chance(25) {
+        Fault::Taken
+    } else {
+        *rng.pick(&[Fault::Row, Fault::Column, Fault::Quadrant, Fault::Direction])
+    };
+    let square = if fault == Fault::Taken {
         *rng.pick(&taken)
     } else {
-        *rng.pick(&squares)
+        *rng.pick(&empty_squares(board))
     };
     let mut chars = [
         (b'a' + square.0 as u8) as char,
@@ -760,22 +805,12 @@ fn refusal(board: &Board, rng: &mut Rng) -> String {
         (b'1' + rng.below(4) as u8) as char,
         *rng.pick(&['l', 'r']),
     ];
-    let occupied = board.at(square.0, square.1).is_some();
-    let faults = if occupied && rng.chance(50) {
-        0
-    } else {
-        1 + usize::from(rng.chance(25))
-    };
-    for _ in 0..faults {
-        match rng.below(4) {
-            0 => chars[0] = *rng.pick(&BAD_ROWS),
-            1 => chars[1] = *rng.pick(&BAD_COLUMNS),
-            2 => chars[2] = *rng.pick(&BAD_QUADRANTS),
-            _ => chars[3] = *rng.pick(&BAD_DIRECTIONS),
-        }
-    }
-    if faults == 0 && !occupied {
-        chars[3] = *rng.pick(&BAD_DIRECTIONS);
+    match fault {
+        Fault::Row => chars[0] = *rng.pick(&BAD_ROWS),
+        Fault::Column => chars[1] = *rng.pick(&BAD_COLUMNS),
+        Fault::Quadrant => chars[2] = *rng.pick(&BAD_QUADRANTS),
+        Fault::Direction => chars[3] = *rng.pick(&BAD_DIRECTIONS),
+        Fault::Taken => {}
     }
     spelled(chars, rng)
 }
@@ -872,6 +907,107 @@ mod tests {
         assert_eq!(normalized(game.clone()), None);
         let almost = game[..SIZE * SIZE - 1].to_vec();
         assert_eq!(normalized(almost.clone()), Some(almost));
+    }
+
+    /// The faults of each refused line of `game`, as the board stands
+    /// when it is read.
+    fn faults_of_refused(game: &[String]) -> Vec<(String, Vec<Fault>)> {
+        let mut board = Board::new();
+        let mut moves = 0;
+        let mut out = Vec::new();
+        for line in game {
+            let chars: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+            match read(&board, line) {
+                Read::Exit => break,
+                Read::Refused(_) => {
+                    let fields: [char; 4] = chars[..].try_into().expect("four fields");
+                    out.push((line.clone(), faults(&board, fields)));
+                }
+                Read::Valid(mv) => {
+                    moves += 1;
+                    if board.play(player(moves), mv.square, mv.quadrant, mv.rotation)
+                        != Outcome::Playing
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn one_fault_each(game: &[String]) -> Result<(), String> {
+        match faults_of_refused(game)
+            .into_iter()
+            .find(|(_, faults)| faults.len() != 1)
+        {
+            Some((line, faults)) => Err(format!("{line:?} has {faults:?} in {game:?}")),
+            None => Ok(()),
+        }
+    }
+
+    /// Which of two faults a program names is the order of its checks,
+    /// which the handout leaves open: a generated game's refused lines
+    /// carry one fault each, of every kind, and so does every simpler
+    /// game shrinking may try (the candidates of a candidate too).
+    #[test]
+    fn no_generated_or_shrunk_move_carries_two_faults() {
+        let mut seen = Vec::new();
+        for i in 0..150 {
+            let game = Pentago.generate(&mut Rng::for_game(9, i));
+            one_fault_each(&game).unwrap();
+            seen.extend(faults_of_refused(&game).into_iter().flat_map(|(_, f)| f));
+            let simpler = Pentago.simpler(&game);
+            for candidate in &simpler {
+                one_fault_each(candidate).unwrap();
+            }
+            if let Some(first) = simpler.iter().find(|c| !c.is_empty()) {
+                for again in Pentago.simpler(first) {
+                    one_fault_each(&again).unwrap();
+                }
+            }
+        }
+        for fault in [
+            Fault::Row,
+            Fault::Column,
+            Fault::Taken,
+            Fault::Quadrant,
+            Fault::Direction,
+        ] {
+            assert!(seen.contains(&fault), "no refused move with {fault:?}");
+        }
+    }
+
+    /// X's d5 turns onto E6 and X's b2 turns it on to F5, so O's `e62h`
+    /// has only its direction wrong; leaving out O's a1 and X's b2 would
+    /// leave the piece on E6, and `e62h` with two faults: no candidate.
+    #[test]
+    fn leaving_moves_out_never_gives_a_refused_move_a_second_fault() {
+        let game = lines("d54r, a11l, b24r, e62h");
+        assert_eq!(
+            faults_of_refused(&game),
+            [("e62h".to_string(), vec![Fault::Direction])]
+        );
+        let two = lines("d54r, e62h");
+        assert_eq!(
+            faults_of_refused(&two),
+            [("e62h".to_string(), vec![Fault::Taken, Fault::Direction])]
+        );
+        let (turns, after) = turns(&game);
+        let cut: Vec<Lines> = without_pairs(&turns, PAIRS)
+            .into_iter()
+            .map(|fewer| [fewer.concat(), after.clone()].concat())
+            .collect();
+        assert!(cut.contains(&two), "leaving out a pair would give it");
+        assert_eq!(normalized(two), None);
+        // What exploring once found in a program a TA gives full marks:
+        // C3 taken, and the direction q.
+        assert_eq!(normalized(lines("c32l, c3 2q")), None);
+        let simpler = Pentago.simpler(&game);
+        assert!(!simpler.is_empty());
+        for candidate in &simpler {
+            one_fault_each(candidate).unwrap();
+        }
     }
 
     #[test]

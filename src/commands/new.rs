@@ -1,0 +1,191 @@
+//! `referee new DIR --reference PROGRAM`: a suite folder for an
+//! assignment of one's own, which `grade` accepts at once: a commented
+//! `suite.yaml` naming the program as its reference, the program copied
+//! beside it, one example case and its pinned transcript.
+
+use std::fs;
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::Failure;
+use crate::cli::NewArgs;
+use referee::case::{self, Suite};
+use referee::oracle;
+
+/// The example case's name.
+const EXAMPLE: &str = "example";
+
+/// Makes the suite folder and pins its example case.
+pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
+    let dir = &args.dir;
+    if dir.join(case::SUITE_FILE).exists() {
+        return Err(format!(
+            "{} already holds a suite ({}): choose another folder",
+            dir.display(),
+            case::SUITE_FILE
+        )
+        .into());
+    }
+    let program = program_name(&args.reference)?;
+    fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
+    let copied = dir.join(&program);
+    if !same_file(&args.reference, &copied) {
+        fs::copy(&args.reference, &copied).map_err(|e| {
+            format!(
+                "cannot copy {} into {}: {e}",
+                args.reference.display(),
+                dir.display()
+            )
+        })?;
+    }
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        fs::write(&path, text).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
+    };
+    write(case::SUITE_FILE, suite_yaml(&program, dir))?;
+    write(&format!("{EXAMPLE}.yaml"), example_yaml(&args.input))?;
+    let suite = super::load_suite(dir, None)?;
+    pin_example(&suite)?;
+    print_next_steps(dir, &program);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The program's file name, once it is known to be a file.
+fn program_name(reference: &Path) -> Result<String, Failure> {
+    if !reference.is_file() {
+        return Err(format!(
+            "{} is not a file: name the instructor's program (a .c, .cpp, .py file or an \
+             executable) with --reference",
+            reference.display()
+        )
+        .into());
+    }
+    reference
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("{}: no file name", reference.display()).into())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Runs the reference on the example and pins what it printed: the
+/// reference builds and runs here, or `new` says why.
+fn pin_example(suite: &Suite) -> Result<(), Failure> {
+    let case = suite
+        .cases
+        .iter()
+        .find(|c| c.name == EXAMPLE)
+        .ok_or("the example case does not load; this is a bug in referee")?;
+    let pinned = oracle::pin_text(suite, case)?;
+    case::pin::write(case, &pinned)
+        .map_err(|e| format!("{}: cannot write it: {e}", case.pin_file().display()))?;
+    Ok(())
+}
+
+fn print_next_steps(dir: &Path, program: &str) {
+    let dir = dir.display();
+    println!("Made the suite {dir}, with {program} as its reference and one example case, pinned.");
+    println!("Next:");
+    println!("  edit {dir}/{EXAMPLE}.yaml and add cases beside it (one .yaml file each);");
+    println!("  referee cases update {dir}            # shows what the reference prints for each");
+    println!("  referee cases update --accept {dir}   # pins it");
+    println!("  referee check --cases {dir} student.c # one program on the public cases");
+    println!("  referee grade --cases {dir} --out results submissions/");
+}
+
+/// The suite's settings, each commented.
+fn suite_yaml(program: &str, dir: &Path) -> String {
+    let title = std::path::absolute(dir)
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "my assignment".into());
+    format!(
+        r#"# A suite of referee's: its cases, and the program they are judged
+# against. Expected output is never typed: it is what the reference prints
+# for each case's input, pinned beside the case (<case>.transcript) so
+# that any change to it is a reviewed difference. After changing the
+# reference or a case:
+#   referee cases update DIR            (shows what changed)
+#   referee cases update --accept DIR   (pins it)
+# A suite that ships its pins grades without the reference: keep the
+# solution to yourself, if you like, and hand the folder to your TAs.
+
+# The instructor's program: a C, C++ or Python source, or an executable,
+# built with the flags below and run as students' programs are.
+reference: {program}
+title: {title}
+
+# Files every run finds in its working folder, and the compiler beside
+# the source (a header such as cs50.h, a data file the program opens).
+# support: [cs50.h, words.txt]
+
+# A program that prints one case's input lines for the seed given as its
+# one argument, for `referee explore`.
+# generator: gen.py
+
+# What every case has unless it says otherwise.
+defaults:
+  points: 1
+  # public cases are the ones students run with `referee check`.
+  visibility: hidden
+  timeout: 5s
+  # What does not count when outputs are compared: exact, or a list of
+  # trailing-whitespace, whitespace-runs, blank-lines, case.
+  compare: [trailing-whitespace]
+  # text: the output and how the run ends earn the points together.
+  mode: text
+
+# Compiler flags, for students' programs and a compiled reference.
+compile:
+  c: [-Wall]
+  cpp: [-Wall]
+"#
+    )
+}
+
+/// The example case, with the lines it types.
+fn example_yaml(input: &[String]) -> String {
+    let lines: Vec<String> = input.iter().map(|l| format!("  - {}", quoted(l))).collect();
+    let input = if lines.is_empty() {
+        "input: []   # the lines typed, one each time the program waits to read".to_string()
+    } else {
+        format!(
+            "# The lines typed, one each time the program waits to read.\ninput:\n{}",
+            lines.join("\n")
+        )
+    };
+    format!(
+        "# An example case: what it types, and what it is worth. Its expected\n\
+         # output is the reference's, pinned in {EXAMPLE}.transcript.\n\
+         description: An example run.\n\
+         visibility: public\n\
+         points: 1\n\
+         {input}\n"
+    )
+}
+
+/// A YAML string for any line: always quoted, so that `007` and `yes`
+/// stay what was typed.
+fn quoted(line: &str) -> String {
+    serde_json::to_string(line).unwrap_or_else(|_| "\"\"".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_lines_are_quoted_whatever_they_hold() {
+        let text = example_yaml(&["007".into(), "yes".into(), "say \"hi\"".into()]);
+        assert!(
+            text.contains("  - \"007\"\n  - \"yes\"\n  - \"say \\\"hi\\\"\""),
+            "{text}"
+        );
+        assert!(example_yaml(&[]).contains("input: []"));
+    }
+}
