@@ -277,14 +277,14 @@ fn case_result(
     let mut reason = outcome.judgement.reason.clone();
     let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
         + results::limited(&mut reason, results::REASON_ROOM);
-    let (expected, actual) = match (&prepared.expected, &outcome.run, passed) {
+    let (expected, actual, prompts) = match (&prepared.expected, &outcome.run, passed) {
         (Expected::Play(reference), Some(run), false) => {
-            let (expected, actual, cut) =
-                results::kept_transcripts(reference, run, &case.compare, &suite.regions);
-            not_shown += cut;
-            (Some(expected), Some(actual))
+            let kept =
+                results::kept_transcripts(reference, run, &case.text_options(), &suite.regions);
+            not_shown += kept.not_shown;
+            (Some(kept.expected), Some(kept.actual), kept.prompts)
         }
-        _ => (None, None),
+        _ => (None, None, None),
     };
     CaseResult {
         name: case.name.clone(),
@@ -301,8 +301,9 @@ fn case_result(
         expected,
         actual,
         not_shown,
-        compare: case.compare.names().into_iter().map(String::from).collect(),
+        compare: case.compare.names(),
         parts: outcome.judgement.parts.clone(),
+        prompts,
     }
 }
 

@@ -214,6 +214,10 @@ pub struct ExploredGame {
     /// The differences the comparison ignores (as [`CaseResult::compare`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<String>,
+    /// Under `prompts`, the turns of both transcripts (as
+    /// [`CaseResult::prompts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Prompts>,
     /// The case file that replays it (YAML, ready for a case folder).
     pub case: String,
 }
@@ -257,9 +261,42 @@ pub struct CaseResult {
     /// worth and whether it was earned; empty when the program never ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<PartScore>,
+    /// Under `prompts`, the turns and prompts of both transcripts, so
+    /// that reports pair their lines as grading did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Prompts>,
+}
+
+/// Where each transcript of a failed case under `prompts` read input,
+/// and which of its lines were prompts, by terminal line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompts {
+    /// The reference's.
+    pub expected: crate::compare::Turns,
+    /// The program's.
+    pub actual: crate::compare::Turns,
+}
+
+impl Prompts {
+    /// Both sides, as the comparison takes them.
+    pub(crate) fn pair(&self) -> (&crate::compare::Turns, &crate::compare::Turns) {
+        (&self.expected, &self.actual)
+    }
 }
 
 impl CaseResult {
+    /// Whether the case judged only how the run ended (`mode: ending`):
+    /// its one part is the ending.
+    pub(crate) fn judges_only_the_ending(&self) -> bool {
+        matches!(
+            self.parts.as_slice(),
+            [PartScore {
+                part: crate::verdict::Part::Ending,
+                ..
+            }]
+        )
+    }
+
     /// The case's comparison options, as far as this referee knows
     /// their names.
     pub(crate) fn options(&self) -> crate::compare::Options {
@@ -347,26 +384,71 @@ pub const REASON_ROOM: usize = 1024;
 /// student's feedback shows theirs.
 pub const STUDENT_TRANSCRIPTS: usize = 128 * 1024;
 
+/// The transcripts reports keep of a failed run.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The reference's.
+    pub expected: String,
+    /// The program's.
+    pub actual: String,
+    /// The bytes of both left out.
+    pub not_shown: u64,
+    /// Under `prompts`, both transcripts' turns as grading compared
+    /// them, by the kept transcripts' lines.
+    pub prompts: Option<Prompts>,
+}
+
 /// The transcripts reports keep of a failed run: the reference's and the
 /// program's, each whole when small, else cut around where they first
 /// differ (under the case's comparison), with how many bytes were left
-/// out.
+/// out, and under `prompts` where their turns and prompts are.
 pub fn kept_transcripts(
     reference: &ReferenceRun,
     run: &RunResult,
     options: &Options,
     regions: &[Region],
-) -> (String, String, u64) {
+) -> Kept {
     let want = terminal::reference_lines(reference);
     let got = terminal::run_lines(run);
-    let focus = crate::compare::first_difference(&want, &got, options, regions);
+    let diff = crate::compare::terminal_diff(&want, &got, options, regions);
+    let focus = crate::compare::focus(&diff, &want, &got);
     let expected = transcript::excerpt(&want, focus.map(|f| f.0));
     let actual = transcript::excerpt(&got, focus.map(|f| f.1));
-    (
-        expected.text,
-        actual.text,
-        expected.not_shown + actual.not_shown,
-    )
+    let prompts = diff.turns.map(|(want_turns, got_turns)| Prompts {
+        expected: kept_turns(&want_turns, &expected.lines, want.len()),
+        actual: kept_turns(&got_turns, &actual.lines, got.len()),
+    });
+    Kept {
+        expected: expected.text,
+        actual: actual.text,
+        not_shown: expected.not_shown + actual.not_shown,
+        prompts,
+    }
+}
+
+/// `turns` by the lines of a kept transcript (`shown`: the terminal line
+/// each kept line shows); what was left out is left out of them too.
+fn kept_turns(
+    turns: &crate::compare::Turns,
+    shown: &[Option<usize>],
+    n: usize,
+) -> crate::compare::Turns {
+    let mut at = vec![None; n];
+    for (kept, line) in shown.iter().enumerate() {
+        if let Some(slot) = line.and_then(|l| at.get_mut(l)) {
+            *slot = Some(kept);
+        }
+    }
+    let map = |lines: &[usize]| -> Vec<usize> {
+        lines
+            .iter()
+            .filter_map(|&l| at.get(l).copied().flatten())
+            .collect()
+    };
+    crate::compare::Turns {
+        reads: map(&turns.reads),
+        prompts: map(&turns.prompts),
+    }
 }
 
 /// `text` cut to at most `room` bytes, with a mark that says how much
@@ -410,6 +492,7 @@ pub fn within_budget(cases: &mut [CaseResult]) {
         }
         case.expected = None;
         case.actual = None;
+        case.prompts = None;
         case.not_shown += size as u64;
     }
 }
@@ -478,6 +561,31 @@ mod tests {
     }
 
     #[test]
+    fn prompts_follow_the_lines_a_cut_transcript_keeps() {
+        let turns = crate::compare::Turns {
+            reads: vec![1, 500, 900],
+            prompts: vec![0, 1, 499, 500, 900],
+        };
+        // Lines 0 and 1, a mark, lines 498 to 500, a mark.
+        let shown = [
+            Some(0),
+            Some(1),
+            None,
+            Some(498),
+            Some(499),
+            Some(500),
+            None,
+        ];
+        assert_eq!(
+            kept_turns(&turns, &shown, 1000),
+            crate::compare::Turns {
+                reads: vec![1, 5],
+                prompts: vec![0, 1, 4, 5],
+            }
+        );
+    }
+
+    #[test]
     fn a_students_transcripts_keep_within_budget_public_cases_first() {
         let case = |name: &str, visibility, size: usize| CaseResult {
             name: name.into(),
@@ -493,6 +601,10 @@ mod tests {
             not_shown: 0,
             compare: Vec::new(),
             parts: Vec::new(),
+            prompts: Some(Prompts {
+                expected: crate::compare::Turns::default(),
+                actual: crate::compare::Turns::default(),
+            }),
         };
         let half = STUDENT_TRANSCRIPTS / 4;
         let mut cases = vec![
@@ -504,6 +616,7 @@ mod tests {
         assert!(cases[2].actual.is_some(), "the public case first");
         assert!(cases[0].actual.is_some());
         assert!(cases[1].actual.is_none() && cases[1].expected.is_none());
+        assert!(cases[1].prompts.is_none() && cases[0].prompts.is_some());
         assert_eq!(cases[1].not_shown, 2 * half as u64);
     }
 

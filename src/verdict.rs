@@ -146,6 +146,37 @@ impl Judgement {
     }
 }
 
+/// How the reference's run of a case ended: what a program's ending is
+/// judged against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReferenceEnd {
+    /// Input lines it read.
+    pub read: usize,
+    /// Whether it was still waiting for input at the end (it asked for
+    /// more than the case has).
+    pub waited: bool,
+    /// The status it exited with, when it did not wait (0 for the
+    /// built-in games).
+    pub status: i32,
+}
+
+impl ReferenceEnd {
+    /// What the reference did at the end, to follow "your program":
+    /// "asked again for input after input line 2", "stopped after input
+    /// line 3 with exit status 0".
+    pub fn what(&self) -> String {
+        if self.waited {
+            format!("asked again for input {}", after_reading(self.read))
+        } else {
+            format!(
+                "stopped {} with exit status {}",
+                after_reading(self.read),
+                self.status
+            )
+        }
+    }
+}
+
 /// How a run ended when it did not end as the reference's did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndingFault {
@@ -158,14 +189,30 @@ pub enum EndingFault {
         /// Lines the reference read.
         reference: usize,
     },
-    /// It exited with a status other than 0; `early` when that was
-    /// before reading input the reference read (then the status always
-    /// counts: the program stopped abnormally).
+    /// It exited with another status than the reference's; `early` when
+    /// that was before reading input the reference read (then the status
+    /// always counts: the program stopped abnormally).
     Status {
         /// The status.
         code: i32,
         /// Whether it exited before the reference's end.
         early: bool,
+        /// The reference's status.
+        reference: i32,
+    },
+    /// It exited where the reference asked again for input (judged only
+    /// in `mode: ending`, where asking again is the point).
+    NotAsked {
+        /// The status it exited with.
+        code: i32,
+    },
+    /// It read more input lines than the reference, which had stopped
+    /// (judged only in `mode: ending`).
+    ReadOn {
+        /// Lines it read.
+        read: usize,
+        /// Lines the reference read.
+        reference: usize,
     },
     /// A signal killed it.
     Signal(i32),
@@ -179,28 +226,26 @@ pub enum EndingFault {
 
 impl EndingFault {
     /// How a run ended, against how the reference's did: `None` when the
-    /// same. `reference_waited`: the reference was still waiting for input
-    /// at the end; `read`, `reference_read`: input lines read by each.
-    pub fn of(
-        ending: Ending,
-        read: usize,
-        reference_read: usize,
-        reference_waited: bool,
-    ) -> Option<EndingFault> {
+    /// same. `read`: input lines the program read.
+    pub fn of(ending: Ending, read: usize, reference: ReferenceEnd) -> Option<EndingFault> {
+        let early = read < reference.read;
         match ending {
             // A program that exits at the end of the input stops as the
             // reference does there (SPEC: it stops quietly); one that
             // stops sooner does not.
-            Ending::Exited(0) if read < reference_read => Some(EndingFault::Stopped {
-                read,
-                reference: reference_read,
-            }),
-            Ending::Exited(0) => None,
+            Ending::Exited(code) if code == reference.status && early => {
+                Some(EndingFault::Stopped {
+                    read,
+                    reference: reference.read,
+                })
+            }
+            Ending::Exited(code) if code == reference.status => None,
             Ending::Exited(code) => Some(EndingFault::Status {
                 code,
-                early: read < reference_read,
+                early,
+                reference: reference.status,
             }),
-            Ending::WaitingForInput if reference_waited => None,
+            Ending::WaitingForInput if reference.waited => None,
             Ending::WaitingForInput => Some(EndingFault::Waiting),
             Ending::Signaled(signal) => Some(EndingFault::Signal(signal)),
             Ending::TimedOut(_) => Some(EndingFault::Timeout),
@@ -209,11 +254,31 @@ impl EndingFault {
         }
     }
 
+    /// How a run ended, judged as `mode: ending` judges it: as
+    /// [`EndingFault::of`], and moreover a program must ask again where
+    /// the reference asks again (not stop at the end of the input), and
+    /// stop where it stops (not read on).
+    pub fn exactly(ending: Ending, read: usize, reference: ReferenceEnd) -> Option<EndingFault> {
+        match ending {
+            Ending::Exited(code) if reference.waited && read >= reference.read => {
+                Some(EndingFault::NotAsked { code })
+            }
+            Ending::Exited(_) if read > reference.read => Some(EndingFault::ReadOn {
+                read,
+                reference: reference.read,
+            }),
+            _ => Self::of(ending, read, reference),
+        }
+    }
+
     /// The verdict a case gets when this fault costs it points.
     pub fn verdict(self) -> Verdict {
         match self {
             EndingFault::Waiting => Verdict::WaitingForInput,
-            EndingFault::Stopped { .. } => Verdict::WrongOutput,
+            EndingFault::Stopped { .. }
+            | EndingFault::NotAsked { .. }
+            | EndingFault::ReadOn { .. }
+            | EndingFault::Status { code: 0, .. } => Verdict::WrongOutput,
             EndingFault::Status { .. } | EndingFault::Signal(_) => Verdict::Crashed,
             EndingFault::Timeout => Verdict::Timeout,
             EndingFault::OutputLimit => Verdict::OutputLimit,
@@ -227,7 +292,10 @@ impl EndingFault {
     pub(crate) fn is_abnormal(self) -> bool {
         !matches!(
             self,
-            EndingFault::Stopped { .. } | EndingFault::Status { early: false, .. }
+            EndingFault::Stopped { .. }
+                | EndingFault::NotAsked { .. }
+                | EndingFault::ReadOn { .. }
+                | EndingFault::Status { early: false, .. }
         )
     }
 
@@ -243,26 +311,35 @@ impl EndingFault {
             EndingFault::Waiting => {
                 "was still waiting for input when the case's input ran out".into()
             }
-            EndingFault::Stopped { read, reference } => {
-                let more = if reference == read + 1 {
-                    format!("line {reference}")
-                } else {
-                    format!("lines {} to {reference}", read + 1)
-                };
-                let when = match read {
-                    0 => "before reading any input".to_string(),
-                    n => format!("after input line {n}"),
-                };
-                format!("stopped {when}; the reference went on to read input {more}")
+            EndingFault::Stopped { read, reference } => format!(
+                "stopped {}; the reference went on to read input {}",
+                after_reading(read),
+                lines_from(read + 1, reference)
+            ),
+            EndingFault::ReadOn { read, reference } => format!(
+                "went on to read input {} where the reference stopped {}",
+                lines_from(reference + 1, read),
+                after_reading(reference)
+            ),
+            EndingFault::NotAsked { code } => {
+                format!("stopped (exit status {code}) where the reference asked again for input")
             }
-            EndingFault::Status { code, early } => format!(
-                "exited with status {code}{}; a program that ends normally exits with 0",
-                if early {
+            EndingFault::Status {
+                code,
+                early,
+                reference,
+            } => {
+                let when = if early {
                     " before the reference's game was over"
                 } else {
                     ""
+                };
+                if reference == 0 {
+                    format!("exited with status {code}{when}; a program that ends normally exits with 0")
+                } else {
+                    format!("exited with status {code}{when}; the reference exits with {reference}")
                 }
-            ),
+            }
             EndingFault::Signal(signal) => {
                 format!("crashed: {}", signal_words(signal))
             }
@@ -284,6 +361,23 @@ impl EndingFault {
                 seconds(limits.cpu)
             ),
         }
+    }
+}
+
+/// "after input line 3", "before reading any input".
+fn after_reading(read: usize) -> String {
+    match read {
+        0 => "before reading any input".to_string(),
+        n => format!("after input line {n}"),
+    }
+}
+
+/// "line 4", "lines 4 to 6".
+fn lines_from(first: usize, last: usize) -> String {
+    if first >= last {
+        format!("line {last}")
+    } else {
+        format!("lines {first} to {last}")
     }
 }
 

@@ -7,8 +7,11 @@
 //!
 //! The scenarios: a pass, a wrong move, a format-only difference, a
 //! crash, a function case of connect4-bomb, each on a case or two copied
-//! from the shipped suites and made public; and for the terminal, five
-//! Connect Four programs with one bug each on the shipped public cases.
+//! from the shipped suites and made public; other prompts, a number
+//! beyond its tolerance and a program that stops where it should ask
+//! again, on cases of `tests/fixtures/comparisons`; and for the terminal,
+//! five Connect Four programs with one bug each on the shipped public
+//! cases.
 
 mod common;
 
@@ -25,6 +28,9 @@ struct Scenario {
     /// Under `tests/`.
     program: &'static str,
     cases: &'static [&'static str],
+    /// The folder the cases are in, under `tests/`; `None` for the
+    /// game's shipped suite.
+    folder: Option<&'static str>,
 }
 
 const SCENARIOS: &[Scenario] = &[
@@ -33,37 +39,74 @@ const SCENARIOS: &[Scenario] = &[
         game: "connect4",
         program: "fixtures/connect4/correct.c",
         cases: &["seed-example-1"],
+        folder: None,
     },
     Scenario {
         name: "wrong-move",
         game: "pentago",
         program: "fixtures/pentago/bugs/rotation-direction-swapped.c",
         cases: &["rotate-quadrant-1-left"],
+        folder: None,
     },
     Scenario {
         name: "format-only",
         game: "pentago",
         program: "fixtures/pentago/formats/correct-terse.c",
         cases: &["display-board-exact", "rotate-quadrant-1-left"],
+        folder: None,
     },
     Scenario {
         name: "crash",
         game: "connect4",
         program: "programs/segfault-after-first-move.c",
         cases: &["seed-example-1"],
+        folder: None,
     },
     Scenario {
         name: "function-call",
         game: "connect4-bomb",
         program: "fixtures/connect4-bomb/bugs/drop-piece-zero-based-row.py",
         cases: &["drop-piece-handout-example", "board-full-empty-board"],
+        folder: None,
+    },
+    Scenario {
+        name: "prompts",
+        game: "connect4",
+        program: "programs/connect4-own-words.c",
+        cases: &["prompts-after-a-refusal", "prompts"],
+        folder: Some("fixtures/comparisons"),
+    },
+    Scenario {
+        name: "numbers",
+        game: "connect4",
+        program: "programs/connect4-range-off.c",
+        cases: &["numbers"],
+        folder: Some("fixtures/comparisons"),
+    },
+    Scenario {
+        name: "ending",
+        game: "connect4",
+        program: "programs/connect4-stops-on-bad-column.py",
+        cases: &["rejects-a-column-that-does-not-exist"],
+        folder: Some("fixtures/comparisons"),
     },
 ];
 
 /// The scenario's cases in `work`, every one public (a student's
 /// feedback shows a public case in full).
 fn cases(scenario: &Scenario, work: &Path) -> PathBuf {
-    let dir = small_suite(scenario.game, work, scenario.cases);
+    let dir = match scenario.folder {
+        None => small_suite(scenario.game, work, scenario.cases),
+        Some(folder) => {
+            let (from, to) = (test_file(folder), work.join("cases"));
+            fs::create_dir_all(&to).unwrap();
+            for name in scenario.cases.iter().copied().chain(["suite"]) {
+                let file = format!("{name}.yaml");
+                fs::copy(from.join(&file), to.join(&file)).unwrap();
+            }
+            to
+        }
+    };
     let yaml = dir.join("suite.yaml");
     let suite = fs::read_to_string(&yaml)
         .unwrap()

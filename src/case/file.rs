@@ -6,10 +6,10 @@ use std::fmt;
 use std::time::Duration;
 
 use regex::bytes::Regex;
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::compare::Options;
+use crate::compare::{Options, Tolerance};
 
 /// `suite.yaml`: what every case in the folder shares.
 #[derive(Debug, Deserialize)]
@@ -112,7 +112,8 @@ pub struct CaseFile {
     pub memory: Option<Bytes>,
     /// Which differences do not count.
     pub compare: Option<CompareFile>,
-    /// `text` (default) or `game`: judge the moves, not just the text.
+    /// `text` (default), `game` (judge the moves, not just the text) or
+    /// `ending` (judge only how the run ends).
     pub mode: Option<Mode>,
     /// With `mode: game`, the points that also need the text to match.
     pub format_points: Option<Points>,
@@ -121,7 +122,7 @@ pub struct CaseFile {
     /// With `mode: game`, the points that need the run to end as the
     /// reference's does.
     pub ending_points: Option<Points>,
-    /// Whether a program must exit with status 0.
+    /// Whether a program must exit with the reference's status.
     pub exit_status: Option<ExitStatus>,
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
@@ -148,7 +149,8 @@ pub struct Settings {
     pub memory: Option<Bytes>,
     /// Which differences do not count.
     pub compare: Option<CompareFile>,
-    /// `text` (default) or `game`: judge the moves, not just the text.
+    /// `text` (default), `game` (judge the moves, not just the text) or
+    /// `ending` (judge only how the run ends).
     pub mode: Option<Mode>,
     /// With `mode: game`, the points that also need the text to match.
     pub format_points: Option<Points>,
@@ -157,7 +159,7 @@ pub struct Settings {
     /// With `mode: game`, the points that need the run to end as the
     /// reference's does.
     pub ending_points: Option<Points>,
-    /// Whether a program must exit with status 0.
+    /// Whether a program must exit with the reference's status.
     pub exit_status: Option<ExitStatus>,
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
@@ -213,6 +215,11 @@ pub enum Mode {
     /// What the program did in the game (boards, wins, refusals,
     /// prompts), read tolerantly; the text earns `format_points`.
     Game,
+    /// Only how the run ends, not the text: the program asks again for
+    /// input where the reference does, or stops after the same input
+    /// line with the same exit status. All the case's points are for
+    /// the ending.
+    Ending,
 }
 
 impl Mode {
@@ -221,6 +228,7 @@ impl Mode {
         match self {
             Mode::Text => "text",
             Mode::Game => "game",
+            Mode::Ending => "ending",
         }
     }
 }
@@ -229,10 +237,13 @@ impl Mode {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExitStatus {
-    /// A program must exit with 0 where the reference exits: any other
-    /// status is a fault of the ending (verdict `crashed`).
+    /// A program must exit with the reference's status where the
+    /// reference exits (0 for the built-in games): any other status is a
+    /// fault of the ending (verdict `crashed`). `zero`, its older name,
+    /// means the same.
     #[default]
-    Zero,
+    #[serde(alias = "zero")]
+    Same,
     /// Any status is fine (a handout that never says what to return);
     /// a status other than 0 is only mentioned.
     Any,
@@ -524,6 +535,9 @@ pub enum Invalid {
     /// Not a regular expression.
     #[error("not a valid regular expression: {0}")]
     Pattern(regex::Error),
+    /// Not a tolerance.
+    #[error("{0}")]
+    Tolerance(crate::compare::Error),
     /// A `format` part that is neither the reader's nor a region.
     #[error(
         "unknown part `{name}` in `format`; the parts are: {} (a region is named in \
@@ -550,9 +564,15 @@ fn split_unit(t: &str) -> (&str, &str) {
     (t[..at].trim(), t[at..].trim())
 }
 
-/// `compare:` either `exact` or the list of differences that do not count.
+/// `compare:` either `exact` or the list of differences that do not
+/// count; an item is a name (`whitespace-runs`) or a map
+/// (`{numbers: {absolute: 0.01}}`).
 #[derive(Clone, Debug)]
 pub struct CompareFile(pub Options);
+
+/// What a `compare:` list may hold, for messages.
+const COMPARE_ITEMS: &str = "`exact`, or a list of: trailing-whitespace, whitespace-runs, \
+                             blank-lines, case, prompts, {numbers: {absolute: 0.01}}";
 
 impl<'de> Deserialize<'de> for CompareFile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -560,7 +580,7 @@ impl<'de> Deserialize<'de> for CompareFile {
         impl<'de> Visitor<'de> for V {
             type Value = CompareFile;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("`exact`, or a list of: trailing-whitespace, whitespace-runs, blank-lines, case")
+                f.write_str(COMPARE_ITEMS)
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<CompareFile, E> {
                 match s {
@@ -573,15 +593,102 @@ impl<'de> Deserialize<'de> for CompareFile {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CompareFile, A::Error> {
                 let mut options = Options::default();
-                while let Some(item) = seq.next_element::<String>()? {
-                    options = options.relax(&item).map_err(de::Error::custom)?;
+                while let Some(item) = seq.next_element::<CompareItem>()? {
+                    options = item.apply(options).map_err(de::Error::custom)?;
                 }
                 Ok(CompareFile(options))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CompareFile, A::Error> {
+                let item = CompareItem::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                item.apply(Options::default())
+                    .map(CompareFile)
+                    .map_err(de::Error::custom)
             }
         }
         d.deserialize_any(V)
     }
 }
+
+/// One item of a `compare:` list.
+enum CompareItem {
+    /// A difference by its name.
+    Name(String),
+    /// `{numbers: {absolute: ..., relative: ...}}`.
+    Numbers(Tolerance),
+}
+
+impl CompareItem {
+    fn apply(self, options: Options) -> Result<Options, crate::compare::Error> {
+        match self {
+            CompareItem::Name(name) => options.relax(&name),
+            CompareItem::Numbers(tolerance) => options.within(tolerance),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CompareItem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CompareItem;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a comparison option: a name such as whitespace-runs, or {numbers: \
+                     {absolute: 0.01}}",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<CompareItem, E> {
+                Ok(CompareItem::Name(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CompareItem, A::Error> {
+                let Some(key) = map.next_key::<String>()? else {
+                    return Err(de::Error::custom(crate::compare::Error::NoTolerance));
+                };
+                if key != "numbers" {
+                    return Err(de::Error::custom(crate::compare::Error::Unknown(key)));
+                }
+                let tolerance: ToleranceFile = map.next_value()?;
+                if let Some(other) = map.next_key::<String>()? {
+                    return Err(de::Error::custom(format!(
+                        "`{other}` next to `numbers` in one item: give each option its own \
+                         item of the list (`- {other}`)"
+                    )));
+                }
+                match (tolerance.absolute, tolerance.relative) {
+                    (None, None) => Err(de::Error::custom(crate::compare::Error::NoTolerance)),
+                    (absolute, relative) => Ok(CompareItem::Numbers(Tolerance {
+                        absolute: absolute.map(|t| t.0),
+                        relative: relative.map(|t| t.0),
+                    })),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `numbers:`'s tolerance: within `absolute`, or within `relative` of
+/// the larger number, or within either.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToleranceFile {
+    /// The most two numbers may differ by.
+    absolute: Option<ToleranceValue>,
+    /// The most they may differ by, as a share of the larger.
+    relative: Option<ToleranceValue>,
+}
+
+checked_value!(
+    /// A tolerance: a number, zero or more.
+    ToleranceValue(f64),
+    "a tolerance: a number, zero or more, such as 0.01 or 1e-6",
+    |s| match s.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(Invalid::Tolerance(crate::compare::Error::Tolerance(
+            s.to_string()
+        ))),
+    }
+);
 
 /// `input:` a block of lines, or a list with one string per line.
 #[derive(Clone, Debug)]

@@ -483,15 +483,17 @@ fn check_parts(
         (ending_points > 0.0, "ending_points"),
         (names_format, "format"),
     ];
+    let why = match mode {
+        Mode::Text => "in text mode the whole transcript and the ending earn the points together",
+        Mode::Ending => "in `mode: ending` all the case's points are for how the run ends",
+        Mode::Game => return Ok(()),
+    };
     match game_only.iter().find(|(set, _)| *set) {
-        Some((_, name)) if mode == Mode::Text => Err(Problem::new(
+        Some((_, name)) => Err(Problem::new(
             path,
-            format!(
-                "{name} only means something with `mode: game` (in text mode the whole \
-                 transcript and the ending earn the points together)"
-            ),
+            format!("{name} only means something with `mode: game` ({why})"),
         )),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 
@@ -571,9 +573,12 @@ fn yaml_message(e: &serde_yaml::Error, text: &str, position: Option<(usize, usiz
 /// For "unknown field `timout`, expected one of `timeout`, ...": the
 /// expected name closest to the one written, when it is a likely typo.
 fn did_you_mean(raw: &str) -> Option<String> {
-    let rest = raw
-        .strip_prefix("unknown field `")
-        .or_else(|| raw.strip_prefix("unknown variant `"))?;
+    // A nested value's message starts with its path (`mode: unknown ...`).
+    let at = ["unknown field `", "unknown variant `"]
+        .iter()
+        .filter_map(|start| raw.find(start).map(|at| at + start.len()))
+        .min()?;
+    let rest = &raw[at..];
     let (written, expected) = rest.split_once('`')?;
     let candidates = expected.split('`').skip(1).step_by(2);
     let (distance, best) = candidates
@@ -779,6 +784,146 @@ mod tests {
         assert!(suite.problems[0]
             .message
             .contains("only means something with `mode: game`"));
+    }
+
+    #[test]
+    fn compare_takes_names_and_a_tolerance_for_numbers() {
+        let dir = folder(&[
+            ("suite.yaml", "game: connect4\n"),
+            (
+                "a-flow.yaml",
+                "input: x\ncompare: [prompts, whitespace-runs, {numbers: {absolute: 0.01}}]\n",
+            ),
+            (
+                "b-block.yaml",
+                "input: x\ncompare:\n  - prompts\n  - numbers:\n      relative: 1e-6\n      absolute: 0.5\n",
+            ),
+            ("c-name.yaml", "input: x\ncompare: [numbers-within-relative-1e-6, case]\n"),
+            ("d-map.yaml", "input: x\ncompare: {numbers: {absolute: 0}}\n"),
+            ("e-negative.yaml", "input: x\ncompare:\n  - prompts\n  - numbers: {absolute: -0.01}\n"),
+            ("f-word.yaml", "input: x\ncompare:\n  - numbers:\n      relative: lots\n"),
+            ("g-typo.yaml", "input: x\ncompare:\n  - numbers: {absolut: 0.01}\n"),
+            ("h-empty.yaml", "input: x\ncompare:\n  - numbers: {}\n"),
+            ("i-plain.yaml", "input: x\ncompare: [case, numbers]\n"),
+            ("j-unknown.yaml", "input: x\ncompare:\n  - digits: {absolute: 1}\n"),
+            ("k-twice.yaml", "input: x\ncompare: [{numbers: {absolute: 1}}, {numbers: {relative: 1}}]\n"),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let names: Vec<(&str, Vec<String>)> = suite
+            .cases
+            .iter()
+            .map(|c| (c.name.as_str(), c.compare.names()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (
+                    "a-flow",
+                    vec![
+                        "whitespace-runs".into(),
+                        "prompts".into(),
+                        "numbers-within-0.01".into()
+                    ]
+                ),
+                (
+                    "b-block",
+                    vec![
+                        "prompts".into(),
+                        "numbers-within-0.5-or-relative-1e-6".into()
+                    ]
+                ),
+                (
+                    "c-name",
+                    vec!["case".into(), "numbers-within-relative-1e-6".into()]
+                ),
+                ("d-map", vec!["numbers-within-0".into()]),
+            ]
+        );
+        let problem = |name: &str| {
+            let p = suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .unwrap_or_else(|| panic!("no problem for {name}: {:?}", suite.problems));
+            (p.position.map(|(line, _)| line), p.message.clone())
+        };
+        let (line, message) = problem("e-negative.yaml");
+        assert_eq!(line, Some(4), "{message}");
+        assert!(
+            message.contains("a tolerance is a number, zero or more"),
+            "{message}"
+        );
+        assert!(message.contains("`-0.01`"), "{message}");
+        let (line, message) = problem("f-word.yaml");
+        assert_eq!(line, Some(4), "{message}");
+        assert!(message.contains("compare[0].numbers.relative"), "{message}");
+        assert!(message.contains("not `lots`"), "{message}");
+        let (line, message) = problem("g-typo.yaml");
+        assert_eq!(line, Some(3), "{message}");
+        assert!(message.contains("did you mean `absolute`?"), "{message}");
+        let (line, message) = problem("h-empty.yaml");
+        assert_eq!(line, Some(3), "{message}");
+        assert!(message.contains("`numbers` needs a tolerance"), "{message}");
+        let (line, message) = problem("i-plain.yaml");
+        assert_eq!(line, Some(2), "{message}");
+        assert!(message.contains("`numbers` needs a tolerance"), "{message}");
+        let (line, message) = problem("j-unknown.yaml");
+        assert_eq!(line, Some(3), "{message}");
+        assert!(
+            message.contains("unknown comparison option `digits`"),
+            "{message}"
+        );
+        let (_, message) = problem("k-twice.yaml");
+        assert!(message.contains("given twice"), "{message}");
+    }
+
+    #[test]
+    fn an_ending_case_and_the_exit_status_by_either_name() {
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "game: connect4\ndefaults:\n  exit_status: zero\n",
+            ),
+            ("a.yaml", "input: x\nmode: ending\n"),
+            ("b.yaml", "input: x\nexit_status: same\n"),
+            ("c.yaml", "input: x\nexit_status: any\n"),
+            ("points.yaml", "input: x\nmode: ending\nending_points: 1\n"),
+            ("mode.yaml", "input: x\nmode: endings\n"),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let settings: Vec<(Mode, crate::case::ExitStatus)> = suite
+            .cases
+            .iter()
+            .map(|c| (c.mode, c.exit_status))
+            .collect();
+        use crate::case::ExitStatus::{Any, Same};
+        assert_eq!(
+            settings,
+            [(Mode::Ending, Same), (Mode::Text, Same), (Mode::Text, Any)]
+        );
+        let problem = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .map(|p| p.to_string())
+                .unwrap_or_default()
+        };
+        assert!(
+            problem("points.yaml").contains("all the case's points are for how the run ends"),
+            "{}",
+            problem("points.yaml")
+        );
+        assert!(
+            problem("mode.yaml").contains("mode.yaml:2:"),
+            "{}",
+            problem("mode.yaml")
+        );
+        assert!(
+            problem("mode.yaml").contains("did you mean `ending`?"),
+            "{}",
+            problem("mode.yaml")
+        );
     }
 
     #[test]

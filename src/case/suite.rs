@@ -72,6 +72,16 @@ impl Case {
         }
     }
 
+    /// The options its whole text is compared under, in reports too:
+    /// `prompts` is text mode's (in game mode the reader reads prompts
+    /// itself).
+    pub fn text_options(&self) -> Options {
+        Options {
+            prompts: self.compare.prompts && self.mode == Mode::Text,
+            ..self.compare
+        }
+    }
+
     /// Where its pinned reference transcript is kept.
     pub fn pin_file(&self) -> PathBuf {
         self.file.with_extension("transcript")

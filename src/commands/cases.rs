@@ -249,8 +249,10 @@ fn judged(suite: &Suite, case: &case::Case) -> String {
     if case.call.is_some() {
         return "function call".into();
     }
-    if case.mode == case::Mode::Text {
-        return case.compare.describe();
+    match case.mode {
+        case::Mode::Text => return case.compare.describe(),
+        case::Mode::Ending => return "how it ends".into(),
+        case::Mode::Game => {}
     }
     let mut parts = vec![format!("play {}", points(case.play_points()))];
     if case.format_points > 0.0 || case.format.is_some() {

@@ -135,9 +135,13 @@ defaults:
   visibility: hidden
   timeout: 5s
   # What does not count when outputs are compared: exact, or a list of
-  # trailing-whitespace, whitespace-runs, blank-lines, case.
+  # trailing-whitespace, whitespace-runs, blank-lines, case, prompts (a
+  # program's prompts, in any words), and {{numbers: {{absolute: 0.01}}}}
+  # (numbers within a tolerance).
   compare: [trailing-whitespace]
-  # text: the output and how the run ends earn the points together.
+  # text: the output and how the run ends earn the points together;
+  # ending: only how the run ends (it asks again, or stops, as the
+  # reference does), for cases about refusing bad input in any words.
   mode: text
 
 # Compiler flags, for students' programs and a compiled reference.

@@ -1,6 +1,6 @@
 //! Output split into lines, each with the key it is compared by.
 
-use super::{Options, Region};
+use super::{Key, Options, Region};
 
 /// One line of output.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,12 +14,12 @@ pub struct Line<'a> {
 }
 
 /// A line kept for comparison, with its normalised key.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Keyed<'a> {
     /// The line.
     pub line: &'a Line<'a>,
     /// What it is compared by.
-    pub key: Vec<u8>,
+    pub key: Key,
 }
 
 /// Where each region was found: a start and a length in lines, or `None`.
@@ -76,7 +76,7 @@ pub fn comparable<'a>(
             line,
             key: key(line.text, line.newline, options),
         })
-        .filter(|k| !(options.blank_lines && is_blank(&k.key)))
+        .filter(|k| !(options.blank_lines && is_blank(&k.key.text)))
         .collect();
     (keyed, spans)
 }
@@ -111,7 +111,9 @@ fn is_blank(key: &[u8]) -> bool {
 /// Marks a last line without a newline, so that exact comparison sees it.
 const NO_NEWLINE: &[u8] = b"\x00no newline at end";
 
-fn key(text: &[u8], newline: bool, o: &Options) -> Vec<u8> {
+/// What a line is compared by under `o`: its text normalised, a missing
+/// newline marked, and its numbers found when they have a tolerance.
+pub fn key(text: &[u8], newline: bool, o: &Options) -> Key {
     let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c');
     let mut key: Vec<u8> = if o.whitespace_runs {
         let mut out = Vec::with_capacity(text.len());
@@ -137,7 +139,7 @@ fn key(text: &[u8], newline: bool, o: &Options) -> Vec<u8> {
     if !(newline || o.trailing_whitespace || o.whitespace_runs) {
         key.extend_from_slice(NO_NEWLINE);
     }
-    key
+    Key::new(key, o.numbers)
 }
 
 #[cfg(test)]

@@ -3,12 +3,20 @@
 //! compared; [`crate::explain`] shows the differences this finds.
 
 mod lines;
+pub mod numbers;
 mod options;
 mod rows;
+pub mod turns;
 
-pub use lines::{comparable, split_lines, Keyed, Line};
+pub use lines::{comparable, key, split_lines, Keyed, Line};
+pub use numbers::{Key, Tolerance};
 pub use options::{Error, Options, Region};
-pub use rows::{first_difference, line_diff, side_by_side, terminal_diff, LineDiff, Row, RowKind};
+pub use rows::{
+    first_difference, focus, line_diff, side_by_side, terminal_diff, LineDiff, Row, RowKind,
+};
+pub use turns::{reads, Read, Turns};
+
+use crate::transcript::TermLine;
 
 /// Whether `actual` prints the same as `expected` under `options`, not
 /// counting `regions`.
@@ -29,10 +37,35 @@ pub(crate) fn same_output(
             .all(|(e, a)| e.key == a.key)
 }
 
+/// Whether the terminal `actual` prints the same as `expected` turn by
+/// turn, prompts left out (`prompts`, see [`turns`]), under the other
+/// `options`, not counting `regions`.
+pub(crate) fn same_terminal(
+    expected: &[TermLine],
+    actual: &[TermLine],
+    options: &Options,
+    regions: &[Region],
+) -> bool {
+    let want_texts: Vec<Vec<u8>> = expected.iter().map(TermLine::text).collect();
+    let got_texts: Vec<Vec<u8>> = actual.iter().map(TermLine::text).collect();
+    let want = rows::as_lines(&want_texts, expected);
+    let got = rows::as_lines(&got_texts, actual);
+    let (want_turns, got_turns) = turns::turns(
+        &want,
+        &reads(expected),
+        &got,
+        &reads(actual),
+        options,
+        regions,
+    );
+    turns::Paired::new(&want, &got, options, regions, (&want_turns, &got_turns)).same()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use regex::bytes::Regex;
+    use similar::DiffTag;
 
     fn opts(names: &[&str]) -> Options {
         names
@@ -81,7 +114,8 @@ mod tests {
         assert_eq!(
             unknown.to_string(),
             "unknown comparison option `nope`; the options are: exact, trailing-whitespace, \
-             whitespace-runs, blank-lines, case"
+             whitespace-runs, blank-lines, case, prompts, and {numbers: {absolute: 0.01}} (or \
+             `relative:`)"
         );
         assert_eq!(unknown.fault(), crate::fault::Fault::Suite);
         assert_eq!(
@@ -89,6 +123,104 @@ mod tests {
             ["blank-lines", "case"]
         );
         assert_eq!(Options::default().describe(), "exact");
+    }
+
+    #[test]
+    fn numbers_within_the_tolerance_are_the_same() {
+        let within = opts(&["numbers-within-0.01"]);
+        assert!(same_output(b"pi = 3.1416\n", b"pi = 3.14\n", &within, &[]));
+        assert!(same_output(
+            b"-2.5e-3 and 7\n",
+            b"-0.0025 and 7.000\n",
+            &within,
+            &[]
+        ));
+        assert!(!same_output(b"pi = 3.1416\n", b"pi = 3.13\n", &within, &[]));
+        assert!(!same_output(b"pi = 3.14\n", b"pi is 3.14\n", &within, &[]));
+        assert!(
+            !same_output(b"x2 = 1\n", b"x3 = 1\n", &within, &[]),
+            "not in a word"
+        );
+        assert!(
+            !same_output(b"-1\n", b"1\n", &within, &[]),
+            "the sign counts"
+        );
+        // Everything around the numbers compares as the other options say.
+        assert!(!same_output(
+            b"pi =  3.1416\n",
+            b"pi = 3.14\n",
+            &within,
+            &[]
+        ));
+        let spaced = opts(&["numbers-within-0.01", "whitespace-runs"]);
+        assert!(same_output(
+            b"pi =  3.1416\n",
+            b"pi = 3.14 \n",
+            &spaced,
+            &[]
+        ));
+        assert!(!same_output(b"pi = 3.1416\n", b"pi=3.14\n", &spaced, &[]));
+        let relative = opts(&["numbers-within-relative-1e-6"]);
+        assert!(same_output(
+            b"6.02214e23\n",
+            b"602214000000000000000000\n",
+            &relative,
+            &[]
+        ));
+        assert!(!same_output(
+            b"6.02214e23\n",
+            b"6.0222e23\n",
+            &relative,
+            &[]
+        ));
+    }
+
+    #[test]
+    fn a_numbers_diff_pairs_lines_within_the_tolerance() {
+        let within = opts(&["numbers-within-0.01"]);
+        let want = split_lines(b"F 98.6\nC 37.0\nK 310.15\n");
+        let got = split_lines(b"F 98.60\nC 37.5\nK 310.149\n");
+        let diff = line_diff(&want, &got, &within, &[], None);
+        let tags: Vec<DiffTag> = diff.ops.iter().map(|op| op.tag()).collect();
+        assert_eq!(tags, [DiffTag::Equal, DiffTag::Replace, DiffTag::Equal]);
+    }
+
+    #[test]
+    fn every_name_reads_back_as_the_same_options() {
+        let all = opts(&[
+            "trailing-whitespace",
+            "whitespace-runs",
+            "blank-lines",
+            "case",
+            "prompts",
+        ])
+        .within(Tolerance {
+            absolute: Some(0.5),
+            relative: Some(1e-9),
+        })
+        .unwrap();
+        let names = all.names();
+        let back = names
+            .iter()
+            .fold(Options::default(), |o, n| o.relax(n).unwrap());
+        assert_eq!(back, all);
+        assert_eq!(
+            Options::default().relax("numbers").unwrap_err(),
+            Error::NoTolerance
+        );
+        assert_eq!(
+            opts(&["numbers-within-1"]).relax("numbers-within-2"),
+            Err(Error::TwoTolerances)
+        );
+        assert_eq!(opts(&["prompts"]).describe(), "ignoring prompts");
+        assert_eq!(
+            opts(&["case", "numbers-within-0.01"]).describe(),
+            "ignoring case; numbers within 0.01"
+        );
+        assert_eq!(
+            opts(&["numbers-within-0.01"]).describe(),
+            "numbers within 0.01"
+        );
     }
 
     fn header_region() -> Region {
@@ -135,7 +267,7 @@ mod tests {
             let (_, spans) = comparable(&e, &Options::default(), &[header_region()], None);
             let a = split_lines(actual);
             let (k, s) = comparable(&a, &Options::default(), &[header_region()], Some(&spans));
-            (k.iter().map(|l| l.key.clone()).collect::<Vec<_>>(), s)
+            (k.iter().map(|l| l.key.text.clone()).collect::<Vec<_>>(), s)
         };
         assert_eq!(keys, [b"Let's play".to_vec(), b"board".to_vec()]);
     }

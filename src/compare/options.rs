@@ -3,6 +3,8 @@
 
 use regex::bytes::Regex;
 
+use super::numbers::Tolerance;
+
 /// Why a case file's `compare:` cannot be used: the suite's to fix.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
@@ -11,10 +13,23 @@ pub enum Error {
     Exact,
     /// A name that is no option.
     #[error(
-        "unknown comparison option `{0}`; the options are: exact, {names}",
+        "unknown comparison option `{0}`; the options are: exact, {names}, and \
+         {{numbers: {{absolute: 0.01}}}} (or `relative:`)",
         names = Options::NAMES.join(", ")
     )]
     Unknown(String),
+    /// `numbers` without its tolerance.
+    #[error(
+        "`numbers` needs a tolerance: write it as a map, {{numbers: {{absolute: 0.01}}}} or \
+         {{numbers: {{relative: 1e-6}}}}"
+    )]
+    NoTolerance,
+    /// A tolerance that is not a number, zero or more.
+    #[error("a tolerance is a number, zero or more (such as 0.01 or 1e-6), not `{0}`")]
+    Tolerance(String),
+    /// `numbers` given twice.
+    #[error("`numbers` is given twice: keep one, with both `absolute` and `relative` if need be")]
+    TwoTolerances,
 }
 
 impl Error {
@@ -25,7 +40,7 @@ impl Error {
 }
 
 /// Which differences do not count. The default is exact comparison.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Options {
     /// Spaces, tabs and carriage returns at the end of a line, and a
     /// missing newline at the end of the output.
@@ -37,53 +52,88 @@ pub struct Options {
     pub blank_lines: bool,
     /// Upper and lower case.
     pub case: bool,
+    /// The prompt of each read: the output is compared turn by turn,
+    /// each without its prompt (see [`super::turns`]).
+    pub prompts: bool,
+    /// How far apart numbers may be (see [`super::numbers`]); `None`
+    /// compares them as text.
+    pub numbers: Option<Tolerance>,
 }
 
 impl Options {
-    /// The names a case file uses, with what each relaxes.
-    pub const NAMES: [&'static str; 4] = [
+    /// The names a case file uses for the differences that are only on
+    /// or off.
+    pub const NAMES: [&'static str; 5] = [
         "trailing-whitespace",
         "whitespace-runs",
         "blank-lines",
         "case",
+        "prompts",
     ];
 
     /// These options with one more difference ignored, by its case-file
-    /// name.
+    /// name, or by the name results give a tolerance
+    /// (`numbers-within-0.01`, see [`Tolerance::name`]).
     pub fn relax(mut self, name: &str) -> Result<Options, Error> {
         match name {
             "trailing-whitespace" => self.trailing_whitespace = true,
             "whitespace-runs" => self.whitespace_runs = true,
             "blank-lines" => self.blank_lines = true,
             "case" => self.case = true,
+            "prompts" => self.prompts = true,
             "exact" => return Err(Error::Exact),
-            other => return Err(Error::Unknown(other.to_string())),
+            "numbers" => return Err(Error::NoTolerance),
+            other => match Tolerance::from_name(other) {
+                Some(tolerance) => return self.within(tolerance),
+                None => return Err(Error::Unknown(other.to_string())),
+            },
         }
         Ok(self)
     }
 
-    /// The case-file names of the differences ignored; empty when exact.
-    pub fn names(&self) -> Vec<&'static str> {
+    /// These options with numbers compared within `tolerance`.
+    pub fn within(mut self, tolerance: Tolerance) -> Result<Options, Error> {
+        if self.numbers.is_some() {
+            return Err(Error::TwoTolerances);
+        }
+        self.numbers = Some(tolerance);
+        Ok(self)
+    }
+
+    /// The names of the differences ignored, as [`Options::relax`] reads
+    /// them back; empty when exact.
+    pub fn names(&self) -> Vec<String> {
         let on = [
             self.trailing_whitespace,
             self.whitespace_runs,
             self.blank_lines,
             self.case,
+            self.prompts,
         ];
         Self::NAMES
             .iter()
             .zip(on)
-            .filter_map(|(name, on)| on.then_some(*name))
+            .filter(|&(_, on)| on)
+            .map(|(name, _)| name.to_string())
+            .chain(self.numbers.map(|t| t.name()))
             .collect()
     }
 
-    /// A short description for reports: `exact` or the list.
+    /// A short description for reports: `exact`, the list of what is
+    /// ignored, and the tolerance of numbers ("ignoring prompts; numbers
+    /// within 0.01").
     pub fn describe(&self) -> String {
-        let names = self.names();
-        if names.is_empty() {
+        let mut names = self.names();
+        if self.numbers.is_some() {
+            names.pop();
+        }
+        let ignoring = (!names.is_empty()).then(|| format!("ignoring {}", names.join(", ")));
+        let numbers = self.numbers.map(|t| t.describe());
+        let parts: Vec<String> = ignoring.into_iter().chain(numbers).collect();
+        if parts.is_empty() {
             "exact".into()
         } else {
-            format!("ignoring {}", names.join(", "))
+            parts.join("; ")
         }
     }
 }

@@ -3,9 +3,11 @@
 //! line side by side ([`side_by_side`], for reports that show both whole
 //! transcripts and highlight what counted as different).
 
+use similar::algorithms::{myers, Capture, Compact, Replace};
 use similar::{capture_diff_slices, Algorithm, DiffOp, DiffTag};
 
-use super::{comparable, split_lines, Line, Options, Region};
+use super::turns::{self, Paired, Turns};
+use super::{comparable, split_lines, Key, Line, Options, Region};
 use crate::transcript::{Focus, TermLine};
 
 /// The most lines of each side diffed after their common start: beyond
@@ -16,6 +18,7 @@ const WINDOW: usize = 2_000;
 
 /// The lines of two outputs that the comparison compares, and the diff
 /// of their keys.
+#[derive(Debug, Default)]
 pub struct LineDiff {
     /// The indices of the expected output's compared lines, in order.
     pub expected_kept: Vec<usize>,
@@ -23,30 +26,58 @@ pub struct LineDiff {
     pub actual_kept: Vec<usize>,
     /// The diff, over positions in `expected_kept` and `actual_kept`.
     pub ops: Vec<DiffOp>,
+    /// Under `prompts`, both sides' turns, prompts included (see
+    /// [`terminal_diff`]).
+    pub turns: Option<(Turns, Turns)>,
 }
 
 /// Diffs the lines compared under `options` and `regions` by their keys:
-/// their common start, then at most [`WINDOW`] lines of each.
+/// their common start, then at most [`WINDOW`] lines of each; with
+/// `turns` (under `prompts`), turn by turn, prompts left out.
 pub fn line_diff(
     expected: &[Line<'_>],
     actual: &[Line<'_>],
     options: &Options,
     regions: &[Region],
+    turns: Option<(&Turns, &Turns)>,
 ) -> LineDiff {
-    let (want, spans) = comparable(expected, options, regions, None);
-    let (got, _) = comparable(actual, options, regions, Some(&spans));
-    let want_keys: Vec<&[u8]> = want.iter().map(|k| k.key.as_slice()).collect();
-    let got_keys: Vec<&[u8]> = got.iter().map(|k| k.key.as_slice()).collect();
-    LineDiff {
-        expected_kept: want.iter().map(|k| k.line.index).collect(),
-        actual_kept: got.iter().map(|k| k.line.index).collect(),
-        ops: bounded_diff(&want_keys, &got_keys),
+    let Some(turns) = turns else {
+        let (want, spans) = comparable(expected, options, regions, None);
+        let (got, _) = comparable(actual, options, regions, Some(&spans));
+        let want_keys: Vec<&Key> = want.iter().map(|k| &k.key).collect();
+        let got_keys: Vec<&Key> = got.iter().map(|k| &k.key).collect();
+        return LineDiff {
+            expected_kept: want.iter().map(|k| k.line.index).collect(),
+            actual_kept: got.iter().map(|k| k.line.index).collect(),
+            ops: bounded_diff(&want_keys, &got_keys),
+            turns: None,
+        };
+    };
+    let paired = Paired::new(expected, actual, options, regions, turns);
+    let mut diff = LineDiff::default();
+    for (want, got) in paired.want.iter().zip(&paired.got) {
+        let keys = |lines: &[usize], keys: &'_ [Option<Key>]| -> Vec<Key> {
+            lines.iter().filter_map(|&i| keys[i].clone()).collect()
+        };
+        let want_keys = keys(want, &paired.want_keys);
+        let got_keys = keys(got, &paired.got_keys);
+        let ops = bounded_diff(
+            &want_keys.iter().collect::<Vec<_>>(),
+            &got_keys.iter().collect::<Vec<_>>(),
+        );
+        let (old, new) = (diff.expected_kept.len(), diff.actual_kept.len());
+        diff.ops
+            .extend(ops.into_iter().map(|op| shifted(op, old, new)));
+        diff.expected_kept.extend(want);
+        diff.actual_kept.extend(got);
     }
+    diff.ops = merged(diff.ops);
+    diff
 }
 
 /// The diff of two lists of keys: the common start, then a window of
 /// each diffed, then the rest of both as one difference.
-fn bounded_diff(want: &[&[u8]], got: &[&[u8]]) -> Vec<DiffOp> {
+fn bounded_diff(want: &[&Key], got: &[&Key]) -> Vec<DiffOp> {
     let same = want.iter().zip(got).take_while(|(w, g)| w == g).count();
     let want_end = want.len().min(same + WINDOW);
     let got_end = got.len().min(same + WINDOW);
@@ -58,8 +89,8 @@ fn bounded_diff(want: &[&[u8]], got: &[&[u8]]) -> Vec<DiffOp> {
             len: same,
         });
     }
-    for op in capture_diff_slices(Algorithm::Myers, &want[same..want_end], &got[same..got_end]) {
-        ops.push(shifted(op, same));
+    for op in diff_keys(&want[same..want_end], &got[same..got_end]) {
+        ops.push(shifted(op, same, same));
     }
     let (old_len, new_len) = (want.len() - want_end, got.len() - got_end);
     let (old_index, new_index) = (want_end, got_end);
@@ -85,16 +116,30 @@ fn bounded_diff(want: &[&[u8]], got: &[&[u8]]) -> Vec<DiffOp> {
     ops
 }
 
-/// `op` with both its indices moved on by `by`.
-fn shifted(op: DiffOp, by: usize) -> DiffOp {
+/// The diff of two lists of keys. Keys compared as text are diffed as
+/// bytes; numbers within a tolerance make equality a matter of degree,
+/// diffed by Myers' algorithm on equality alone.
+fn diff_keys(want: &[&Key], got: &[&Key]) -> Vec<DiffOp> {
+    if want.iter().chain(got).all(|k| k.tolerance.is_none()) {
+        let want: Vec<&[u8]> = want.iter().map(|k| k.text.as_slice()).collect();
+        let got: Vec<&[u8]> = got.iter().map(|k| k.text.as_slice()).collect();
+        return capture_diff_slices(Algorithm::Myers, &want, &got);
+    }
+    let mut hook = Compact::new(Replace::new(Capture::new()), want, got);
+    let Ok(()) = myers::diff_deadline_raw(&mut hook, want, 0..want.len(), got, 0..got.len(), None);
+    hook.into_inner().into_inner().into_ops()
+}
+
+/// `op` with its indices moved on by `old` and `new`.
+fn shifted(op: DiffOp, old: usize, new: usize) -> DiffOp {
     match op {
         DiffOp::Equal {
             old_index,
             new_index,
             len,
         } => DiffOp::Equal {
-            old_index: old_index + by,
-            new_index: new_index + by,
+            old_index: old_index + old,
+            new_index: new_index + new,
             len,
         },
         DiffOp::Delete {
@@ -102,17 +147,17 @@ fn shifted(op: DiffOp, by: usize) -> DiffOp {
             old_len,
             new_index,
         } => DiffOp::Delete {
-            old_index: old_index + by,
+            old_index: old_index + old,
             old_len,
-            new_index: new_index + by,
+            new_index: new_index + new,
         },
         DiffOp::Insert {
             old_index,
             new_index,
             new_len,
         } => DiffOp::Insert {
-            old_index: old_index + by,
-            new_index: new_index + by,
+            old_index: old_index + old,
+            new_index: new_index + new,
             new_len,
         },
         DiffOp::Replace {
@@ -121,16 +166,31 @@ fn shifted(op: DiffOp, by: usize) -> DiffOp {
             new_index,
             new_len,
         } => DiffOp::Replace {
-            old_index: old_index + by,
+            old_index: old_index + old,
             old_len,
-            new_index: new_index + by,
+            new_index: new_index + new,
             new_len,
         },
     }
 }
 
+/// Adjacent equal runs joined, as one diff of the whole would give them
+/// (so that context is counted across turns).
+fn merged(ops: Vec<DiffOp>) -> Vec<DiffOp> {
+    let mut out: Vec<DiffOp> = Vec::with_capacity(ops.len());
+    for op in ops {
+        match (out.last_mut(), op) {
+            (Some(DiffOp::Equal { len, .. }), DiffOp::Equal { len: more, .. }) => *len += more,
+            (_, op) => out.push(op),
+        }
+    }
+    out
+}
+
 /// Two terminals' lines diffed as the comparison sees them (the typed
-/// input part of each line), for explanations and excerpts.
+/// input part of each line), for explanations and excerpts; under
+/// `prompts`, turn by turn, prompts left out (the turns are kept in the
+/// result).
 pub fn terminal_diff(
     want: &[TermLine],
     got: &[TermLine],
@@ -139,15 +199,32 @@ pub fn terminal_diff(
 ) -> LineDiff {
     let want_texts: Vec<Vec<u8>> = want.iter().map(TermLine::text).collect();
     let got_texts: Vec<Vec<u8>> = got.iter().map(TermLine::text).collect();
-    line_diff(
-        &as_lines(&want_texts, want),
-        &as_lines(&got_texts, got),
+    let want_lines = as_lines(&want_texts, want);
+    let got_lines = as_lines(&got_texts, got);
+    if !options.prompts {
+        return line_diff(&want_lines, &got_lines, options, regions, None);
+    }
+    let (want_turns, got_turns) = turns::turns(
+        &want_lines,
+        &turns::reads(want),
+        &got_lines,
+        &turns::reads(got),
         options,
         regions,
-    )
+    );
+    let mut diff = line_diff(
+        &want_lines,
+        &got_lines,
+        options,
+        regions,
+        Some((&want_turns, &got_turns)),
+    );
+    diff.turns = Some((want_turns, got_turns));
+    diff
 }
 
-fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
+/// Terminal lines as the comparison's lines: `texts` are their texts.
+pub(super) fn as_lines<'t>(texts: &'t [Vec<u8>], terms: &[TermLine]) -> Vec<Line<'t>> {
     texts
         .iter()
         .zip(terms)
@@ -170,7 +247,12 @@ pub fn first_difference(
     options: &Options,
     regions: &[Region],
 ) -> Option<(Focus, Focus)> {
-    let diff = terminal_diff(want, got, options, regions);
+    focus(&terminal_diff(want, got, options, regions), want, got)
+}
+
+/// Where the terminals `diff` compared first differ (see
+/// [`first_difference`]).
+pub fn focus(diff: &LineDiff, want: &[TermLine], got: &[TermLine]) -> Option<(Focus, Focus)> {
     let op = diff.ops.iter().find(|op| op.tag() != DiffTag::Equal)?;
     let (_, old, new) = op.as_tag_tuple();
     let at = |kept: &[usize], i: usize, len: usize| kept.get(i).copied().unwrap_or(len);
@@ -214,20 +296,29 @@ pub enum RowKind {
 }
 
 /// Every line of both outputs, paired as the comparison under `options`
-/// and `regions` pairs them ([`line_diff`]), lines it does not compare
-/// shown in place.
+/// and `regions` (and `turns`, under `prompts`) pairs them
+/// ([`line_diff`]), lines it does not compare (prompts too) shown in
+/// place.
 pub fn side_by_side(
     expected: &[u8],
     actual: &[u8],
     options: &Options,
     regions: &[Region],
+    turns: Option<(&Turns, &Turns)>,
 ) -> Vec<Row> {
     let want_lines = split_lines(expected);
     let got_lines = split_lines(actual);
-    let diff = line_diff(&want_lines, &got_lines, options, regions);
+    let diff = line_diff(&want_lines, &got_lines, options, regions, turns);
     let mut rows = Builder::default();
+    let first = |kept: &[usize], at: usize, end: usize| kept.get(at).copied().unwrap_or(end);
     for op in &diff.ops {
         let (tag, old, new) = op.as_tag_tuple();
+        // The lines not compared before the op, on both sides, face each
+        // other: a line that only one side has comes after them.
+        rows.push_skipped_until(
+            first(&diff.expected_kept, old.start, want_lines.len()),
+            first(&diff.actual_kept, new.start, got_lines.len()),
+        );
         let kind = if tag == DiffTag::Equal {
             RowKind::Same
         } else {
@@ -302,7 +393,13 @@ mod tests {
 
     #[test]
     fn exact_rows_pair_equal_lines_and_mark_the_rest() {
-        let rows = side_by_side(b"a\nb\nc\n", b"a\nB\nc\nd\n", &Options::default(), &[]);
+        let rows = side_by_side(
+            b"a\nb\nc\n",
+            b"a\nB\nc\nd\n",
+            &Options::default(),
+            &[],
+            None,
+        );
         assert_eq!(
             rows,
             [
@@ -327,7 +424,7 @@ mod tests {
         };
         let expected = b"Author: A\nTA: B\nPlay\n. .\n\nX wins\n";
         let actual = b"Me\nPlay\n.   .\nX won\n";
-        let rows = side_by_side(expected, actual, &options, &[header]);
+        let rows = side_by_side(expected, actual, &options, &[header], None);
         assert_eq!(
             rows,
             [
@@ -337,6 +434,21 @@ mod tests {
                 row(Some(3), Some(2), RowKind::Same),
                 row(Some(4), None, RowKind::NotCompared),
                 row(Some(5), Some(3), RowKind::Differs),
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_not_compared_face_each_other_before_a_line_only_one_side_has() {
+        let options = Options::default().relax("blank-lines").unwrap();
+        let rows = side_by_side(b"a\n\nc\n", b"a\n\nb\nc\n", &options, &[], None);
+        assert_eq!(
+            rows,
+            [
+                row(Some(0), Some(0), RowKind::Same),
+                row(Some(1), Some(1), RowKind::NotCompared),
+                row(None, Some(2), RowKind::Differs),
+                row(Some(2), Some(3), RowKind::Same),
             ]
         );
     }
@@ -356,8 +468,12 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let (want, got) = (lines(&expected), lines(&actual));
-        let want: Vec<&[u8]> = want.iter().map(Vec::as_slice).collect();
-        let got: Vec<&[u8]> = got.iter().map(Vec::as_slice).collect();
+        let keys = |texts: &[Vec<u8>]| -> Vec<Key> {
+            texts.iter().map(|t| Key::new(t.clone(), None)).collect()
+        };
+        let (want, got) = (keys(&want), keys(&got));
+        let want: Vec<&Key> = want.iter().collect();
+        let got: Vec<&Key> = got.iter().collect();
         let ops = bounded_diff(&want, &got);
         assert_eq!(ops, bounded_diff(&want, &got));
         assert_eq!(
@@ -401,7 +517,7 @@ mod tests {
         let expected = b"1\n\n2\n3\n\n";
         let actual = b"\n1\n3\n4\n\n\n";
         let options = Options::default().relax("blank-lines").unwrap();
-        let rows = side_by_side(expected, actual, &options, &[]);
+        let rows = side_by_side(expected, actual, &options, &[], None);
         let left: Vec<usize> = rows.iter().filter_map(|r| r.expected).collect();
         let right: Vec<usize> = rows.iter().filter_map(|r| r.actual).collect();
         assert_eq!(left, (0..5).collect::<Vec<_>>());

@@ -8,12 +8,12 @@ use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
 use crate::case::Mode;
-use crate::compare::{terminal_diff, Options, Region};
+use crate::compare::{self, terminal_diff, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
 use crate::grading::{CaseOutcome, Expected, Prepared};
-use crate::judge::{FormatDifference, PlayFault};
-use crate::run::RunResult;
+use crate::judge::{self, FormatDifference, PlayFault};
+use crate::run::{Ending, RunResult};
 use crate::terminal;
 use crate::text::visible::{self, Show};
 use crate::text::{capitalized, points};
@@ -149,7 +149,12 @@ fn format_part(
             options.describe()
         ))
     );
-    let diff = TerminalDiff::new(&difference.reference, &difference.yours, options, &[]);
+    // A part's lines are not a turn: prompts are the game reader's there.
+    let options = Options {
+        prompts: false,
+        ..*options
+    };
+    let diff = TerminalDiff::new(&difference.reference, &difference.yours, &options, &[]);
     diff.render(text, style, room)
 }
 
@@ -293,6 +298,9 @@ pub fn explain_outcome(
                 trimmed: false,
             })
         }
+        (Expected::Play(expected), _, Some(run)) if case.mode == Mode::Ending => {
+            ending_case(prepared, outcome, expected, run, style)
+        }
         (Expected::Play(expected), _, Some(run)) => {
             text_case(outcome, expected, run, &case.compare, regions, style, room)
         }
@@ -310,6 +318,67 @@ pub fn explain_outcome(
             text: format!("  {}.\n", capitalized(&outcome.judgement.reason)),
             trimmed: false,
         },
+    }
+}
+
+/// What went wrong on a `mode: ending` case: what the reference did at
+/// the end and what the program did, and the last lines of each.
+fn ending_case(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    expected: &ReferenceRun,
+    run: &RunResult,
+    style: &Style,
+) -> Explanation {
+    let judgement = &outcome.judgement;
+    let mut text = format!(
+        "  {}.
+",
+        capitalized(&judgement.reason)
+    );
+    let reference = judge::reference_end(expected);
+    let typed: Vec<&str> = expected.transcript.inputs().collect();
+    let read = run.transcript.inputs().count();
+    let at = |n: usize| after_input(n, n.checked_sub(1).and_then(|i| typed.get(i).copied()));
+    let reference_did = if reference.waited {
+        "asked again for input".to_string()
+    } else {
+        format!("stopped with exit status {}", reference.status)
+    };
+    let program_did = match (run.ending, outcome.faults.ending) {
+        (Ending::WaitingForInput, _) => "asked again for input".to_string(),
+        (Ending::Exited(code), _) => format!("stopped with exit status {code}"),
+        (_, Some(fault)) => fault.what(&prepared.case.limits),
+        (_, None) => "ended as the reference does".to_string(),
+    };
+    let elsewhere = if read == reference.read {
+        String::new()
+    } else {
+        format!(" {}", at(read))
+    };
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.strong(&format!(
+            "{}, the reference {reference_did}; your program {program_did}{elsewhere}.",
+            capitalized(&at(reference.read))
+        ))
+    );
+    let want = terminal::reference_lines(expected);
+    if !want.is_empty() {
+        let _ = writeln!(
+            text,
+            "  {}",
+            style.dim("The last lines the reference printed:")
+        );
+        for line in &want[want.len().saturating_sub(TAIL)..] {
+            let _ = writeln!(text, "    {}", show_line(line, style, false));
+        }
+    }
+    run_end(&mut text, &terminal::run_lines(run), style);
+    Explanation {
+        text,
+        trimmed: false,
     }
 }
 
@@ -407,7 +476,8 @@ fn marked_line(line: &TermLine, style: &Style) -> String {
 }
 
 /// The reference's and the program's terminals, compared line by line
-/// under the case's options.
+/// under the case's options (turn by turn, prompts left out, under
+/// `prompts`).
 struct TerminalDiff<'a> {
     want: &'a [TermLine],
     got: &'a [TermLine],
@@ -415,6 +485,10 @@ struct TerminalDiff<'a> {
     want_kept: Vec<usize>,
     got_kept: Vec<usize>,
     ops: Vec<DiffOp>,
+    /// The options compared under.
+    options: Options,
+    /// Under `prompts`, which of `got` are prompts (not compared).
+    got_prompts: Vec<bool>,
 }
 
 impl<'a> TerminalDiff<'a> {
@@ -425,13 +499,37 @@ impl<'a> TerminalDiff<'a> {
         regions: &[Region],
     ) -> Self {
         let diff = terminal_diff(want, got, options, regions);
+        let mut got_prompts = vec![false; if diff.turns.is_some() { got.len() } else { 0 }];
+        for &i in diff.turns.iter().flat_map(|(_, g)| &g.prompts) {
+            if let Some(p) = got_prompts.get_mut(i) {
+                *p = true;
+            }
+        }
         TerminalDiff {
             want,
             got,
             want_kept: diff.expected_kept,
             got_kept: diff.actual_kept,
             ops: diff.ops,
+            options: *options,
+            got_prompts,
         }
+    }
+
+    /// When the first differing lines are the same but for a number
+    /// beyond the tolerance: "your answer 37.0 differs from the
+    /// reference's 37.5 (by more than 0.01)".
+    fn numbers_apart(&self, want: &TermLine, got: &TermLine) -> Option<String> {
+        let tolerance = self.options.numbers?;
+        let want_key = compare::key(&want.text(), want.newline, &self.options);
+        let got_key = compare::key(&got.text(), got.newline, &self.options);
+        let (theirs, yours) = want_key.numbers_apart(&got_key)?;
+        Some(format!(
+            "your answer {} differs from the reference's {} ({})",
+            number(yours),
+            number(theirs),
+            tolerance.words()
+        ))
     }
 
     /// "After you typed `6` (input 7), the reference printed ...; your
@@ -480,23 +578,59 @@ impl<'a> TerminalDiff<'a> {
                 "{after}, the reference printed {}, which your program does not print.",
                 quote(w)
             ),
-            (_, Some(w), Some(g)) => format!(
-                "{after}, the reference printed {}; your program printed {}.",
-                quote(w),
-                quote(g)
-            ),
+            (_, Some(w), Some(g)) => match self.numbers_apart(w, g) {
+                Some(apart) => format!(
+                    "{after}, {apart}: the reference printed {}; your program printed {}.",
+                    quote(w),
+                    quote(g)
+                ),
+                None => format!(
+                    "{after}, the reference printed {}; your program printed {}.",
+                    quote(w),
+                    quote(g)
+                ),
+            },
             _ => return None,
         })
+    }
+
+    /// Writes the program's prompts (not compared) before its line
+    /// `until`, from `*next` on; `*next` moves past them.
+    fn prompts_before(&self, out: &mut String, style: &Style, next: &mut usize, until: usize) {
+        let until = until.min(self.got_prompts.len());
+        for i in *next..until {
+            if self.got_prompts[i] {
+                let line = show_line(&self.got[i], style, false);
+                let _ = writeln!(out, "   {}", style.dim(&format!("~ {line}")));
+            }
+        }
+        *next = (*next).max(until);
+    }
+
+    /// The program's line where the diff positions `at` of its compared
+    /// lines begin: where its prompts before them end.
+    fn got_line(&self, at: usize) -> usize {
+        self.got_kept.get(at).copied().unwrap_or(self.got.len())
     }
 
     /// Writes one op of the diff in at most `left` lines; returns the
     /// lines written. A long change shows the start of what each side
     /// printed there, so that the program's own lines are never crowded
     /// out by the reference's.
-    fn render_op(&self, out: &mut String, op: &DiffOp, left: usize, style: &Style) -> usize {
+    fn render_op(
+        &self,
+        out: &mut String,
+        op: &DiffOp,
+        left: usize,
+        style: &Style,
+        next_prompt: &mut usize,
+    ) -> usize {
         let (tag, old, new) = op.as_tag_tuple();
+        self.prompts_before(out, style, next_prompt, self.got_line(new.start));
         if tag == DiffTag::Equal {
             for i in new.clone().take(left) {
+                self.prompts_before(out, style, next_prompt, self.got_kept[i]);
+                *next_prompt = (*next_prompt).max(self.got_kept[i] + 1);
                 let line = &self.got[self.got_kept[i]];
                 let _ = writeln!(out, "     {}", show_line(line, style, false));
             }
@@ -529,6 +663,10 @@ impl<'a> TerminalDiff<'a> {
                 _ => style.actual(text),
             };
             for i in range.clone().take(room) {
+                if sign == "+" {
+                    self.prompts_before(out, style, next_prompt, kept[i]);
+                    *next_prompt = (*next_prompt).max(kept[i] + 1);
+                }
                 let line = &lines[kept[i]];
                 let _ = writeln!(
                     out,
@@ -559,9 +697,14 @@ impl<'a> TerminalDiff<'a> {
 
     /// Writes the unified diff; true when it was trimmed to fit `room`.
     fn render(&self, out: &mut String, style: &Style, room: Room) -> bool {
+        let prompts = if self.options.prompts {
+            format!("  {}", style.dim("~ a prompt, not compared"))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {}  {}",
+            "  {}  {}{prompts}",
             style.expected("- the reference"),
             style.actual("+ your program")
         );
@@ -579,15 +722,126 @@ impl<'a> TerminalDiff<'a> {
                 return true;
             }
             let _ = writeln!(out, "  {}", style.dim(&format!("@@ line {line_number} @@")));
+            // The prompts right before the hunk's first line are shown:
+            // what that line answered.
+            let (_, _, first_new) = first.as_tag_tuple();
+            let mut next_prompt = first_new
+                .start
+                .checked_sub(1)
+                .map_or(0, |before| self.got_kept[before] + 1);
             for op in &group {
                 if shown >= room.diff_lines {
                     let _ = writeln!(out, "     {}", style.dim("…"));
                     return true;
                 }
                 let left = room.diff_lines - shown;
-                shown += self.render_op(out, op, left, style);
+                shown += self.render_op(out, op, left, style, &mut next_prompt);
+            }
+            if let Some(last) = group.last() {
+                let (_, _, new) = last.as_tag_tuple();
+                self.prompts_before(out, style, &mut next_prompt, self.got_line(new.end));
             }
         }
         false
+    }
+}
+
+/// A number as printed, made safe, and cut short when it is long (a
+/// program may print a million digits).
+fn number(bytes: &[u8]) -> String {
+    const MOST: usize = 24;
+    if bytes.len() <= MOST {
+        visible::safe(bytes)
+    } else {
+        format!("{}…", visible::safe(&bytes[..MOST - 4]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{lines, Transcript};
+
+    /// A terminal: output and typed input in turn (`None`: `5` typed).
+    fn terminal(parts: &[Option<&str>]) -> Vec<TermLine> {
+        let mut t = Transcript::new();
+        for part in parts {
+            match part {
+                Some(output) => t.push_output(output.as_bytes()),
+                None => t.push_input("5"),
+            }
+        }
+        lines(&t, false)
+    }
+
+    fn diff_of(want: &[Option<&str>], got: &[Option<&str>], options: &Options) -> (String, String) {
+        let (want, got) = (terminal(want), terminal(got));
+        let diff = TerminalDiff::new(&want, &got, options, &[]);
+        let mut out = String::new();
+        diff.render(&mut out, &Style::PLAIN, Room::default());
+        (diff.first_difference().unwrap_or_default(), out)
+    }
+
+    #[test]
+    fn the_diff_shows_prompts_as_not_compared() {
+        let options = Options::default().relax("prompts").unwrap();
+        let (first, diff) = diff_of(
+            &[
+                Some("Height: "),
+                None,
+                Some("You are 5 feet tall.\nWeight: "),
+                None,
+                Some("BMI 20\n"),
+            ],
+            &[
+                Some("Your height?\n"),
+                None,
+                Some("You are 6 feet tall.\nYour weight?\n"),
+                None,
+                Some("BMI 20\n"),
+            ],
+            &options,
+        );
+        assert_eq!(
+            first,
+            "After input line 1 (`5`), the reference printed `You are 5 feet tall.`; your program \
+             printed `You are 6 feet tall.`."
+        );
+        assert_eq!(
+            diff,
+            "  - the reference  + your program  ~ a prompt, not compared\n  @@ line 2 @@\n   ~ Your \
+             height?\n   ~ 5\n   - You are 5 feet tall.\n   + You are 6 feet tall.\n   ~ Your \
+             weight?\n   ~ 5\n     BMI 20\n"
+        );
+    }
+
+    #[test]
+    fn a_number_beyond_the_tolerance_is_named() {
+        let options = Options::default()
+            .relax("whitespace-runs")
+            .and_then(|o| o.relax("numbers-within-0.01"))
+            .unwrap();
+        let (first, _) = diff_of(
+            &[Some("Fahrenheit: "), None, Some("Celsius:  37.5 (body)\n")],
+            &[Some("Fahrenheit: "), None, Some("Celsius: 37.0 (body)\n")],
+            &options,
+        );
+        assert_eq!(
+            first,
+            "After input line 1 (`5`), your answer 37.0 differs from the reference's 37.5 (by \
+             more than 0.01): the reference printed `Celsius:  37.5 (body)`; your program printed \
+             `Celsius: 37.0 (body)`."
+        );
+        let (first, _) = diff_of(
+            &[Some("Celsius: 37.5\n")],
+            &[Some("Celsius is 37.5\n")],
+            &options,
+        );
+        assert_eq!(
+            first,
+            "Before any input, the reference printed `Celsius: 37.5`; your program printed \
+             `Celsius is 37.5`."
+        );
+        assert_eq!(number(&[b'9'; 100]), format!("{}…", "9".repeat(20)));
     }
 }

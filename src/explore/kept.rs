@@ -37,14 +37,18 @@ fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound)
     let mut reason = found.outcome.judgement.reason.clone();
     let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
         + results::limited(&mut reason, results::REASON_ROOM);
-    let (expected, actual) = match (&found.expected, &found.outcome.run) {
+    let (expected, actual, prompts) = match (&found.expected, &found.outcome.run) {
         (Expected::Play(expected), Some(run)) => {
-            let (expected, actual, cut) =
-                results::kept_transcripts(expected, run, &found.case.compare, &suite.regions);
-            not_shown += cut;
-            (Some(expected), Some(actual))
+            let kept = results::kept_transcripts(
+                expected,
+                run,
+                &found.case.text_options(),
+                &suite.regions,
+            );
+            not_shown += kept.not_shown;
+            (Some(kept.expected), Some(kept.actual), kept.prompts)
         }
-        _ => (None, None),
+        _ => (None, None, None),
     };
     let (input, call) = match &found.task {
         Task::Input(lines) => (Some(lines.clone()), None),
@@ -65,13 +69,8 @@ fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound)
         expected,
         actual,
         not_shown,
-        compare: found
-            .case
-            .compare
-            .names()
-            .into_iter()
-            .map(String::from)
-            .collect(),
+        compare: found.case.compare.names(),
+        prompts,
         case: save::case_text(found, suite, seed),
     }
 }

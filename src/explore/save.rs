@@ -176,7 +176,7 @@ pub fn case_text(found: &Found, suite: &Suite, seed: u64) -> String {
         if names.is_empty() {
             Value::String("exact".into())
         } else {
-            Value::Sequence(names.into_iter().map(|n| Value::String(n.into())).collect())
+            Value::Sequence(names.into_iter().map(Value::String).collect())
         },
     );
     match &found.task {

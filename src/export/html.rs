@@ -23,7 +23,7 @@ use super::markdown::{summary, DIR};
 use super::view::{self, rows, Row};
 use super::Exporter;
 use crate::case::Visibility;
-use crate::compare::{self, Options, Region, RowKind};
+use crate::compare::{self, Options, Region, RowKind, Turns};
 use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
 use crate::text::points;
 use crate::verdict::Verdict;
@@ -209,7 +209,14 @@ fn explored(exploration: &Exploration, regions: &[Region]) -> String {
         out.push_str(&explanation(&game.explanation));
     }
     if let (Some(expected), Some(actual)) = (&game.expected, &game.actual) {
-        out.push_str(&side_by_side(expected, actual, &game.options(), regions));
+        let prompts = game.prompts.as_ref().map(|p| p.pair());
+        out.push_str(&side_by_side(
+            expected,
+            actual,
+            &game.options(),
+            regions,
+            prompts,
+        ));
     }
     out.push_str("</section>\n");
     out
@@ -298,7 +305,13 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
         out.push_str(&explanation(&result.explanation));
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
-        out.push_str(&side_by_side(expected, actual, &result.options(), regions));
+        let prompts = result.prompts.as_ref().map(|p| p.pair());
+        let shown = if result.judges_only_the_ending() {
+            transcripts_only(expected, actual)
+        } else {
+            side_by_side(expected, actual, &result.options(), regions, prompts)
+        };
+        out.push_str(&shown);
     }
     out.push_str("</section>\n");
     out
@@ -319,6 +332,8 @@ fn explanation(text: &str) -> String {
             Some("you")
         } else if t.starts_with("@@") {
             Some("hunk")
+        } else if t.starts_with("~ ") {
+            Some("skip")
         } else {
             None
         };
@@ -338,12 +353,25 @@ fn explanation(text: &str) -> String {
 /// The two transcripts as a table, reference on the left, paired as the
 /// comparison pairs them: lines that differ have the class `ref` (left)
 /// or `you` (right), a line with no counterpart faces a `gap`, lines not
-/// compared (an ignored header, blank lines the options ignore) are
-/// `skip`.
-pub fn side_by_side(expected: &str, actual: &str, options: &Options, regions: &[Region]) -> String {
+/// compared (an ignored header, blank lines the options ignore, prompts
+/// under `prompts`, whose turns grading kept) are `skip`.
+pub fn side_by_side(
+    expected: &str,
+    actual: &str,
+    options: &Options,
+    regions: &[Region],
+    prompts: Option<(&Turns, &Turns)>,
+) -> String {
     let want: Vec<&str> = expected.lines().collect();
     let got: Vec<&str> = actual.lines().collect();
-    let rows = compare::side_by_side(expected.as_bytes(), actual.as_bytes(), options, regions);
+    let prompts = prompts.filter(|_| options.prompts);
+    let rows = compare::side_by_side(
+        expected.as_bytes(),
+        actual.as_bytes(),
+        options,
+        regions,
+        prompts,
+    );
     let mut out = String::from(
         "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
          follows the prompt). Lines that count as different are highlighted: \
@@ -356,19 +384,51 @@ pub fn side_by_side(expected: &str, actual: &str, options: &Options, regions: &[
         out.push_str("; <span class=\"skip\">greyed lines are not compared</span>");
     }
     out.push_str(".</p>\n");
+    out.push_str(&tables(&rows, &want, &got, ", the same in both"));
+    out
+}
+
+/// The two transcripts of a case that judges only how the run ends
+/// (`mode: ending`): line by line, none of them compared, the last
+/// ones shown.
+pub fn transcripts_only(expected: &str, actual: &str) -> String {
+    let want: Vec<&str> = expected.lines().collect();
+    let got: Vec<&str> = actual.lines().collect();
+    let rows: Vec<compare::Row> = (0..want.len().max(got.len()))
+        .map(|i| compare::Row {
+            expected: (i < want.len()).then_some(i),
+            actual: (i < got.len()).then_some(i),
+            kind: RowKind::NotCompared,
+        })
+        .collect();
+    let mut out = String::from(
+        "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
+         follows the prompt). This case judges only how the run ends, so <span \
+         class=\"skip\">no line is compared</span>: the last lines show where each one \
+         stopped.</p>\n",
+    );
+    out.push_str(&tables(&rows, &want, &got, " before the end"));
+    out
+}
+
+/// The rows as tables, the runs [`folds`] folds in a `<details>` whose
+/// summary says what they are: "3 more lines{folded}" (", the same in
+/// both").
+fn tables(rows: &[compare::Row], want: &[&str], got: &[&str], folded: &str) -> String {
+    let mut out = String::new();
     let mut first = true;
     if rows.is_empty() {
-        out.push_str(&diff_table(&[], &want, &got, true));
+        out.push_str(&diff_table(&[], want, got, true));
     }
-    for (shown, part) in folds(&rows) {
-        let table = diff_table(part, &want, &got, first);
+    for (shown, part) in folds(rows) {
+        let table = diff_table(part, want, got, first);
         first = false;
         if shown {
             out.push_str(&table);
         } else {
             let _ = writeln!(
                 out,
-                "<details class=\"fold\"><summary>{} more line{}, the same in both: show them</summary>{table}</details>",
+                "<details class=\"fold\"><summary>{} more line{}{folded}: show them</summary>{table}</details>",
                 part.len(),
                 if part.len() == 1 { "" } else { "s" }
             );
@@ -737,6 +797,7 @@ mod tests {
             &format!("{same}Yellow wins!\n"),
             &Options::default(),
             &[],
+            None,
         );
         assert!(
             table.contains("<details class=\"fold\"><summary>37 more lines, the same in both: show them</summary>"),
@@ -752,7 +813,9 @@ mod tests {
         );
         assert_eq!(table.matches("<thead>").count(), 1);
         // Short outputs are not folded.
-        assert!(!side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[]).contains("<details"));
+        assert!(
+            !side_by_side("a\nb\n", "a\nc\n", &Options::default(), &[], None).contains("<details")
+        );
     }
 
     #[test]
@@ -769,13 +832,13 @@ mod tests {
         assert_eq!(marked("a <b>  "), "a &lt;b&gt;<span class=\"ws\">··</span>");
         assert_eq!(marked("a\tb"), "a<span class=\"ws\">␉</span>b");
         let exact = Options::default();
-        let table = side_by_side("same\nend \n", "same\nend\nmore\n", &exact, &[]);
+        let table = side_by_side("same\nend \n", "same\nend\nmore\n", &exact, &[], None);
         assert!(
             table.contains("<td class=\"t ref\">end<span class=\"ws\">·</span></td>"),
             "{table}"
         );
         assert!(table.contains("<td class=\"n gap\"></td><td class=\"t gap\"></td><td class=\"n\">3</td><td class=\"t you\">more</td>"), "{table}");
-        assert!(side_by_side("", "", &exact, &[]).contains("<tbody>\n</tbody>"));
+        assert!(side_by_side("", "", &exact, &[], None).contains("<tbody>\n</tbody>"));
     }
 
     #[test]
@@ -795,6 +858,7 @@ mod tests {
             "Me, a student\nPlay\n.   .\nO wins\n",
             &options,
             &regions,
+            None,
         );
         assert!(table.contains("whitespace-runs, blank-lines"), "{table}");
         assert!(table.contains("greyed lines are not compared"), "{table}");
@@ -811,6 +875,61 @@ mod tests {
         assert!(
             table.contains("<td class=\"t ref\">X wins</td><td class=\"n\">4</td><td class=\"t you\">O wins</td>"),
             "{table}"
+        );
+    }
+
+    #[test]
+    fn prompts_are_greyed_where_grading_left_them_out() {
+        use crate::transcript::{lines, printable, Transcript};
+        let terminal = |parts: &[&str]| {
+            let mut t = Transcript::new();
+            for (i, part) in parts.iter().enumerate() {
+                t.push_output(part.as_bytes());
+                if i + 1 < parts.len() {
+                    t.push_input("5");
+                }
+            }
+            lines(&t, false)
+        };
+        let want = terminal(&["Height: ", "You are 5 feet tall.\nWeight: ", "BMI 20\n"]);
+        let got = terminal(&[
+            "Your height?\n",
+            "You are 6 feet tall.\nWeight? ",
+            "BMI 20\n",
+        ]);
+        let options = Options::default().relax("prompts").unwrap();
+        let (expected, actual) = compare::terminal_diff(&want, &got, &options, &[])
+            .turns
+            .unwrap();
+        let table = side_by_side(
+            &printable(&want),
+            &printable(&got),
+            &options,
+            &[],
+            Some((&expected, &actual)),
+        );
+        assert!(table.contains("greyed lines are not compared"), "{table}");
+        for prompt in ["Your height?", "Weight? 5"] {
+            assert!(
+                table.contains(&format!("<td class=\"t skip\">{prompt}</td>")),
+                "{prompt}: {table}"
+            );
+        }
+        assert!(
+            table.contains("<td class=\"t ref\">You are 5 feet tall.</td><td class=\"n\">3</td><td class=\"t you\">You are 6 feet tall.</td>"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "<td class=\"t\">BMI 20</td><td class=\"n\">5</td><td class=\"t\">BMI 20</td>"
+            ),
+            "{table}"
+        );
+        // Without the turns grading kept, every line is compared.
+        let unknown = side_by_side(&printable(&want), &printable(&got), &options, &[], None);
+        assert!(
+            unknown.contains("<td class=\"t you\">Your height?</td>"),
+            "{unknown}"
         );
     }
 }

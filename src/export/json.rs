@@ -24,6 +24,7 @@ impl Exporter for Json {
         for case in lean.submissions.iter_mut().flat_map(|s| s.cases.iter_mut()) {
             case.expected = None;
             case.actual = None;
+            case.prompts = None;
         }
         let explored = lean
             .submissions
@@ -32,6 +33,7 @@ impl Exporter for Json {
         for game in explored {
             game.expected = None;
             game.actual = None;
+            game.prompts = None;
         }
         let mut value = serde_json::to_value(&lean).map_err(io::Error::other)?;
         // Nothing was graded: no score, rather than a 0 that looks like one.

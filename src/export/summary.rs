@@ -257,6 +257,7 @@ mod tests {
             actual: None,
             not_shown: 0,
             compare: Vec::new(),
+            prompts: None,
             case: String::new(),
         };
         let explored = |found: Option<ExploredGame>| Exploration {

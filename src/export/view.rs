@@ -263,6 +263,7 @@ pub(crate) mod tests {
             actual: failed.then(|| format!("Prompt: SECRET-{name}\nboard\nO wins <script>\n")),
             not_shown: 0,
             compare: Vec::new(),
+            prompts: None,
             parts: Vec::new(),
         }
     }

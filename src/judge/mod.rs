@@ -11,6 +11,11 @@
 //! 3. **The format** (game mode): the text of the parts the case names
 //!    ([`parts`]).
 //!
+//! A case in `mode: ending` judges only the first part, for all its
+//! points: the program asks again where the reference asks again
+//! (judged strictly there: stopping at the end of the input is not
+//! asking), or stops after the same input line with the same status.
+//!
 //! A case's points are split the same way: `format_points` for the
 //! format, `ending_points` for the ending, the rest for the play; each
 //! part earns its points on its own, so one fault costs the part it is in
@@ -28,7 +33,7 @@ use crate::game::{self, Difference, Reading};
 use crate::run::{Ending, RunResult};
 use crate::terminal;
 use crate::text::points;
-use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
+use crate::verdict::{EndingFault, Judgement, Part, PartScore, ReferenceEnd, Verdict};
 
 pub mod parts;
 
@@ -81,25 +86,74 @@ pub(crate) fn whole_game<'w>(
     run: &RunResult,
 ) -> (Judgement, Faults) {
     let case = setting.case;
-    let ending = EndingFault::of(
-        run.ending,
-        run.transcript.inputs().count(),
-        setting.expected.transcript.inputs().count(),
-        setting.expected.waited_at_end,
-    );
+    let reference = reference_end(setting.expected);
+    let read = run.transcript.inputs().count();
+    let ending = match case.mode {
+        Mode::Ending => EndingFault::exactly(run.ending, read, reference),
+        Mode::Text | Mode::Game => EndingFault::of(run.ending, read, reference),
+    };
     let counted = ending.filter(|f| counts(case, *f));
     match (case.mode, setting.game) {
         (Mode::Game, Some(game)) => game_mode(setting, game, want(), run, ending, counted),
+        (Mode::Ending, _) => ending_mode(case, reference, ending, counted),
         _ => text_mode(setting, run, ending, counted),
     }
 }
 
-/// Whether an ending fault costs points: a status other than 0 at the
-/// end of the game only where the case says it must be 0 (one that
-/// comes before the end always does: the program stopped abnormally).
+/// How the reference's run ended.
+pub fn reference_end(expected: &ReferenceRun) -> ReferenceEnd {
+    ReferenceEnd {
+        read: expected.transcript.inputs().count(),
+        waited: expected.waited_at_end,
+        status: expected.status,
+    }
+}
+
+/// Whether an ending fault costs points: a status other than the
+/// reference's at the end of the game only where the case says it must
+/// be the same (one that comes before the end always does: the program
+/// stopped abnormally).
 fn counts(case: &Case, fault: EndingFault) -> bool {
     !matches!(fault, EndingFault::Status { early: false, .. })
-        || case.exit_status == ExitStatus::Zero
+        || case.exit_status == ExitStatus::Same
+}
+
+/// `mode: ending`: only how the run ended, for all the case's points.
+fn ending_mode(
+    case: &Case,
+    reference: ReferenceEnd,
+    ending: Option<EndingFault>,
+    counted: Option<EndingFault>,
+) -> (Judgement, Faults) {
+    let parts = vec![PartScore {
+        part: Part::Ending,
+        points: case.points,
+        earned: counted.is_none(),
+    }];
+    let (verdict, reason) = match counted {
+        Some(fault) => (fault.verdict(), fault.sentence(&case.limits)),
+        None => (
+            Verdict::Pass,
+            format!(
+                "your program {}, as the reference does{}",
+                reference.what(),
+                note(case, ending)
+            ),
+        ),
+    };
+    let faults = Faults {
+        play: None,
+        format: None,
+        ending,
+    };
+    (
+        Judgement {
+            verdict,
+            reason,
+            parts,
+        },
+        faults,
+    )
 }
 
 fn text_mode(
@@ -109,12 +163,21 @@ fn text_mode(
     counted: Option<EndingFault>,
 ) -> (Judgement, Faults) {
     let case = setting.case;
-    let same = compare::same_output(
-        &setting.expected.transcript.output(),
-        &run.transcript.output(),
-        &case.compare,
-        setting.regions,
-    );
+    let same = if case.compare.prompts {
+        compare::same_terminal(
+            &terminal::reference_lines(setting.expected),
+            &terminal::run_lines(run),
+            &case.compare,
+            setting.regions,
+        )
+    } else {
+        compare::same_output(
+            &setting.expected.transcript.output(),
+            &run.transcript.output(),
+            &case.compare,
+            setting.regions,
+        )
+    };
     let parts = vec![PartScore {
         part: Part::Play,
         points: case.points,
@@ -391,7 +454,15 @@ pub(crate) fn function_call(
                 call.describe()
             ),
         ),
-        (ending, _) => match EndingFault::of(ending, 0, 0, false) {
+        (ending, _) => match EndingFault::of(
+            ending,
+            0,
+            ReferenceEnd {
+                read: 0,
+                waited: false,
+                status: 0,
+            },
+        ) {
             Some(fault) => (fault.verdict(), fault.sentence(&case.limits)),
             None => (
                 Verdict::Crashed,

@@ -127,7 +127,7 @@ fn difference(
 }
 
 /// The keys the lines at `at` are compared by.
-fn keys(lines: &[TermLine], at: &[usize], options: &Options) -> Vec<Vec<u8>> {
+fn keys(lines: &[TermLine], at: &[usize], options: &Options) -> Vec<crate::compare::Key> {
     let texts: Vec<Vec<u8>> = at
         .iter()
         .filter_map(|&i| lines.get(i).map(TermLine::text))

@@ -13,6 +13,14 @@ use crate::expected::run_reference;
 use crate::run::Limits;
 use crate::transcript::Transcript;
 
+fn reference(read: usize, waited: bool, status: i32) -> ReferenceEnd {
+    ReferenceEnd {
+        read,
+        waited,
+        status,
+    }
+}
+
 fn case(input: &[&str], points: f64) -> Case {
     Case {
         name: "c".into(),
@@ -92,7 +100,8 @@ fn a_wrong_exit_status_costs_only_where_the_status_counts() {
         faults.ending,
         Some(EndingFault::Status {
             code: 2,
-            early: false
+            early: false,
+            reference: 0
         })
     );
     assert!(j.reason.contains("exited with status 2"), "{}", j.reason);
@@ -102,7 +111,7 @@ fn a_wrong_exit_status_costs_only_where_the_status_counts() {
     let mut stopped = run_like_reference(&input[..1], Ending::Exited(1), |s| s);
     stopped.unread_inputs = 2;
     assert_eq!(judged(&early, &stopped).0.verdict, Verdict::Crashed);
-    c.exit_status = ExitStatus::Zero;
+    c.exit_status = ExitStatus::Same;
     c.ending_points = 0.25;
     let (j, _) = judged(&c, &run);
     assert_eq!(
@@ -221,25 +230,28 @@ fn text_mode_needs_the_text_and_the_ending() {
 
 #[test]
 fn stopping_before_the_reference_is_a_fault_of_the_ending() {
+    let stopped = reference(3, false, 0);
     assert_eq!(
-        EndingFault::of(Ending::Exited(0), 1, 3, false),
+        EndingFault::of(Ending::Exited(0), 1, stopped),
         Some(EndingFault::Stopped {
             read: 1,
             reference: 3
         })
     );
     assert_eq!(
-        EndingFault::of(Ending::Exited(1), 1, 3, false),
+        EndingFault::of(Ending::Exited(1), 1, stopped),
         Some(EndingFault::Status {
             code: 1,
-            early: true
+            early: true,
+            reference: 0
         })
     );
     // At the end of the input a program may stop, as the reference does.
-    assert_eq!(EndingFault::of(Ending::Exited(0), 3, 3, true), None);
-    assert_eq!(EndingFault::of(Ending::WaitingForInput, 3, 3, true), None);
+    let waited = reference(3, true, 0);
+    assert_eq!(EndingFault::of(Ending::Exited(0), 3, waited), None);
+    assert_eq!(EndingFault::of(Ending::WaitingForInput, 3, waited), None);
     assert_eq!(
-        EndingFault::of(Ending::WaitingForInput, 3, 3, false),
+        EndingFault::of(Ending::WaitingForInput, 3, stopped),
         Some(EndingFault::Waiting)
     );
     let limits = Limits::default();
@@ -250,5 +262,148 @@ fn stopping_before_the_reference_is_a_fault_of_the_ending() {
         }
         .sentence(&limits),
         "your program stopped after input line 1; the reference went on to read input lines 2 to 3"
+    );
+}
+
+/// A case judged only by how the run ends.
+fn ending_case(input: &[&str]) -> Case {
+    let mut c = case(input, 2.0);
+    c.mode = Mode::Ending;
+    c.exit_status = ExitStatus::Same;
+    c
+}
+
+/// The reference's run with its output left out: what a program that
+/// words everything its own way still shares with it.
+fn own_words(input: &[&str], ending: Ending) -> RunResult {
+    run_like_reference(input, ending, |s| {
+        s.chars().filter(|c| !c.is_alphabetic()).collect()
+    })
+}
+
+#[test]
+fn an_ending_case_needs_only_the_ending_in_any_words() {
+    // An invalid row: the reference refuses it and asks again.
+    let bad = ["G11R"];
+    let c = ending_case(&bad);
+    let (j, faults) = judged(&c, &own_words(&bad, Ending::WaitingForInput));
+    assert_eq!((j.verdict, j.score()), (Verdict::Pass, 2.0), "{}", j.reason);
+    assert_eq!(
+        j.reason,
+        "your program asked again for input after input line 1, as the reference does"
+    );
+    assert_eq!((faults.play, faults.format), (None, None));
+    assert_eq!(j.parts.len(), 1);
+    assert_eq!(j.part(Part::Ending).map(|p| p.points), Some(2.0));
+    // Stopping at the end of the input is not asking again, here.
+    let (j, faults) = judged(&c, &own_words(&bad, Ending::Exited(0)));
+    assert_eq!((j.verdict, j.score()), (Verdict::WrongOutput, 0.0));
+    assert_eq!(faults.ending, Some(EndingFault::NotAsked { code: 0 }));
+    assert_eq!(
+        j.reason,
+        "your program stopped (exit status 0) where the reference asked again for input"
+    );
+    // Text mode takes that stop as the end of a game (SPEC).
+    let mut text = c.clone();
+    text.mode = Mode::Text;
+    let same = run_like_reference(&bad, Ending::Exited(0), |s| s);
+    assert_eq!(judged(&text, &same).1.ending, None);
+}
+
+#[test]
+fn an_ending_case_stops_where_the_reference_stops_with_its_status() {
+    let c = ending_case(EXIT);
+    let (j, _) = judged(&c, &own_words(EXIT, Ending::Exited(0)));
+    assert_eq!(j.verdict, Verdict::Pass, "{}", j.reason);
+    assert_eq!(
+        j.reason,
+        "your program stopped after input line 2 with exit status 0, as the reference does"
+    );
+    let (j, faults) = judged(&c, &own_words(EXIT, Ending::WaitingForInput));
+    assert_eq!(
+        (j.verdict, faults.ending),
+        (Verdict::WaitingForInput, Some(EndingFault::Waiting))
+    );
+    let (j, _) = judged(&c, &own_words(EXIT, Ending::Exited(3)));
+    assert_eq!(
+        (j.verdict, j.score()),
+        (Verdict::Crashed, 0.0),
+        "{}",
+        j.reason
+    );
+    let mut any = c.clone();
+    any.exit_status = ExitStatus::Any;
+    let (j, _) = judged(&any, &own_words(EXIT, Ending::Exited(3)));
+    assert_eq!(j.verdict, Verdict::Pass, "{}", j.reason);
+    assert!(
+        j.reason
+            .contains("this suite does not grade the exit status"),
+        "{}",
+        j.reason
+    );
+    // Reading on where the reference stopped: a difference here only.
+    let input = ["A14R", "x", "B24R"];
+    let on = ending_case(&input);
+    let mut run = own_words(&input[..2], Ending::Exited(0));
+    run.transcript.push_input("B24R");
+    let (j, faults) = judged(&on, &run);
+    assert_eq!(
+        faults.ending,
+        Some(EndingFault::ReadOn {
+            read: 3,
+            reference: 2
+        })
+    );
+    assert_eq!(
+        j.reason,
+        "your program went on to read input line 3 where the reference stopped after input line 2"
+    );
+    let mut text = on.clone();
+    text.mode = Mode::Text;
+    assert_eq!(judged(&text, &run).1.ending, None);
+    // Stopping sooner is the fault it always was.
+    let (j, _) = judged(&c, &own_words(&EXIT[..1], Ending::Exited(0)));
+    assert!(
+        j.reason.contains("stopped after input line 1"),
+        "{}",
+        j.reason
+    );
+}
+
+#[test]
+fn the_exit_status_is_compared_with_the_references() {
+    let c = ending_case(EXIT);
+    let mut expected = run_reference(Game::Pentago, &c.input);
+    expected.status = 1;
+    let setting = Setting {
+        case: &c,
+        game: Some(Game::Pentago),
+        regions: &[],
+        graded: &[],
+        expected: &expected,
+    };
+    let unread = Reading::default();
+    let judge = |run: &RunResult| whole_game(&setting, || &unread, run);
+    assert_eq!(
+        judge(&own_words(EXIT, Ending::Exited(1))).0.verdict,
+        Verdict::Pass
+    );
+    let (j, faults) = judge(&own_words(EXIT, Ending::Exited(0)));
+    assert_eq!(
+        faults.ending,
+        Some(EndingFault::Status {
+            code: 0,
+            early: false,
+            reference: 1
+        })
+    );
+    assert_eq!(j.verdict, Verdict::WrongOutput);
+    assert_eq!(
+        j.reason,
+        "your program exited with status 0; the reference exits with 1"
+    );
+    assert_eq!(
+        judge(&own_words(EXIT, Ending::Exited(2))).0.verdict,
+        Verdict::Crashed
     );
 }

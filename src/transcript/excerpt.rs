@@ -34,6 +34,9 @@ pub struct Excerpt {
     pub text: String,
     /// The bytes of output and input not shown.
     pub not_shown: u64,
+    /// For each line of `text`, the terminal line it shows (from 0);
+    /// `None` for a mark of lines left out.
+    pub lines: Vec<Option<usize>>,
 }
 
 /// `lines` as reports keep them: whole when that fits in
@@ -46,6 +49,7 @@ pub fn excerpt(lines: &[TermLine], focus: Option<Focus>) -> Excerpt {
             return Excerpt {
                 text: whole,
                 not_shown: 0,
+                lines: (0..lines.len()).map(Some).collect(),
             };
         }
     }
@@ -80,23 +84,33 @@ fn kept(len: usize, focus: Option<Focus>) -> Vec<usize> {
 fn cut(lines: &[TermLine], focus: Option<Focus>) -> Excerpt {
     let mut text = String::new();
     let mut not_shown = 0u64;
+    let mut shown = Vec::new();
     let mut next = 0;
     for i in kept(lines.len(), focus) {
         if i > next {
             not_shown += gap(&mut text, &lines[next..i]);
+            shown.push(None);
         }
         let column = focus.filter(|f| f.line == i).and_then(|f| f.column);
         not_shown += line(&mut text, &lines[i], column);
+        shown.push(Some(i));
         next = i + 1;
     }
     if next < lines.len() {
         not_shown += gap(&mut text, &lines[next..]);
+        shown.push(None);
     }
     if text.len() > TRANSCRIPT_ROOM {
         // Only when every kept line is long: keep the first ones.
         not_shown += limit(&mut text);
+        shown.truncate(text.lines().count().saturating_sub(1));
+        shown.push(None);
     }
-    Excerpt { text, not_shown }
+    Excerpt {
+        text,
+        not_shown,
+        lines: shown,
+    }
 }
 
 /// Writes the mark for lines left out; returns their bytes.
@@ -178,6 +192,7 @@ mod tests {
         let kept = excerpt(&lines, None);
         assert_eq!(kept.text, "Column? 3\nboard\n");
         assert_eq!(kept.not_shown, 0);
+        assert_eq!(kept.lines, [Some(0), Some(1)]);
     }
 
     #[test]
@@ -212,6 +227,16 @@ mod tests {
             "{}",
             kept.text
         );
+        // Each line kept says which terminal line it shows.
+        let texts: Vec<&str> = kept.text.lines().collect();
+        assert_eq!(texts.len(), kept.lines.len());
+        for (text, line) in texts.iter().zip(&kept.lines) {
+            match line {
+                Some(0) => assert_eq!(*text, "Column? 3"),
+                Some(i) => assert_eq!(*text, format!("line {}", i - 1)),
+                None => assert!(text.starts_with('…'), "{text}"),
+            }
+        }
     }
 
     #[test]
