@@ -116,6 +116,9 @@ fn expected_scores() -> Vec<(String, f64, String)> {
         ("frank", 8.0, "graded"),
         // 37 for 37.0, 232.778 for 232.8: within the suite's 0.05.
         ("gina", 9.0, "graded"),
+        // Stops where the reference asks again, after a scale it cannot
+        // use: the case about it, though her text is right up to there.
+        ("hana", 8.0, "graded"),
     ]
     .iter()
     .map(|(id, score, status)| (id.to_string(), *score, status.to_string()))
@@ -150,6 +153,10 @@ fn a_c_reference_grades_the_class_as_a_ta_would() {
     assert_eq!(scores(&results), expected_scores());
     assert_eq!(results["game"], "temperature");
     assert_eq!(verdict(&results, "frank", "rejects-a-bad-scale"), "timeout");
+    assert_eq!(
+        verdict(&results, "hana", "rejects-a-bad-scale"),
+        "wrong-output"
+    );
     assert_eq!(verdict(&results, "bob", "body-temperature"), "wrong-output");
     assert_eq!(verdict(&results, "bob", "boiling-point"), "pass");
     // The reports are there, and bob's feedback names his answer.

@@ -539,13 +539,13 @@ impl<'a> TerminalDiff<'a> {
         let (tag, old, new) = op.as_tag_tuple();
         let want = old.clone().next().map(|i| &self.want[self.want_kept[i]]);
         let got = new.clone().next().map(|i| &self.got[self.got_kept[i]]);
-        let typed_before = got.or(want).map_or(0, |line| line.inputs_before);
-        let inputs: Vec<&str> = self
-            .got
-            .iter()
-            .chain(self.want.iter())
-            .filter_map(|l| l.input.as_deref())
-            .collect();
+        // The lines typed before the line quoted, on that line's side.
+        let (typed_before, side) = match (got, want) {
+            (Some(line), _) => (line.inputs_before, self.got),
+            (None, Some(line)) => (line.inputs_before, self.want),
+            (None, None) => (0, self.got),
+        };
+        let inputs: Vec<&str> = side.iter().filter_map(|l| l.input.as_deref()).collect();
         let after = match typed_before {
             0 => "Before any input".to_string(),
             n => format!(

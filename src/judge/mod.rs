@@ -88,9 +88,14 @@ pub(crate) fn whole_game<'w>(
     let case = setting.case;
     let reference = reference_end(setting.expected);
     let read = run.transcript.inputs().count();
-    let ending = match case.mode {
-        Mode::Ending => EndingFault::exactly(run.ending, read, reference),
-        Mode::Text | Mode::Game => EndingFault::of(run.ending, read, reference),
+    // The built-in games leave open what a program does at the end of
+    // its input (SPEC.md); an instructor's own reference says it: where
+    // it asks again, a program must ask again, and where it stops, stop.
+    let exact = case.mode == Mode::Ending || setting.game.is_none();
+    let ending = if exact {
+        EndingFault::exactly(run.ending, read, reference)
+    } else {
+        EndingFault::of(run.ending, read, reference)
     };
     let counted = ending.filter(|f| counts(case, *f));
     match (case.mode, setting.game) {
