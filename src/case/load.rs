@@ -10,11 +10,11 @@ use reference::Game;
 
 use super::file::TextPart;
 use super::file::{CaseFile, CompileFile, Mode, Settings, SuiteFile, Visibility};
-use super::{Case, GradedRegion, Problem, Reference, RubricItem, Suite, Support};
+use super::{Case, GradedRegion, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
-use crate::submission::Flags;
+use crate::submission::{Flags, Support};
 
 /// The file holding a folder's game and defaults.
 pub const SUITE_FILE: &str = "suite.yaml";

@@ -12,7 +12,7 @@ use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::fault::Fault;
 use crate::run::Limits;
-use crate::submission::Flags;
+use crate::submission::{Flags, Support};
 
 /// One case, with the suite's defaults applied.
 #[derive(Clone, Debug)]
@@ -100,17 +100,6 @@ pub enum Reference {
     /// The suite's own program (`reference: solution.c`): its path, in
     /// the suite's folder. It may be absent when every case is pinned.
     Program(PathBuf),
-}
-
-/// A file copied into every run's working folder (and beside the source
-/// when a program is built), for the reference and students alike: data a
-/// program opens, a header it includes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Support {
-    /// The file, in the suite's folder.
-    pub source: PathBuf,
-    /// Where it goes, relative to the working folder.
-    pub place: PathBuf,
 }
 
 /// A folder of cases, with the reference they are judged against.

@@ -33,7 +33,7 @@ pub use build::{build, find_on_path, sandbox, BuildError, Built};
 pub use error::Error;
 pub use flags::{Flags, DEFAULT_CFLAGS, DEFAULT_CXXFLAGS};
 pub use program::{Language, Submission};
-pub use start::{execute, provide, StartError, SUPPORT_LIMIT};
+pub use start::{execute, provide, StartError, Support, SUPPORT_LIMIT};
 
 /// Extensions of C++ sources, as `g++` knows them.
 const CPP: &[&str] = &["cpp", "cc", "cxx", "c++"];

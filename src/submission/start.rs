@@ -2,12 +2,22 @@
 //! suite's support files in its working folder: the one way every run
 //! starts, the reference program's and the students' alike.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::case::Support;
 use crate::run::{self, Feed, Input, Limits, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::untrusted;
+
+/// A file copied into every run's working folder (and beside the source
+/// when a program is built), for the reference and students alike: data a
+/// program opens, a header it includes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// The file, in the suite's folder.
+    pub source: PathBuf,
+    /// Where it goes, relative to the working folder.
+    pub place: PathBuf,
+}
 
 /// The most a support file may hold.
 pub const SUPPORT_LIMIT: u64 = 16 << 20;
