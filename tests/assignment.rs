@@ -598,3 +598,39 @@ fn a_case_can_end_its_input_as_ctrl_d_does() {
         assert_eq!(verdict(&results, "c", "ended"), "pass", "{detect}");
     }
 }
+
+/// The first `sh` block of the README's section `heading`.
+fn readme_block(heading: &str) -> String {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let section = &readme[readme.find(heading).unwrap_or_else(|| panic!("{heading}"))..];
+    let start = section.find("```sh\n").unwrap() + "```sh\n".len();
+    section[start..start + section[start..].find("```\n").unwrap()].to_string()
+}
+
+#[test]
+fn the_readmes_own_assignment_works_as_written() {
+    let work = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(root().join("examples"), work.path().join("examples")).unwrap();
+    let binaries = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
+    let path = format!("{}:{}", binaries.display(), std::env::var("PATH").unwrap_or_default());
+    let script = readme_block("## Your own assignment");
+    assert!(script.matches("referee ").count() >= 5, "{script}");
+    let done = std::process::Command::new("bash")
+        .args(["-e", "-c", &script])
+        .current_dir(work.path())
+        .env("PATH", path)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}{}", stdout(&done), stderr(&done));
+    let said = stdout(&done);
+    assert!(said.contains("Score: 2/2 points. Every case passes."), "{said}");
+    let results: Value = serde_json::from_slice(
+        &fs::read(work.path().join("lab2-results/results.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(results["game"], "lab2");
+    assert_eq!(results["submissions"].as_array().unwrap().len(), 8);
+    assert_eq!(verdict(&results, "hana", "rejects-a-bad-scale"), "wrong-output");
+    assert_eq!(verdict(&results, "carol", "example"), "pass");
+}

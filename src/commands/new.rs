@@ -137,8 +137,9 @@ defaults:
   # What does not count when outputs are compared: exact, or a list of
   # trailing-whitespace, whitespace-runs, blank-lines, case, prompts (a
   # program's prompts, in any words), and {{numbers: {{absolute: 0.01}}}}
-  # (numbers within a tolerance).
-  compare: [trailing-whitespace]
+  # (numbers within a tolerance). Students word their prompts their own
+  # way, so prompts are not compared unless you take them out of here.
+  compare: [trailing-whitespace, prompts]
   # text: the output and how the run ends earn the points together;
   # ending: only how the run ends (it asks again, or stops, as the
   # reference does), for cases about refusing bad input in any words.
