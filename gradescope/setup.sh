@@ -20,5 +20,9 @@ cd /autograder/source
 cargo build --release --locked
 install -m 0755 target/release/referee /usr/local/bin/referee
 
-# A broken case folder fails the build here, not on the first submission.
+# A broken case folder fails the build here, not on the first submission:
+# the built-in games' suites, and any suite of your own in the zip.
 referee cases validate cases/
+for suite in */suite.yaml; do
+    [ -e "$suite" ] && referee cases validate "$(dirname "$suite")"
+done

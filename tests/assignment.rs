@@ -203,6 +203,23 @@ fn python_and_cpp_references_pin_the_same_transcripts_and_grade_alike() {
             &example("temperature-class"),
         );
         assert_eq!(scores(&results), expected_scores(), "{reference}");
+        // Gradescope's results, from the suite alone.
+        let json = work.path().join(format!("gradescope-{reference}.json"));
+        let done = run(
+            work.path(),
+            &[
+                "gradescope",
+                "--cases",
+                suite.to_str().unwrap(),
+                "--submission",
+                example("temperature-class/hana.c").to_str().unwrap(),
+                "--results",
+                json.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+        let graded: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+        assert_eq!(graded["score"], 8.0, "{reference}");
     }
 }
 
@@ -612,7 +629,11 @@ fn the_readmes_own_assignment_works_as_written() {
     let work = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(root().join("examples"), work.path().join("examples")).unwrap();
     let binaries = Path::new(env!("CARGO_BIN_EXE_referee")).parent().unwrap();
-    let path = format!("{}:{}", binaries.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        binaries.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let script = readme_block("## Your own assignment");
     assert!(script.matches("referee ").count() >= 5, "{script}");
     let done = std::process::Command::new("bash")
@@ -624,13 +645,18 @@ fn the_readmes_own_assignment_works_as_written() {
         .unwrap();
     assert!(done.status.success(), "{}{}", stdout(&done), stderr(&done));
     let said = stdout(&done);
-    assert!(said.contains("Score: 2/2 points. Every case passes."), "{said}");
-    let results: Value = serde_json::from_slice(
-        &fs::read(work.path().join("lab2-results/results.json")).unwrap(),
-    )
-    .unwrap();
+    assert!(
+        said.contains("Score: 2/2 points. Every case passes."),
+        "{said}"
+    );
+    let results: Value =
+        serde_json::from_slice(&fs::read(work.path().join("lab2-results/results.json")).unwrap())
+            .unwrap();
     assert_eq!(results["game"], "lab2");
     assert_eq!(results["submissions"].as_array().unwrap().len(), 8);
-    assert_eq!(verdict(&results, "hana", "rejects-a-bad-scale"), "wrong-output");
+    assert_eq!(
+        verdict(&results, "hana", "rejects-a-bad-scale"),
+        "wrong-output"
+    );
     assert_eq!(verdict(&results, "carol", "example"), "pass");
 }
