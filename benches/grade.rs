@@ -26,14 +26,13 @@ use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use referee::case::{load_suite, Case};
 use referee::expected::run_reference;
 
 mod common;
-use common::{cores, root, scale, TRIES};
+use common::{cores, parallel, root, scale, TRIES};
 
 const C_SUBMISSIONS: usize = 200;
 const PYTHON_SUBMISSIONS: usize = 100;
@@ -174,22 +173,6 @@ fn compile_all(sources: &[PathBuf], out: &Path, jobs: usize) -> (Vec<PathBuf>, D
         assert!(ok, "{} compiles", sources[i].display());
     });
     (exes, started.elapsed())
-}
-
-/// Runs `work(i)` for i in 0..n on `jobs` threads.
-fn parallel(n: usize, jobs: usize, work: impl Fn(usize) + Sync) {
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                work(i);
-            });
-        }
-    });
 }
 
 /// The floor: every program on every case's input through a pipe, output
