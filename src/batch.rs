@@ -71,8 +71,9 @@ impl Batch<'_> {
             programs.push(program);
         }
         let suite_print = class::suite_fingerprint(&self.suite.dir, &programs);
+        let shared = submission::SharedBuilds::for_class(entries.iter().map(|e| e.path.as_path()));
         let done = queue::map(entries, self.jobs, None, |entry| {
-            let (result, cached) = self.one(entry, &suite_print);
+            let (result, cached) = self.one(entry, &suite_print, &shared);
             progress.finished(&result, cached);
             result
         });
@@ -84,7 +85,12 @@ impl Batch<'_> {
 
     /// One submission: from the cache when nothing changed, else graded
     /// (and cached, unless grading was interrupted).
-    fn one(&self, entry: &Entry, suite_print: &str) -> (SubmissionResult, bool) {
+    fn one(
+        &self,
+        entry: &Entry,
+        suite_print: &str,
+        shared: &submission::SharedBuilds,
+    ) -> (SubmissionResult, bool) {
         let mut flags = self.settings.flags.fingerprinted();
         if let Some(explore) = &self.explore {
             // Results explored with other games are other results.
@@ -99,7 +105,7 @@ impl Batch<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return (self.not_graded(entry, fingerprint), false);
         }
-        let mut result = self.grade(entry);
+        let mut result = self.grade(entry, shared);
         result.fingerprint = fingerprint;
         if result.status != Status::NotGraded {
             self.store(&result);
@@ -107,13 +113,19 @@ impl Batch<'_> {
         (result, false)
     }
 
-    fn grade(&self, entry: &Entry) -> SubmissionResult {
+    fn grade(&self, entry: &Entry, shared: &submission::SharedBuilds) -> SubmissionResult {
         let found = match submission::locate(&entry.path) {
             Ok(found) => found,
             Err(error) => return self.ungradable(entry, Status::Error, error.to_string()),
         };
-        let graded =
-            grading::grade_until(&found, self.suite, self.prepared, &self.settings, self.stop);
+        let graded = grading::grade_until(
+            &found,
+            self.suite,
+            self.prepared,
+            &self.settings,
+            self.stop,
+            Some(shared),
+        );
         match graded {
             Err(error) => self.ungradable(entry, Status::Error, error.to_string()),
             Ok(None) => self.not_graded(entry, String::new()),
@@ -269,6 +281,7 @@ fn case_result(
     let case = prepared.case;
     let verdict = outcome.judgement.verdict;
     let passed = verdict == crate::verdict::Verdict::Pass;
+    let _timed = crate::timings::Timed::new(crate::timings::Phase::Judging);
     let mut explanation = if passed {
         String::new()
     } else {

@@ -115,6 +115,9 @@ pub struct CheckArgs {
     /// The seed of the generated games --explore plays.
     #[arg(long, default_value_t = referee::explore::DEFAULT_SEED, requires = "explore")]
     pub seed: u64,
+    /// Print on stderr where the time went, phase by phase.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// `referee new`.
@@ -214,6 +217,9 @@ pub struct GradeArgs {
     /// student).
     #[arg(long, default_value_t = referee::explore::DEFAULT_SEED, requires = "explore")]
     pub explore_seed: u64,
+    /// Print on stderr where the time went, phase by phase.
+    #[arg(long)]
+    pub timings: bool,
     /// Submissions: files, folders, or folders of submissions (a class).
     #[arg(required = true)]
     pub submissions: Vec<PathBuf>,

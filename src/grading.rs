@@ -19,6 +19,7 @@ use crate::run::{Feed, Program, RunResult};
 use crate::sandbox::Jail;
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::terminal;
+use crate::timings::{Phase, Timed};
 use crate::untrusted::{self, Refusal};
 use crate::verdict::{Judgement, Verdict};
 
@@ -104,6 +105,7 @@ pub fn prepare<'s>(
     suite: &'s Suite,
     cases: impl IntoIterator<Item = &'s Case>,
 ) -> Result<Vec<Prepared<'s>>, oracle::Error> {
+    let _timed = Timed::new(Phase::Reference);
     cases
         .into_iter()
         .map(|case| {
@@ -201,21 +203,27 @@ pub fn grade(
     settings: &Settings,
 ) -> Result<Graded, Error> {
     let never = AtomicBool::new(false);
-    grade_until(submission, suite, cases, settings, &never)
+    grade_until(submission, suite, cases, settings, &never, None)
         .map(|graded| graded.expect("grading is never stopped"))
 }
 
 /// Like [`grade`], but stops between cases once `stop` is set, and then
-/// returns `None`: a submission is graded whole or not at all.
+/// returns `None`: a submission is graded whole or not at all. With
+/// `shared`, a program other students handed in too is built once.
 pub(crate) fn grade_until(
     submission: &Submission,
     suite: &Suite,
     cases: &[Prepared<'_>],
     settings: &Settings,
     stop: &AtomicBool,
+    shared: Option<&submission::SharedBuilds>,
 ) -> Result<Option<Graded>, Error> {
     let flags = settings.flags.over(&suite.compile);
-    let built = match submission::build(submission, &flags, &suite.support) {
+    let built = match shared {
+        Some(shared) => shared.build(submission, &flags, &suite.support),
+        None => submission::build(submission, &flags, &suite.support).map(std::sync::Arc::new),
+    };
+    let built = match built {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
         Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
@@ -358,7 +366,9 @@ pub fn run_case(
                 expected,
             };
             let want = || prepared.reading(suite.game(), expected);
-            let (judgement, faults) = judge::whole_game(&setting, want, &result);
+            let (judgement, faults) = crate::timings::time(Phase::Judging, || {
+                judge::whole_game(&setting, want, &result)
+            });
             Ok(outcome(judgement, faults, Some(result), None))
         }
         (Expected::Call(_), None) => Err(Error::CallWithoutCall),

@@ -32,6 +32,7 @@ pub mod sandbox;
 pub mod submission;
 pub mod terminal;
 pub mod text;
+pub mod timings;
 pub mod transcript;
 pub mod untrusted;
 pub mod verdict;

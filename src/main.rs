@@ -15,6 +15,7 @@ use commands::{cases, check, doctor, explore, grade, gradescope, merge, new, pla
 /// Parses the command line, runs the command, and turns its outcome into
 /// the process's exit code.
 fn main() -> ExitCode {
+    referee::timings::process_started();
     let cli = Cli::parse();
     if matches!(
         cli.command,

@@ -35,6 +35,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         .into());
     }
     super::warn_about_missing_protections();
+    referee::timings::set_up_done();
     let prepared = grading::prepare(&suite, cases)?;
     let settings = Settings {
         flags: super::flags(&args.cflags, &args.cxxflags),
@@ -74,6 +75,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         Some(games) => explore_after(args, &submission, &suite, games, &style)?,
         None => false,
     };
+    if args.timings {
+        eprint!(
+            "{}",
+            referee::timings::table(referee::timings::since_start(), settings.jobs)
+        );
+    }
     Ok(if failed.is_some() || differs {
         ExitCode::from(1)
     } else {

@@ -52,6 +52,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     install_interrupt();
     super::warn_about_missing_protections();
     let start = Instant::now();
+    referee::timings::set_up_done();
     let prepared = grading::prepare(&suite, &suite.cases)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let batch = Batch {
@@ -84,6 +85,12 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             referee::text::round(results.suite.max_score + suite.explore_points);
     }
     let written = folder::publish(&args.out, &results, &stamp)?;
+    if args.timings {
+        eprint!(
+            "{}",
+            referee::timings::table(referee::timings::since_start(), batch.jobs)
+        );
+    }
     print_summary(
         &suite,
         &results,

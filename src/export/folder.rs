@@ -255,6 +255,7 @@ fn read_stamp(out: &Path) -> Option<Stamp> {
 /// Writes `results`' reports into `out` as one set (see the module's
 /// documentation); the paths of the reports written.
 pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<PathBuf>, Error> {
+    let _timed = crate::timings::Timed::new(crate::timings::Phase::Reports);
     let cannot = |source: io::Error| Error::Write {
         out: out.to_path_buf(),
         source,

@@ -39,7 +39,7 @@ use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -113,14 +113,26 @@ pub fn get() -> &'static Sandbox {
 }
 
 /// Folders every program may read, shown read-only at their own paths in
-/// every slot's root (an interpreter's, say): said before the first slot
-/// is made, by whoever knows them (the sandbox knows nothing of
-/// languages). Later calls change nothing.
-pub fn show_read_only(folders: impl FnOnce() -> Vec<PathBuf>) {
-    SHOWN.get_or_init(folders);
+/// every slot's root (an interpreter's, say), said by whoever knows them
+/// (the sandbox knows nothing of languages) when it first needs them: a
+/// class of C programs never pays for finding Python. A slot made before
+/// a folder was shown is made anew when next used.
+pub fn show_read_only(folders: Vec<PathBuf>) {
+    let Ok(mut shown) = SHOWN.lock() else {
+        return;
+    };
+    let new: Vec<PathBuf> = folders.into_iter().filter(|f| !shown.contains(f)).collect();
+    if !new.is_empty() {
+        shown.extend(new);
+        SHOWN_GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
-static SHOWN: OnceLock<Vec<PathBuf>> = OnceLock::new();
+static SHOWN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// How many times [`show_read_only`] showed new folders: a slot made
+/// under an older count lacks them.
+static SHOWN_GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// One protection and whether it is on here.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,6 +261,8 @@ pub struct Slot {
     /// The last Landlock ruleset made for this slot, and what for.
     rules: Mutex<Option<MadeRules>>,
     retired: AtomicBool,
+    /// The [`SHOWN_GENERATION`] its root was made under.
+    shown: u64,
     /// Removed last, once the keeper (and with it the run) is gone.
     _folders: Folders,
 }
@@ -494,9 +508,11 @@ impl Sandbox {
     fn thread_slot(&self) -> io::Result<Arc<Slot>> {
         THREAD_SLOT.with(|cell| {
             if let Some(bound) = cell.borrow().as_ref() {
-                if !bound.0.retired.load(Ordering::Relaxed) {
+                if !bound.0.retired.load(Ordering::Relaxed) && bound.0.is_current() {
                     return Ok(Arc::clone(&bound.0));
                 }
+                // A slot whose root lacks folders shown since is made anew.
+                bound.0.retired.store(true, Ordering::Relaxed);
             }
             let slot = self.take_slot()?;
             *cell.borrow_mut() = Some(ThreadSlot(Arc::clone(&slot)));
@@ -505,8 +521,10 @@ impl Sandbox {
     }
 
     fn take_slot(&self) -> io::Result<Arc<Slot>> {
-        if let Some(slot) = self.free.lock().ok().and_then(|mut f| f.pop()) {
-            return Ok(slot);
+        while let Some(slot) = self.free.lock().ok().and_then(|mut f| f.pop()) {
+            if slot.is_current() {
+                return Ok(slot);
+            }
         }
         let index = self.made.fetch_add(1, Ordering::Relaxed) + 1;
         self.make_slot(index).map(Arc::new)
@@ -602,6 +620,7 @@ impl Sandbox {
             namespaces |= libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
             blueprint.hostname = Some(c"sandbox".to_owned());
         }
+        let shown = SHOWN_GENERATION.load(Ordering::Relaxed);
         let mirrors = mirrors();
         let places = rootfs::Places::avoiding(&mirrors);
         if layers.mount {
@@ -654,6 +673,7 @@ impl Sandbox {
             places: layers.mount.then_some(places),
             rules: Mutex::new(None),
             retired: AtomicBool::new(false),
+            shown,
         })
     }
 
@@ -741,6 +761,11 @@ enum Kind {
 }
 
 impl Slot {
+    /// Whether its root shows every folder shown so far.
+    fn is_current(&self) -> bool {
+        self.shown == SHOWN_GENERATION.load(Ordering::Relaxed)
+    }
+
     /// Empties the working and temporary folders; what a program left
     /// that cannot be removed makes the slot unusable. A folder a program
     /// replaced (by a link, say, where it could reach the slot's own
@@ -926,7 +951,7 @@ fn make_builds_folder(builds: &Path, isolation: Isolation) -> bool {
 /// [`show_read_only`], and `REFEREE_ALLOW_READ`.
 fn mirrors() -> Vec<PathBuf> {
     let mut mirrors: Vec<PathBuf> = extra_reads().to_vec();
-    mirrors.extend(SHOWN.get().cloned().unwrap_or_default());
+    mirrors.extend(SHOWN.lock().map(|s| s.clone()).unwrap_or_default());
     mirrors
         .into_iter()
         .filter_map(|p| fs::canonicalize(p).ok())

@@ -99,14 +99,9 @@ impl BuildError {
     }
 }
 
-/// The sandbox, told first what programs of every language must read
-/// (the Python interpreter's folders).
+/// The sandbox. What programs of a language must read (the Python
+/// interpreter's folders) it is told when that language is first built.
 pub fn sandbox() -> &'static sandbox::Sandbox {
-    sandbox::show_read_only(|| {
-        python::interpreter()
-            .map(|python| python.reads())
-            .unwrap_or_default()
-    });
     sandbox::get()
 }
 
@@ -115,6 +110,16 @@ pub fn sandbox() -> &'static sandbox::Sandbox {
 /// the source: a header is found however it is included (`#include
 /// "cs50.h"` or `<cs50.h>`), a Python module is imported.
 pub fn build(
+    submission: &Submission,
+    flags: &Flags,
+    support: &[Support],
+) -> Result<Built, BuildError> {
+    crate::timings::time(crate::timings::Phase::Compile, || {
+        build_timed(submission, flags, support)
+    })
+}
+
+fn build_timed(
     submission: &Submission,
     flags: &Flags,
     support: &[Support],
@@ -157,6 +162,7 @@ pub fn build(
         Language::Cpp => compile(&CPP, Language::Cpp)?,
         Language::Python => {
             let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
+            sandbox::show_read_only(python.reads());
             let run_python = |args: &[&Path]| {
                 let mut argv = vec![
                     python.executable.clone().into_os_string(),

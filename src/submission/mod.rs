@@ -27,12 +27,14 @@ mod error;
 mod flags;
 mod program;
 pub mod python;
+mod shared;
 mod start;
 
 pub use build::{build, find_on_path, sandbox, BuildError, Built};
 pub use error::Error;
 pub use flags::{Flags, DEFAULT_CFLAGS, DEFAULT_CXXFLAGS};
 pub use program::{Language, Submission};
+pub use shared::SharedBuilds;
 pub use start::{execute, provide, StartError, Support, SUPPORT_LIMIT};
 
 /// Extensions of C++ sources, as `g++` knows them.

@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// The language a submission is written in, which decides how it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Language {
     /// Compiled with the system C compiler.
     C,

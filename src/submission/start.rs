@@ -60,6 +60,18 @@ pub fn execute(
     support: &[Support],
     feed: Feed,
 ) -> Result<(Jail, RunResult), StartError> {
+    crate::timings::time(crate::timings::Phase::Runs, || {
+        execute_timed(program, input, limits, support, feed)
+    })
+}
+
+fn execute_timed(
+    program: &Program,
+    input: Input<'_>,
+    limits: &Limits,
+    support: &[Support],
+    feed: Feed,
+) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
         let jail = super::sandbox()
             .jail(&program.reads, limits)

@@ -1,0 +1,175 @@
+//! Identical programs built once per class: a class re-submitted into
+//! another folder, or code copied from one student to another, costs one
+//! compile. The class is looked at first (each program's contents
+//! hashed), and only programs that more than one student handed in are
+//! kept built, until the last of those students has been graded.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use sha2::{Digest, Sha256};
+
+use super::flags::Flags;
+use super::start::Support;
+use super::{build, locate, BuildError, Built, Submission};
+use crate::untrusted::{self, PROGRAM_LIMIT};
+
+/// What makes two builds the same: the program's bytes, its language,
+/// and its file's name (which the compiler's messages quote).
+type Key = ([u8; 32], super::Language, std::ffi::OsString);
+
+/// One shared build, made once: the build, or the compiler's messages
+/// (empty when the grader, not the program, failed).
+type Cell = Arc<OnceLock<Result<Arc<Built>, String>>>;
+
+/// A build shared by the students who handed in the same program, and
+/// how many of them are still to be graded.
+struct Entry {
+    built: Cell,
+    left: usize,
+}
+
+/// The builds of the programs several students of one class share.
+#[derive(Default)]
+pub struct SharedBuilds {
+    entries: Mutex<HashMap<Key, Entry>>,
+}
+
+impl SharedBuilds {
+    /// Looks at each submission of the class (`paths`), and keeps a place
+    /// for every program that more than one of them holds. A path whose
+    /// program cannot be found or read is left out: it is graded (and
+    /// refused) on its own.
+    pub fn for_class<'a>(paths: impl IntoIterator<Item = &'a Path>) -> SharedBuilds {
+        let mut counts: HashMap<Key, usize> = HashMap::new();
+        for path in paths {
+            if let Some(key) = locate(path).ok().as_ref().and_then(key_of) {
+                *counts.entry(key).or_default() += 1;
+            }
+        }
+        let entries = counts
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(key, left)| {
+                let entry = Entry {
+                    built: Arc::new(OnceLock::new()),
+                    left,
+                };
+                (key, entry)
+            })
+            .collect();
+        SharedBuilds {
+            entries: Mutex::new(entries),
+        }
+    }
+
+    /// `submission` built: shared with the students who handed in the
+    /// same program (built by the first who needs it; the others wait for
+    /// that build), else built for it alone. A build the grader could not
+    /// make is never shared: each tries again.
+    pub fn build(
+        &self,
+        submission: &Submission,
+        flags: &Flags,
+        support: &[Support],
+    ) -> Result<Arc<Built>, BuildError> {
+        let shared = key_of(submission).and_then(|key| self.take(key));
+        let Some(cell) = shared else {
+            return build(submission, flags, support).map(Arc::new);
+        };
+        let mut failed = None;
+        let done = cell.get_or_init(|| match build(submission, flags, support) {
+            Ok(built) => Ok(Arc::new(built)),
+            Err(BuildError::Compile(messages)) => Err(messages),
+            Err(other) => {
+                failed = Some(other);
+                Err(String::new())
+            }
+        });
+        if let Some(other) = failed {
+            return Err(other);
+        }
+        match done {
+            Ok(built) => Ok(Arc::clone(built)),
+            Err(messages) if messages.is_empty() => build(submission, flags, support).map(Arc::new),
+            Err(messages) => Err(BuildError::Compile(messages.clone())),
+        }
+    }
+
+    /// The shared build's place for `key`, counting one use; forgotten
+    /// after its last use, so that its folder goes with the last student.
+    fn take(&self, key: Key) -> Option<Cell> {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = entries.get_mut(&key)?;
+        let built = Arc::clone(&entry.built);
+        entry.left -= 1;
+        if entry.left == 0 {
+            entries.remove(&key);
+        }
+        Some(built)
+    }
+}
+
+/// The key of a submission's program: `None` when it cannot be read
+/// (it is then refused when built, as always).
+fn key_of(submission: &Submission) -> Option<Key> {
+    let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).ok()?;
+    let name = submission.file.file_name()?.to_os_string();
+    Some((Sha256::digest(&bytes).into(), submission.language, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_program_is_built_once_and_forgotten_after_its_last_student() {
+        let class = tempfile::tempdir().unwrap();
+        let program = "int main(void) { return 0; }\n";
+        for name in ["a", "b", "c"] {
+            std::fs::create_dir(class.path().join(name)).unwrap();
+        }
+        for name in ["a/lab.c", "b/lab.c"] {
+            std::fs::write(class.path().join(name), program).unwrap();
+        }
+        std::fs::write(
+            class.path().join("c/lab.c"),
+            "int main(void) { return 1; }\n",
+        )
+        .unwrap();
+        let paths: Vec<std::path::PathBuf> = ["a", "b", "c"]
+            .iter()
+            .map(|n| class.path().join(n))
+            .collect();
+        let shared = SharedBuilds::for_class(paths.iter().map(|p| p.as_path()));
+        assert_eq!(
+            shared.entries.lock().unwrap().len(),
+            1,
+            "only a and b share"
+        );
+        let a = shared
+            .build(&locate(&paths[0]).unwrap(), &Flags::default(), &[])
+            .unwrap();
+        let b = shared
+            .build(&locate(&paths[1]).unwrap(), &Flags::default(), &[])
+            .unwrap();
+        assert!(Arc::ptr_eq(&a, &b), "built once");
+        assert!(
+            shared.entries.lock().unwrap().is_empty(),
+            "forgotten after b"
+        );
+        // The same program under another name is another build: the
+        // compiler's messages quote the name.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("x.c"), program).unwrap();
+        std::fs::write(other.path().join("y.c"), program).unwrap();
+        let named = [other.path().join("x.c"), other.path().join("y.c")];
+        let apart = SharedBuilds::for_class(named.iter().map(|p| p.as_path()));
+        assert!(apart.entries.lock().unwrap().is_empty());
+        let c = shared
+            .build(&locate(&paths[2]).unwrap(), &Flags::default(), &[])
+            .unwrap();
+        assert!(!Arc::ptr_eq(&a, &c));
+    }
+}
