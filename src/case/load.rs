@@ -521,7 +521,9 @@ fn case_name(path: &Path) -> Result<String, Problem> {
 /// Parses YAML, turning an error into a problem at its line and column.
 fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, Problem> {
     serde_yaml::from_str(text).map_err(|e| {
-        let mut position = e.location().map(|l| (l.line(), l.column()));
+        let mut position = e
+            .location()
+            .map(|l| place(text, l.index()).unwrap_or((l.line(), l.column())));
         if e.to_string().contains("tab character") {
             position = tab_before(text, position).or(position);
         }
@@ -531,6 +533,19 @@ fn parse<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, P
             message: yaml_message(&e, text, position),
         }
     })
+}
+
+/// The line and column (from 1) of byte `index` of `text`, lines
+/// counted as an editor counts them: YAML also ends a line at a lone
+/// carriage return (and at U+2028), so the parser's own line can be past
+/// the file's last.
+fn place(text: &str, index: usize) -> Option<(usize, usize)> {
+    let before = text.get(..index)?;
+    let start = before.rfind('\n').map_or(0, |at| at + 1);
+    Some((
+        before.matches('\n').count() + 1,
+        before[start..].chars().count() + 1,
+    ))
 }
 
 /// Where the tab is that the parser complains about: it reports the
@@ -679,6 +694,19 @@ mod tests {
         assert_eq!(b.limits.memory, Some(64 << 20));
         assert_eq!(b.limits.cpu, std::time::Duration::from_millis(500));
         assert_eq!(suite.max_points(), 2.5);
+    }
+
+    #[test]
+    fn a_syntax_error_after_carriage_returns_is_placed_in_the_file() {
+        // Found by fuzzing: YAML counts a lone carriage return as a line
+        // break, so the parser's line was past the end of the file.
+        let dir = folder(&[("suite.yaml", "# note: \r\r\"\ngame: connect4\n")]);
+        let problem = load_suite(dir.path()).unwrap_err();
+        assert_eq!(problem.position, Some((3, 1)), "{problem}");
+        assert!(problem.message.contains("close the quote"), "{problem}");
+        let dir = folder(&[("suite.yaml", "title: Zoë\ngame: [é\n")]);
+        let problem = load_suite(dir.path()).unwrap_err();
+        assert_eq!(problem.position, Some((2, 7)), "{problem}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! [`crate::submission::locate`]), so nobody silently disappears from the
 //! gradebook and nothing outside the class is ever read.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -131,21 +131,24 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// Entries with ids made unique: a name two submissions share gets `-2`,
-/// `-3`, ... in path order.
+/// `-3`, ... in path order, skipping any id another name already gives
+/// (`alice-2.c` beside `alice.c` and `alice.py`: the second `alice` is
+/// `alice-3`).
 fn with_unique_ids(paths: Vec<PathBuf>) -> Vec<Entry> {
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut entries: Vec<Entry> = paths
-        .iter()
-        .map(|path| {
-            let mut entry = Entry::new(path);
-            let n = seen.entry(entry.id.clone()).or_insert(0);
-            *n += 1;
-            if *n > 1 {
-                entry.id = format!("{}-{n}", entry.id);
-            }
-            entry
-        })
-        .collect();
+    let mut entries: Vec<Entry> = paths.iter().map(|path| Entry::new(path)).collect();
+    let mut taken: HashSet<String> = entries.iter().map(|e| e.id.clone()).collect();
+    let mut first: HashSet<String> = HashSet::new();
+    for entry in &mut entries {
+        if first.insert(entry.id.clone()) {
+            continue;
+        }
+        let mut n = 2;
+        while taken.contains(&format!("{}-{n}", entry.id)) {
+            n += 1;
+        }
+        entry.id = format!("{}-{n}", entry.id);
+        taken.insert(entry.id.clone());
+    }
     entries.sort_by(|a, b| a.id.cmp(&b.id));
     entries
 }
@@ -208,11 +211,18 @@ pub fn student_id(path: &Path) -> String {
     readable(&identify(path).0)
 }
 
+/// The longest id, in bytes: reports are files named after ids
+/// (`feedback/<id>.html`), and a file name holds at most 255 bytes; a
+/// student's file name can hold all of them.
+pub const ID_ROOM: usize = 100;
+
 /// A name as an id that is safe as a file name and still readable:
 /// Latin letters with accents are folded to ASCII (`Zoë Müller` →
 /// `Zoe-Muller`, `ß` → `ss`), letters and digits of other scripts are
 /// kept as they are (`李雷`), and every run of anything else (spaces,
-/// punctuation, `/`) becomes one `-`. Never empty, never `.`-led.
+/// punctuation, `/`) becomes one `-`. Never empty, never `.`-led, at
+/// most [`ID_ROOM`] bytes (a longer name keeps its start; in a class,
+/// the `-2` that makes an id unique may follow).
 pub fn readable(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
@@ -227,7 +237,12 @@ pub fn readable(name: &str) -> String {
             out.push('-');
         }
     }
-    let trimmed = out.trim_matches('-');
+    // (Room for the `_` a `.`-led id takes.)
+    let mut end = out.len().min(ID_ROOM - 1);
+    while !out.is_char_boundary(end) {
+        end -= 1;
+    }
+    let trimmed = out[..end].trim_matches('-');
     if trimmed.is_empty() {
         "submission".into()
     } else if trimmed.starts_with('.') {
@@ -278,6 +293,24 @@ mod tests {
         assert_eq!(readable("../x"), "_..-x");
         assert_eq!(readable("  "), "submission");
         assert_eq!(readable("a / b"), "a-b");
+    }
+
+    #[test]
+    fn ids_fit_in_a_file_name_and_stay_unique() {
+        // Found by fuzzing: a name of 255 bytes made an id too long for
+        // `<id>.html`, and no report of the class could be written; and
+        // `alice-2.c` beside two `alice`s gave two students one id.
+        let long = "李".repeat(85);
+        let id = readable(&long);
+        assert!(id.len() <= ID_ROOM, "{}", id.len());
+        assert!(long.starts_with(&id));
+        assert_eq!(readable(&format!(".{}", "a".repeat(300))).len(), ID_ROOM);
+        let paths: Vec<PathBuf> = ["alice-2.c", "alice.c", "alice.py", "alice-3.c"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let ids: Vec<String> = with_unique_ids(paths).into_iter().map(|e| e.id).collect();
+        assert_eq!(ids, ["alice", "alice-2", "alice-3", "alice-4"]);
     }
 
     #[test]

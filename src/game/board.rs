@@ -70,14 +70,21 @@ pub fn symbol(cell: Option<&Cell>, pieces: [char; 2]) -> char {
     }
 }
 
-/// Two boards next to each other, differing cells in brackets.
+/// The most rows and columns of a board shown side by side: a program
+/// can print a board of a hundred thousand rows, and the reference's
+/// are far smaller.
+pub const BOARD_ROOM: usize = 24;
+
+/// Two boards next to each other, differing cells in brackets; at most
+/// [`BOARD_ROOM`] rows and columns of each, with what is left out said.
 pub fn side_by_side(reference: &Board, yours: &Board, pieces: [char; 2]) -> String {
-    let differ = reference.differences(yours);
-    let render = |board: &Board, r: usize| -> String {
+    let render = |board: &Board, other: &Board, r: usize| -> String {
         let mut line = String::new();
-        for c in 0..board.width().max(1) {
-            let cell = symbol(board.rows.get(r).and_then(|row| row.get(c)), pieces);
-            if differ.contains(&(r, c)) {
+        for c in 0..board.width().clamp(1, BOARD_ROOM) {
+            let mine = board.rows.get(r).and_then(|row| row.get(c));
+            let theirs = other.rows.get(r).and_then(|row| row.get(c));
+            let cell = symbol(mine, pieces);
+            if mine != theirs {
                 let _ = write!(line, "[{cell}]");
             } else {
                 let _ = write!(line, " {cell} ");
@@ -85,15 +92,33 @@ pub fn side_by_side(reference: &Board, yours: &Board, pieces: [char; 2]) -> Stri
         }
         line
     };
-    let width = (reference.width().max(1) * 3).max("the reference".len());
+    let width = (reference.width().clamp(1, BOARD_ROOM) * 3).max("the reference".len());
     let mut text = format!("    {:<width$}    {}\n", "the reference", "your program");
-    for r in 0..reference.height().max(yours.height()) {
+    let height = reference.height().max(yours.height());
+    for r in 0..height.min(BOARD_ROOM) {
         let _ = writeln!(
             text,
             "    {:<width$}    {}",
-            render(reference, r),
-            render(yours, r)
+            render(reference, yours, r),
+            render(yours, reference, r)
         );
+    }
+    let left_out = |board: &Board| {
+        let (rows, columns) = (
+            board.height().saturating_sub(BOARD_ROOM),
+            board.width().saturating_sub(BOARD_ROOM),
+        );
+        match (rows, columns) {
+            (0, 0) => None,
+            (rows, 0) => Some(format!("{rows} more rows")),
+            (0, columns) => Some(format!("{columns} more columns")),
+            (rows, columns) => Some(format!("{rows} more rows and {columns} more columns")),
+        }
+    };
+    for (whose, board) in [("the reference's", reference), ("your", yours)] {
+        if let Some(more) = left_out(board) {
+            let _ = writeln!(text, "    (… {more} of {whose} board not shown)");
+        }
     }
     text
 }
@@ -136,5 +161,27 @@ mod tests {
             "{shown}"
         );
         assert!(Board::new(vec![vec![Cell::Empty], vec![]]).is_none());
+    }
+
+    #[test]
+    fn a_huge_board_is_shown_in_part_and_quickly() {
+        // Found by fuzzing: a board of 129 rows was shown whole, and one of
+        // 25,000 took minutes (each cell looked for in every difference).
+        let reference = board(&[
+            ".......", ".......", ".......", ".......", ".......", "..X....",
+        ]);
+        let huge = Board::new(vec![vec![Cell::Piece(1); 40]; 25_000]).unwrap();
+        let shown = side_by_side(&reference, &huge, ['X', 'O']);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 1 + BOARD_ROOM + 1, "{shown}");
+        assert!(lines.iter().all(|l| l.chars().count() < 200), "{shown}");
+        assert_eq!(
+            lines.last().copied(),
+            Some("    (… 24976 more rows and 16 more columns of your board not shown)")
+        );
+        assert!(
+            lines[6].contains("[O]") && lines[1].contains("[.]"),
+            "{shown}"
+        );
     }
 }

@@ -118,19 +118,40 @@ impl After {
     }
 }
 
+/// The most events a sentence lists: a program can print the same
+/// message a hundred thousand times in one turn.
+const LISTED: usize = 3;
+
+/// "and 9,997 more refusals", for what a list leaves out.
+fn more(listed: usize, total: usize, what: &str) -> String {
+    match total.saturating_sub(listed) {
+        0 => String::new(),
+        n => format!(
+            " and {} more {what}{}",
+            crate::text::visible::thousands(n as u64),
+            if n == 1 { "" } else { "s" }
+        ),
+    }
+}
+
 fn outcome_words(rules: &dyn Rules, outcomes: &[&Event]) -> String {
     if outcomes.is_empty() {
         return "nothing".into();
     }
-    outcomes
+    let listed: Vec<String> = outcomes
         .iter()
+        .take(LISTED)
         .map(|o| match o {
             Event::Won(Some(p)) => format!("{} the winner", rules.player(*p)),
             Event::Won(None) => "a winner".into(),
             _ => "a tie".into(),
         })
-        .collect::<Vec<_>>()
-        .join(" and ")
+        .collect();
+    format!(
+        "{}{}",
+        listed.join(" and "),
+        more(LISTED, outcomes.len(), "outcome")
+    )
 }
 
 /// Wins and ties compared. A program's last words before it stops
@@ -289,16 +310,19 @@ fn cells_sentence(rules: &dyn Rules, reference: &Board, yours: &Board) -> String
     )
 }
 
-/// "an invalid column", "an invalid column and then an invalid row".
+/// "an invalid column", "an invalid column and then an invalid row";
+/// at most [`LISTED`] of them.
 fn error_words(errors: &[ErrorKind]) -> String {
-    match errors {
+    let listed = &errors[..errors.len().min(LISTED)];
+    let words = match listed {
         [] => "nothing".into(),
         [one] => one.words().into(),
         [first, rest @ ..] => {
             let rest: Vec<&str> = rest.iter().map(|k| k.words()).collect();
             format!("{} and then {}", first.words(), rest.join(" and "))
         }
-    }
+    };
+    format!("{words}{}", more(LISTED, errors.len(), "refusal"))
 }
 
 /// Refusals compared: whether the move was refused, and, where both
@@ -352,6 +376,8 @@ fn the(words: &str) -> String {
         "the {}",
         rest.replace(" and then an ", " and the ")
             .replace(" and then a ", " and the ")
+            .replace(" and an ", " and the ")
+            .replace(" and a ", " and the ")
     )
 }
 
@@ -474,5 +500,29 @@ mod tests {
         assert!(difference(&input, nobody)
             .is_some_and(|s| s
                 .ends_with("the reference declared X the winner; your program declared nothing.")),);
+    }
+
+    #[test]
+    fn a_flood_of_refusals_is_counted_not_listed() {
+        // Found by fuzzing: 10,000 refusals in one turn made a sentence
+        // of half a mebibyte.
+        let input = ["A14R", "A71R", "B24R", "x"];
+        let flood = "*** Invalid move row.  Please retry.\n".repeat(10_000);
+        let found = difference(&input, |s| {
+            s.replace(
+                "*** Invalid move column.  Please retry.\n",
+                &format!("*** Invalid move column.  Please retry.\n{flood}"),
+            )
+        })
+        .expect("a difference");
+        assert!(found.len() < 400, "{found}");
+        assert!(
+            found.ends_with(
+                "your program reported an invalid column and then an invalid row and an \
+                 invalid row and 9,998 more refusals: the reference does not report the \
+                 invalid row and the invalid row and the invalid row and 9,997 more refusals."
+            ),
+            "{found}"
+        );
     }
 }

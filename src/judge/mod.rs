@@ -80,7 +80,7 @@ pub struct Setting<'a> {
 
 /// Judges a whole-game case. `want` gives the reference's play read by
 /// the game's reader (read once per case, only in game mode).
-pub(crate) fn whole_game<'w>(
+pub fn whole_game<'w>(
     setting: &Setting<'_>,
     want: impl FnOnce() -> &'w Reading,
     run: &RunResult,

@@ -25,7 +25,7 @@ impl Transcript {
     }
 
     /// Appends printed bytes.
-    pub(crate) fn push_output(&mut self, bytes: &[u8]) {
+    pub fn push_output(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
@@ -37,7 +37,7 @@ impl Transcript {
     }
 
     /// Appends an input line, at the point the program read it.
-    pub(crate) fn push_input(&mut self, line: &str) {
+    pub fn push_input(&mut self, line: &str) {
         self.events.push(Event::Input(line.to_string()));
     }
 

@@ -74,7 +74,7 @@ fn kept(len: usize, focus: Option<Focus>) -> Vec<usize> {
     if let Some(focus) = focus {
         mark(
             focus.line.saturating_sub(AROUND_LINES),
-            focus.line + AROUND_LINES + 1,
+            focus.line.saturating_add(AROUND_LINES + 1),
         );
     }
     mark(len.saturating_sub(TAIL_LINES), len);
@@ -145,11 +145,15 @@ fn line(text: &mut String, line: &TermLine, column: Option<usize>) -> u64 {
     not_shown
 }
 
+/// The room [`limit`]'s mark takes, at most (its count of bytes is of
+/// text already cut to room).
+const MARK_ROOM: usize = 80;
+
 /// Cuts `text` to [`TRANSCRIPT_ROOM`] at a line's end, with a mark;
 /// returns the bytes of the text left out (an estimate of the output's:
 /// what is left out here is already escaped).
 fn limit(text: &mut String) -> u64 {
-    let mut end = TRANSCRIPT_ROOM;
+    let mut end = TRANSCRIPT_ROOM - MARK_ROOM;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
@@ -249,6 +253,39 @@ mod tests {
         let crs = terminal(&vec![b'\r'; 1 << 20], &[]);
         let kept = excerpt(&crs, None);
         assert!(kept.text.len() < 2048, "{}", kept.text.len());
+    }
+
+    #[test]
+    fn a_focus_past_the_end_keeps_the_start_and_the_end() {
+        // Found by fuzzing: a focus on the last possible line overflowed.
+        let flood: Vec<u8> = b"------\n".repeat(10_000);
+        let lines = terminal(&flood, &["3"]);
+        for line in [lines.len(), usize::MAX] {
+            let kept = excerpt(&lines, Some(Focus { line, column: None }));
+            assert!(kept.text.starts_with("Column? 3\n------\n"));
+            assert!(kept.text.len() <= TRANSCRIPT_ROOM);
+            assert_eq!(marked(&kept.text), kept.not_shown);
+        }
+    }
+
+    #[test]
+    fn wide_lines_cut_to_room_leave_room_for_the_mark() {
+        // Found by fuzzing: lines of wide characters, each just short of
+        // being cut, filled the room, and the last mark went past it.
+        for width in [155, 209, 236] {
+            let mut t = Transcript::new();
+            for _ in 0..100 {
+                t.push_output(format!("{}\n", "李".repeat(width)).as_bytes());
+            }
+            let lines = lines(&t, false);
+            let focus = Focus {
+                line: 50,
+                column: Some(3),
+            };
+            let kept = excerpt(&lines, Some(focus));
+            assert!(kept.text.len() <= TRANSCRIPT_ROOM, "{}", kept.text.len());
+            assert!(kept.text.ends_with("more of this transcript not shown\n"));
+        }
     }
 
     #[test]
