@@ -186,7 +186,8 @@ pub struct GradeArgs {
     /// The folder for results, gradebook and feedback.
     #[arg(long)]
     pub out: PathBuf,
-    /// Submissions graded at once [default: every core].
+    /// Submissions graded at once [default: one per processor the job
+    /// was given, as many as its memory holds].
     #[arg(long, short, value_parser = at_least_one)]
     pub jobs: Option<usize>,
     /// Grade only this shard of the class, K/N (e.g. 2/5).

@@ -17,6 +17,7 @@ use referee::explore;
 use referee::export::{self, folder};
 use referee::grading::{self, Settings};
 use referee::results::{ClassResults, Status, SubmissionResult};
+use referee::sandbox::allocation;
 
 /// Set by Ctrl-C: no new submission starts.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -36,6 +37,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         )
         .into());
     }
+    let jobs = workers(&suite, args.jobs)?;
     let mut entries = class::discover(&args.submissions)?;
     if let Some(shard) = args.shard {
         entries.retain(|e| shard.includes(&e.id));
@@ -53,7 +55,6 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     super::warn_about_missing_protections();
     let start = Instant::now();
     let prepared = grading::prepare(&suite, &suite.cases)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let batch = Batch {
         suite: &suite,
         prepared: &prepared,
@@ -63,7 +64,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             max_timeouts: args.max_timeouts,
             ..Settings::default()
         },
-        jobs: args.jobs.unwrap_or(cores),
+        jobs,
         out: &args.out,
         force: args.force,
         stop: &STOP,
@@ -106,6 +107,29 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How many submissions to grade at once: `requested` (`--jobs`), else
+/// one per processor the job was given; fewer when they would not fit in
+/// its memory (said once), and a refusal when not even one fits.
+fn workers(suite: &Suite, requested: Option<usize>) -> Result<usize, Failure> {
+    let run = suite
+        .cases
+        .iter()
+        .filter_map(|c| c.limits.memory)
+        .max()
+        .or(referee::run::Limits::default().memory)
+        .unwrap_or(0);
+    let need = allocation::Need {
+        run,
+        compiler: referee::submission::COMPILER_MEMORY,
+        referee: allocation::REFEREE_MEMORY,
+    };
+    let workers = allocation::workers(&allocation::read(), requested, need)?;
+    if let Some(note) = workers.note {
+        eprintln!("referee: note: {note}");
+    }
+    Ok(workers.jobs)
 }
 
 /// Ctrl-C once: finish what is running, start nothing new. Twice: stop now.

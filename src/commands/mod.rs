@@ -47,6 +47,9 @@ pub enum Failure {
     /// The reference could not say what a case expects.
     #[error(transparent)]
     Reference(#[from] referee::oracle::Error),
+    /// Not even one worker fits in the memory the job was given.
+    #[error(transparent)]
+    Memory(#[from] referee::sandbox::allocation::TooLittleMemory),
     /// A suite folder that holds broken case files: the message lists them.
     #[error("{0}")]
     BrokenSuite(String),
@@ -66,7 +69,7 @@ impl Failure {
             Failure::Output(e) => e.fault(),
             Failure::Explore(e) => e.fault(),
             Failure::Reference(e) => e.fault(),
-            Failure::Message(_) => Fault::Grader,
+            Failure::Message(_) | Failure::Memory(_) => Fault::Grader,
             Failure::BrokenSuite(_) => Fault::Suite,
         }
     }

@@ -61,6 +61,13 @@ const COMPILE_LIMITS: Limits = Limits {
 };
 const COMPILER_OUTPUT_LIMIT: u64 = 64 * 1024;
 
+/// The memory a compilation may use: part of what each grading worker
+/// needs (see [`crate::sandbox::allocation`]).
+pub const COMPILER_MEMORY: u64 = match COMPILE_LIMITS.memory {
+    Some(bytes) => bytes,
+    None => 0,
+};
+
 /// A submission ready to run.
 #[derive(Debug)]
 pub struct Built {

@@ -19,7 +19,7 @@ mod files;
 pub mod v1;
 pub mod v2;
 
-use files::Mounts;
+pub(crate) use files::{below, own_path, Mounts};
 pub use files::{Refusal, Unavailable};
 
 /// Which hierarchy referee uses here, found once.
