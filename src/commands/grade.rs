@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-use super::{points, Failure};
+use super::{interrupt, points, Failure};
 use crate::cli::GradeArgs;
 use referee::batch::{self, Batch, Progress};
 use referee::case::{self, Suite};
@@ -19,12 +19,16 @@ use referee::grading::{self, Settings};
 use referee::results::{ClassResults, Status, SubmissionResult};
 use referee::sandbox::allocation;
 
-/// Set by Ctrl-C: no new submission starts.
+/// Set by the first SIGINT or SIGTERM: no new submission starts.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Grades the class; exit 0 when grading completed (whatever the scores),
-/// 130 when interrupted (what was graded is kept and reported).
+/// 128 + the signal's number when SIGINT (130) or SIGTERM (143) stopped
+/// it (what was graded is kept and reported).
 pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
+    if let Err(why) = interrupt::install(&STOP) {
+        eprintln!("referee: warning: SIGINT and SIGTERM will not stop grading cleanly: {why}");
+    }
     let game = args.game.map(|g| g.0);
     let suite = super::find_suite(&args.cases, game, || {
         Err("name the game with --game, or the folder of cases with --cases".into())
@@ -49,12 +53,13 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         args.shard.map(|s| s.to_string()),
     );
     folder::check(&args.out, &stamp, args.force)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("{}: cannot create it: {e}", args.out.display()))?;
-    install_interrupt();
+    folder::claim(&args.out, &stamp)?;
     super::warn_about_missing_protections();
     let start = Instant::now();
-    let prepared = grading::prepare(&suite, &suite.cases)?;
+    let prepared = match grading::prepare(&suite, &suite.cases) {
+        Ok(prepared) => prepared,
+        Err(error) => return stopped_before_grading().ok_or(error.into()),
+    };
     let batch = Batch {
         suite: &suite,
         prepared: &prepared,
@@ -93,18 +98,20 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         &args.out,
         written.len(),
     );
-    if STOP.load(Ordering::Relaxed) {
+    if let Some(code) = interrupt::exit_code() {
         let waiting = results
             .submissions
             .iter()
             .filter(|s| s.status == Status::NotGraded)
             .count();
         eprintln!(
-            "referee: interrupted: {waiting} of {} submissions not graded yet; the reports hold \
-             the others. Run the same command again to grade the rest (what was graded is kept).",
+            "referee: interrupted ({}): {waiting} of {} submissions not graded yet; the reports \
+             hold the others. Run the same command again to grade the rest (what was graded is \
+             kept).",
+            interrupt::first_name().unwrap_or("a signal"),
             results.submissions.len()
         );
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(code));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -132,19 +139,16 @@ fn workers(suite: &Suite, requested: Option<usize>) -> Result<usize, Failure> {
     Ok(workers.jobs)
 }
 
-/// Ctrl-C once: finish what is running, start nothing new. Twice: stop now.
-fn install_interrupt() {
-    let result = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\nreferee: stopping after the submissions in progress (Ctrl-C again to stop now)"
-        );
-    });
-    if let Err(e) = result {
-        eprintln!("referee: warning: Ctrl-C will not stop grading cleanly: {e}");
-    }
+/// When a signal stopped the reference's runs before any submission was
+/// graded: the exit code, said with what to do (the output folder holds
+/// no new reports, and the same command starts again).
+fn stopped_before_grading() -> Option<ExitCode> {
+    let code = interrupt::exit_code()?;
+    eprintln!(
+        "referee: interrupted ({}) before any submission was graded; run the same command again",
+        interrupt::first_name().unwrap_or("a signal")
+    );
+    Some(ExitCode::from(code))
 }
 
 /// A progress bar on a terminal; a line per submission in a log or CI.

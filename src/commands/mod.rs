@@ -17,6 +17,7 @@ pub mod doctor;
 pub mod explore;
 pub mod grade;
 pub mod gradescope;
+pub mod interrupt;
 pub mod merge;
 pub mod new;
 pub mod play;

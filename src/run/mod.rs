@@ -89,6 +89,21 @@ pub fn detection_method() -> &'static str {
     }
 }
 
+/// Set to stop every run in progress now (a second SIGTERM or SIGINT):
+/// each run's loop kills its program and fails with
+/// [`io::ErrorKind::Interrupted`], and no new run starts.
+pub static HALT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether [`HALT`] is set.
+pub fn halted() -> bool {
+    HALT.load(Ordering::Relaxed)
+}
+
+/// The error of a run stopped by [`HALT`].
+pub(crate) fn halted_error() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "grading was stopped")
+}
+
 /// What this process has learnt about detecting waits.
 static DETECTION: AtomicU8 = AtomicU8::new(UNTRIED);
 const UNTRIED: u8 = 0;
@@ -128,6 +143,9 @@ pub fn run<'a>(
     jail: &Jail,
     feed: Feed,
 ) -> io::Result<RunResult> {
+    if halted() {
+        return Err(halted_error());
+    }
     let input = input.into();
     let job = Job {
         argv: &program.argv,
@@ -136,16 +154,49 @@ pub fn run<'a>(
         limits,
         jail,
     };
+    let kills = Kills::before(jail);
     let mut result = attempt(job, feed)?;
     // A program that failed after its group ran into the memory limit ran
     // out of memory; one that finished despite it (the kernel dropped
     // caches) did not.
-    let failed = matches!(result.ending, Ending::Signaled(_))
-        || matches!(result.ending, Ending::Exited(c) if c != 0);
+    let failed = match result.ending {
+        Ending::Signaled(_) | Ending::MemoryLimit => true,
+        Ending::Exited(code) => code != 0,
+        _ => false,
+    };
     if failed && jail.hit_memory_limit() == Some(true) {
         result.ending = Ending::MemoryLimit;
+    } else if failed && kills.grew(jail) {
+        result.job_out_of_memory = true;
     }
     Ok(result)
+}
+
+/// What tells that an out-of-memory killer struck during a run without
+/// the run reaching its own limit: the slot's control group's count of
+/// killed processes, or, where slots have no group, that of the group
+/// referee runs in (the job's).
+pub(crate) struct Kills(Option<u64>);
+
+impl Kills {
+    /// The count before the run.
+    pub(crate) fn before(jail: &Jail) -> Kills {
+        match jail.oom_killed() {
+            Some(_) => Kills(None),
+            None => Kills(crate::sandbox::allocation::oom_kills()),
+        }
+    }
+
+    /// Whether a process was killed for memory since [`Kills::before`].
+    pub(crate) fn grew(&self, jail: &Jail) -> bool {
+        if let Some(killed) = jail.oom_killed() {
+            return killed;
+        }
+        match (self.0, crate::sandbox::allocation::oom_kills()) {
+            (Some(before), Some(now)) => now > before,
+            _ => false,
+        }
+    }
 }
 
 /// Runs with the best way of detecting waits this machine has, falling

@@ -65,6 +65,10 @@ enum Detector {
 /// terminal's buffer and waits until then.
 const COLLECT_EVERY: Duration = Duration::from_millis(10);
 
+/// How long a run's loop waits at most before looking whether grading
+/// was stopped ([`super::HALT`]).
+pub(super) const HALT_EVERY: Duration = Duration::from_millis(50);
+
 /// Why the loop stopped.
 enum Stop {
     /// The program exited (or was killed by a signal) by itself, and the
@@ -217,7 +221,10 @@ impl<'a> Session<'a> {
             if now >= deadline {
                 return Ok(Stop::Stopped(Ending::TimedOut(Clock::Wall)));
             }
-            let mut timeout = deadline - now;
+            if super::halted() {
+                return Err(super::halted_error());
+            }
+            let mut timeout = (deadline - now).min(HALT_EVERY);
             if let Detector::Watch(w) = &self.detector {
                 timeout = timeout.min(w.delay());
             }
@@ -536,6 +543,7 @@ impl<'a> Session<'a> {
             cpu: ended.cpu,
             max_rss: ended.max_rss,
             unread_inputs: self.job.inputs.len() - self.next,
+            job_out_of_memory: false,
         })
     }
 }

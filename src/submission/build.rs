@@ -261,6 +261,9 @@ fn compile(
             COMPILE_TIMEOUT.as_secs()
         )));
     }
+    if ran.job_out_of_memory {
+        return Err(BuildError::Grader(job_out_of_memory("the compiler")));
+    }
     if !ran.succeeded() {
         if let Some(trouble) = graders_trouble(&ran.messages) {
             return Err(BuildError::Grader(format!(
@@ -368,6 +371,11 @@ except ValueError as e:
         if ran.succeeded() {
             return Ok(());
         }
+        if ran.job_out_of_memory {
+            return Err(BuildError::Grader(job_out_of_memory(
+                "Python's syntax check",
+            )));
+        }
         if let Some(trouble) = graders_trouble(&ran.messages) {
             return Err(BuildError::Grader(format!(
                 "Python could not run here ({trouble}): {}",
@@ -383,6 +391,15 @@ except ValueError as e:
         }
         done => done,
     }
+}
+
+/// Why a build tool killed for the job's memory is the grader's trouble.
+fn job_out_of_memory(tool: &str) -> String {
+    format!(
+        "{tool} was killed because the memory of the job referee runs in ran out (not a limit \
+         of the submission's): give the job more memory (Slurm: --mem), or grade with fewer \
+         --jobs"
+    )
 }
 
 /// The first executable called `name` on PATH.
