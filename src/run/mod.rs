@@ -154,45 +154,49 @@ pub fn run<'a>(
         limits,
         jail,
     };
-    let kills = Kills::before(jail);
+    let pressure = Pressure::before(jail);
     let mut result = attempt(job, feed)?;
     // A program that failed after its group ran into the memory limit ran
     // out of memory; one that finished despite it (the kernel dropped
-    // caches) did not.
+    // caches) did not. One that failed while memory ran short for the
+    // job around it (killed, or stalled reclaiming until its time ran
+    // out) cannot be judged.
     let failed = match result.ending {
-        Ending::Signaled(_) | Ending::MemoryLimit => true,
+        Ending::Signaled(_) | Ending::MemoryLimit | Ending::TimedOut(_) => true,
         Ending::Exited(code) => code != 0,
         _ => false,
     };
     if failed && jail.hit_memory_limit() == Some(true) {
         result.ending = Ending::MemoryLimit;
-    } else if failed && kills.grew(jail) {
+    } else if failed && pressure.grew(jail) {
         result.job_out_of_memory = true;
     }
     Ok(result)
 }
 
-/// What tells that an out-of-memory killer struck during a run without
-/// the run reaching its own limit: the slot's control group's count of
-/// killed processes, or, where slots have no group, that of the group
-/// referee runs in (the job's).
-pub(crate) struct Kills(Option<u64>);
+/// What tells that memory ran short during a run for a limit not the
+/// run's own: the slot's control group had a process killed for memory,
+/// or a group enclosing referee reached its limit (see
+/// [`crate::sandbox::allocation::enclosing_pressure`]).
+pub(crate) struct Pressure(Option<u64>);
 
-impl Kills {
+impl Pressure {
     /// The count before the run.
-    pub(crate) fn before(jail: &Jail) -> Kills {
-        match jail.oom_killed() {
-            Some(_) => Kills(None),
-            None => Kills(crate::sandbox::allocation::oom_kills()),
-        }
+    pub(crate) fn before(jail: &Jail) -> Pressure {
+        Pressure(Self::now(jail))
     }
 
-    /// Whether a process was killed for memory since [`Kills::before`].
+    fn now(jail: &Jail) -> Option<u64> {
+        crate::sandbox::allocation::enclosing_pressure(jail.oom_killed().is_none())
+    }
+
+    /// Whether memory ran short since [`Pressure::before`] (the caller
+    /// knows the run did not reach its own limit).
     pub(crate) fn grew(&self, jail: &Jail) -> bool {
-        if let Some(killed) = jail.oom_killed() {
-            return killed;
+        if jail.oom_killed() == Some(true) {
+            return true;
         }
-        match (self.0, crate::sandbox::allocation::oom_kills()) {
+        match (self.0, Self::now(jail)) {
             (Some(before), Some(now)) => now > before,
             _ => false,
         }

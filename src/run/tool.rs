@@ -52,7 +52,7 @@ pub fn run(
     let null = File::open("/dev/null")?;
     // An anonymous file: nothing to drain while the tool runs.
     let mut messages = tempfile::tempfile()?;
-    let kills = super::Kills::before(jail);
+    let pressure = super::Pressure::before(jail);
     jail.spawn(
         argv,
         Stdio {
@@ -73,7 +73,7 @@ pub fn run(
         job_out_of_memory: false,
     };
     ran.job_out_of_memory =
-        !ran.succeeded() && !timed_out && jail.hit_memory_limit() != Some(true) && kills.grew(jail);
+        !ran.succeeded() && jail.hit_memory_limit() != Some(true) && pressure.grew(jail);
     Ok(ran)
 }
 

@@ -536,30 +536,77 @@ impl System for Given {
     }
 }
 
-/// The count of processes out-of-memory killers killed in the memory
-/// group referee runs in: hierarchical on version 2 (`memory.events`,
-/// its whole subtree), that group's own on version 1
-/// (`memory.oom_control`). `None` where neither can be read.
-pub fn oom_kills() -> Option<u64> {
-    static FILE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let file = FILE.get_or_init(|| oom_kill_file(&Machine)).as_ref()?;
-    field(&fs::read_to_string(file).ok()?, "oom_kill")
+/// A count that grows whenever memory ran short for a limit not a run's
+/// own, read before and after each run: each time a group enclosing
+/// referee (the one it runs in and its ancestors: a Slurm job's, a
+/// container's) refused memory at its own limit (version 1 `failcnt`,
+/// version 2 `max` of `memory.events.local`), and, with `own_kills`
+/// (where runs have no group of their own), each process the
+/// out-of-memory killer killed in referee's group. `None` where nothing
+/// can be read.
+pub fn enclosing_pressure(own_kills: bool) -> Option<u64> {
+    static FILES: std::sync::OnceLock<Vec<Counter>> = std::sync::OnceLock::new();
+    let counters = FILES.get_or_init(|| counters(&Machine));
+    let mut total = None;
+    for counter in counters.iter().filter(|c| own_kills || !c.kills) {
+        let text = fs::read_to_string(&counter.file).ok();
+        let value = match counter.field {
+            Some(name) => text.as_deref().and_then(|t| field(t, name)),
+            None => text.and_then(|t| t.trim().parse().ok()),
+        };
+        if let Some(value) = value {
+            total = Some(total.unwrap_or(0u64).saturating_add(value));
+        }
+    }
+    total
 }
 
-/// Where [`oom_kills`] reads: version 2's `memory.events` where the
-/// unified hierarchy has the memory controller, else version 1's
-/// `memory.oom_control`.
-fn oom_kill_file(system: &dyn System) -> Option<PathBuf> {
+/// A file [`enclosing_pressure`] adds up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Counter {
+    file: PathBuf,
+    /// The line to read, or the whole file.
+    field: Option<&'static str>,
+    /// Whether it counts killed processes (see [`enclosing_pressure`]).
+    kills: bool,
+}
+
+/// The counters of the groups around referee, version 2's where the
+/// unified hierarchy has the memory controller, else version 1's.
+fn counters(system: &dyn System) -> Vec<Counter> {
     let groups = Groups::find(system);
-    let v2 = groups.unified.first().map(|own| own.join("memory.events"));
-    let v1 = groups
-        .memory
+    let counter = |file: PathBuf, field, kills| Counter { file, field, kills };
+    let v2 = groups
+        .unified
         .first()
-        .map(|own| own.join("memory.oom_control"));
-    [v2, v1]
-        .into_iter()
-        .flatten()
-        .find(|file| system.read(file).is_some())
+        .filter(|own| system.read(&own.join("memory.events")).is_some());
+    if let Some(own) = v2 {
+        let mut found = vec![counter(own.join("memory.events"), Some("oom_kill"), true)];
+        found.extend(
+            groups
+                .unified
+                .iter()
+                .map(|dir| counter(dir.join("memory.events.local"), Some("max"), false))
+                .filter(|c| system.read(&c.file).is_some()),
+        );
+        return found;
+    }
+    let Some(own) = groups.memory.first() else {
+        return Vec::new();
+    };
+    let mut found = vec![counter(
+        own.join("memory.oom_control"),
+        Some("oom_kill"),
+        true,
+    )];
+    found.extend(
+        groups
+            .memory
+            .iter()
+            .map(|dir| counter(dir.join("memory.failcnt"), None, false))
+            .filter(|c| system.read(&c.file).is_some()),
+    );
+    found
 }
 
 /// The value of `name` in a `name value` per line file.
@@ -670,6 +717,26 @@ mod tests {
             memory.source.contains("job_7's memory.limit_in_bytes"),
             "{memory:?}"
         );
+        let step = "/sys/fs/cgroup/memory/slurm/uid_0/job_7/step_batch";
+        let given = v1()
+            .file(&format!("{step}/memory.oom_control"), "oom_kill 0\n")
+            .file(&format!("{step}/memory.failcnt"), "0\n")
+            .file(
+                "/sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.failcnt",
+                "12\n",
+            );
+        let files: Vec<String> = counters(&given)
+            .iter()
+            .map(|c| c.file.display().to_string())
+            .collect();
+        assert_eq!(
+            files,
+            [
+                format!("{step}/memory.oom_control"),
+                format!("{step}/memory.failcnt"),
+                "/sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.failcnt".to_string(),
+            ]
+        );
         // Unlimited groups and the -1 quota are no limits.
         assert_eq!(found.memory.len(), 2, "{:?}", found.memory);
         assert_eq!(found.cpus.len(), 2, "{:?}", found.cpus);
@@ -686,11 +753,30 @@ mod tests {
         let memory = found.memory().unwrap();
         assert_eq!(memory.value, 600 << 20);
         assert!(memory.source.ends_with("job_9's memory.max"), "{memory:?}");
+        let task = "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_9/step_batch/user/task_0";
+        let job = "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_9";
+        let given = v2()
+            .file(&format!("{task}/memory.events.local"), "max 0\n")
+            .file(&format!("{job}/memory.events.local"), "max 4\n");
         assert_eq!(
-            oom_kill_file(&v2()),
-            Some(PathBuf::from(
-                "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_9/step_batch/user/task_0/memory.events"
-            ))
+            counters(&given),
+            [
+                Counter {
+                    file: PathBuf::from(format!("{task}/memory.events")),
+                    field: Some("oom_kill"),
+                    kills: true
+                },
+                Counter {
+                    file: PathBuf::from(format!("{task}/memory.events.local")),
+                    field: Some("max"),
+                    kills: false
+                },
+                Counter {
+                    file: PathBuf::from(format!("{job}/memory.events.local")),
+                    field: Some("max"),
+                    kills: false
+                },
+            ]
         );
     }
 

@@ -255,14 +255,14 @@ fn compile(
     argv.extend(compiler.libs.iter().map(OsString::from));
     let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
         .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;
+    if ran.job_out_of_memory {
+        return Err(BuildError::Grader(job_out_of_memory("the compiler")));
+    }
     if ran.timed_out {
         return Err(BuildError::Compile(format!(
             "the compiler was still running after {} s and was stopped",
             COMPILE_TIMEOUT.as_secs()
         )));
-    }
-    if ran.job_out_of_memory {
-        return Err(BuildError::Grader(job_out_of_memory("the compiler")));
     }
     if !ran.succeeded() {
         if let Some(trouble) = graders_trouble(&ran.messages) {
