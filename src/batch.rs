@@ -374,6 +374,8 @@ pub fn class_results(
         referee_version: env!("CARGO_PKG_VERSION").to_string(),
         suite: suite_info(suite),
         shard,
+        class: None,
+        missing: None,
         submissions,
     }
 }

@@ -50,6 +50,10 @@ pub enum Command {
         /// Replace the reports of another merge or run in --out.
         #[arg(long)]
         force: bool,
+        /// Merge the shards that are there when some are missing (every
+        /// report then says which, and how many students they hold).
+        #[arg(long)]
+        allow_missing: bool,
     },
     /// Play generated games against the reference until one is played
     /// differently, shrink it to a minimal game and save it as a case.

@@ -43,6 +43,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     }
     let jobs = workers(&suite, args.jobs)?;
     let mut entries = class::discover(&args.submissions)?;
+    let whole_class = class::split::class_info(&entries);
     if let Some(shard) = args.shard {
         entries.retain(|e| shard.includes(&e.id));
     }
@@ -85,6 +86,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let submissions = batch.run(&entries, &progress);
     progress.done();
     let mut results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
+    results.class = Some(whole_class);
     if args.explore.is_some() {
         results.suite.max_score =
             referee::text::round(results.suite.max_score + suite.explore_points);

@@ -48,6 +48,9 @@ pub enum Failure {
     /// The reference could not say what a case expects.
     #[error(transparent)]
     Reference(#[from] referee::oracle::Error),
+    /// The folders given to `merge` are not every shard of one class.
+    #[error(transparent)]
+    Split(#[from] referee::class::split::SplitError),
     /// Not even one worker fits in the memory the job was given.
     #[error(transparent)]
     Memory(#[from] referee::sandbox::allocation::TooLittleMemory),
@@ -70,6 +73,7 @@ impl Failure {
             Failure::Output(e) => e.fault(),
             Failure::Explore(e) => e.fault(),
             Failure::Reference(e) => e.fault(),
+            Failure::Split(e) => e.fault(),
             Failure::Message(_) | Failure::Memory(_) => Fault::Grader,
             Failure::BrokenSuite(_) => Fault::Suite,
         }

@@ -20,12 +20,15 @@ mod outcome;
 mod procfs;
 mod serve;
 mod session;
+mod stop;
 pub mod tool;
 
 pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
 pub use outcome::{Clock, Ending, RunResult};
 use session::{How, Job, Session};
+pub use stop::{halted, HALT};
+use stop::{halted_error, Pressure};
 
 /// A command to run: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,21 +90,6 @@ pub fn detection_method() -> &'static str {
     } else {
         "not detected: input is typed all at once"
     }
-}
-
-/// Set to stop every run in progress now (a second SIGTERM or SIGINT):
-/// each run's loop kills its program and fails with
-/// [`io::ErrorKind::Interrupted`], and no new run starts.
-pub static HALT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether [`HALT`] is set.
-pub fn halted() -> bool {
-    HALT.load(Ordering::Relaxed)
-}
-
-/// The error of a run stopped by [`HALT`].
-pub(crate) fn halted_error() -> io::Error {
-    io::Error::new(io::ErrorKind::Interrupted, "grading was stopped")
 }
 
 /// What this process has learnt about detecting waits.
@@ -172,35 +160,6 @@ pub fn run<'a>(
         result.job_out_of_memory = true;
     }
     Ok(result)
-}
-
-/// What tells that memory ran short during a run for a limit not the
-/// run's own: the slot's control group had a process killed for memory,
-/// or a group enclosing referee reached its limit (see
-/// [`crate::sandbox::allocation::enclosing_pressure`]).
-pub(crate) struct Pressure(Option<u64>);
-
-impl Pressure {
-    /// The count before the run.
-    pub(crate) fn before(jail: &Jail) -> Pressure {
-        Pressure(Self::now(jail))
-    }
-
-    fn now(jail: &Jail) -> Option<u64> {
-        crate::sandbox::allocation::enclosing_pressure(jail.oom_killed().is_none())
-    }
-
-    /// Whether memory ran short since [`Pressure::before`] (the caller
-    /// knows the run did not reach its own limit).
-    pub(crate) fn grew(&self, jail: &Jail) -> bool {
-        if jail.oom_killed() == Some(true) {
-            return true;
-        }
-        match (self.0, Self::now(jail)) {
-            (Some(before), Some(now)) => now > before,
-            _ => false,
-        }
-    }
 }
 
 /// Runs with the best way of detecting waits this machine has, falling

@@ -14,6 +14,7 @@ use super::notify::{self, Call, Notifier, Reply};
 use super::outcome::{classify, Clock, Ending, RunResult};
 use super::procfs::Watcher;
 use super::serve;
+use super::stop::{halted, halted_error, HALT_EVERY};
 use crate::sandbox::pty::Pty;
 use crate::sandbox::{Ended, Jail, Limits, Stdio};
 use crate::transcript::Transcript;
@@ -64,10 +65,6 @@ enum Detector {
 /// ends (with notifications): a program printing without pause fills the
 /// terminal's buffer and waits until then.
 const COLLECT_EVERY: Duration = Duration::from_millis(10);
-
-/// How long a run's loop waits at most before looking whether grading
-/// was stopped ([`super::HALT`]).
-pub(super) const HALT_EVERY: Duration = Duration::from_millis(50);
 
 /// Why the loop stopped.
 enum Stop {
@@ -221,8 +218,8 @@ impl<'a> Session<'a> {
             if now >= deadline {
                 return Ok(Stop::Stopped(Ending::TimedOut(Clock::Wall)));
             }
-            if super::halted() {
-                return Err(super::halted_error());
+            if halted() {
+                return Err(halted_error());
             }
             let mut timeout = (deadline - now).min(HALT_EVERY);
             if let Detector::Watch(w) = &self.detector {

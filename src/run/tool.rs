@@ -9,6 +9,7 @@ use std::io::{self, Read, Seek};
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
+use super::stop::{halted, halted_error, Pressure, HALT_EVERY};
 use crate::sandbox::{Ended, Jail, Stdio};
 
 /// How a tool's run ended.
@@ -52,7 +53,7 @@ pub fn run(
     let null = File::open("/dev/null")?;
     // An anonymous file: nothing to drain while the tool runs.
     let mut messages = tempfile::tempfile()?;
-    let pressure = super::Pressure::before(jail);
+    let pressure = Pressure::before(jail);
     jail.spawn(
         argv,
         Stdio {
@@ -85,11 +86,11 @@ fn wait(jail: &Jail, timeout: Duration) -> io::Result<(Ended, bool)> {
         if left.is_zero() {
             return Ok((jail.stop()?, true));
         }
-        if super::halted() {
+        if halted() {
             jail.stop()?;
-            return Err(super::halted_error());
+            return Err(halted_error());
         }
-        let left = left.min(super::session::HALT_EVERY);
+        let left = left.min(HALT_EVERY);
         let mut poll = libc::pollfd {
             fd: std::os::fd::AsRawFd::as_raw_fd(&jail.as_fd()),
             events: libc::POLLIN,
