@@ -297,3 +297,61 @@ fn an_out_folder_left_by_sigkill_is_resumed() {
         .unwrap();
     assert!(unchanged >= 1, "{}", String::from_utf8_lossy(&again.stdout));
 }
+
+#[test]
+fn what_a_killed_referee_left_in_the_temporary_folder_goes_with_the_next_one() {
+    let setup = Setup::new();
+    let names = || -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(&setup.tmp)
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        names
+    };
+    // The built-in suite (no --cases): written out to the temporary folder.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["grade", "--game", "connect4", "--jobs", "1", "--out"])
+        .arg(setup.out())
+        .arg(&setup.class)
+        .env("TMPDIR", &setup.tmp)
+        .current_dir(setup.work.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let both = |names: &[String]| {
+        names.iter().any(|n| n.starts_with("referee-cases-"))
+            && names
+                .iter()
+                .any(|n| n.starts_with("referee-") && !n.starts_with("referee-cases-"))
+    };
+    while !both(&names()) {
+        assert!(start.elapsed() < Duration::from_secs(60), "{:?}", names());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = names();
+    assert_eq!(left.len(), 2, "{left:?}");
+    for name in &left {
+        let lock = setup.tmp.join(name).join(".lock");
+        assert!(lock.is_file(), "{name} has a .lock");
+        let aged = Command::new("touch")
+            .args(["-c", "-d", "2 minutes ago"])
+            .arg(setup.tmp.join(name).join(".lock"))
+            .status()
+            .unwrap();
+        assert!(aged.success());
+    }
+    let doctor = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("doctor")
+        .env("TMPDIR", &setup.tmp)
+        .output()
+        .unwrap();
+    assert!(doctor.status.success(), "{doctor:?}");
+    assert_eq!(names(), Vec::<String>::new(), "both are gone");
+}
