@@ -519,7 +519,12 @@ fn python_per_run(w: &Path, tries: usize) -> f64 {
 fn explore_rate(w: &Path, tries: usize) -> f64 {
     let games = ((500.0 * scale()) as usize).max(50);
     let program = root().join("tests/fixtures/connect4/correct.c");
-    let exe = compile(std::slice::from_ref(&program), &w.join("explore-exe"), &["-Wall"], 1);
+    let exe = compile(
+        std::slice::from_ref(&program),
+        &w.join("explore-exe"),
+        &["-Wall"],
+        1,
+    );
     let tasks = referee::explore::generated(reference::Game::Connect4, 0, games);
     let dir = w.join("explore-inputs");
     fs::create_dir_all(&dir).expect("a folder");

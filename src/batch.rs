@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::case::Suite;
 use crate::class::{self, Entry};
 use crate::explore;
+use crate::fault::Fault;
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
 use crate::queue;
 use crate::results::{
@@ -36,8 +37,10 @@ pub struct Batch<'a> {
     pub out: &'a Path,
     /// Regrade even what the cache holds.
     pub force: bool,
-    /// Set to stop: no new submission starts, and one in progress stops
-    /// between cases.
+    /// Set to stop: no new submission starts; those in progress finish,
+    /// unless a run of theirs failed after it was set (see
+    /// [`crate::grading::Graded::disturbed`]). [`crate::run::HALT`] stops
+    /// them too.
     pub stop: &'a AtomicBool,
     /// How to explore each graded submission on generated games, when
     /// asked (`grade --explore`); its `jobs` is per submission.
@@ -105,30 +108,53 @@ impl Batch<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return (self.not_graded(entry, fingerprint), false);
         }
-        let mut result = self.grade(entry, shared);
+        let (mut result, keep) = self.grade(entry, shared);
         result.fingerprint = fingerprint;
-        if result.status != Status::NotGraded {
+        if keep && result.status != Status::NotGraded {
             self.store(&result);
         }
         (result, false)
     }
 
-    fn grade(&self, entry: &Entry, shared: &submission::SharedBuilds) -> SubmissionResult {
+    /// Grades one submission; whether its result may be kept for reruns
+    /// (not when the grader failed on it: a rerun tries again).
+    fn grade(&self, entry: &Entry, shared: &submission::SharedBuilds) -> (SubmissionResult, bool) {
         let found = match submission::locate(&entry.path) {
             Ok(found) => found,
-            Err(error) => return self.ungradable(entry, Status::Error, error.to_string()),
+            Err(error) => {
+                let keep = error.fault() != Fault::Grader;
+                return (
+                    self.ungradable(entry, Status::Error, error.to_string()),
+                    keep,
+                );
+            }
         };
+        let halt = &crate::run::HALT;
         let graded = grading::grade_until(
             &found,
             self.suite,
             self.prepared,
             &self.settings,
-            self.stop,
+            halt,
             Some(shared),
         );
-        match graded {
-            Err(error) => self.ungradable(entry, Status::Error, error.to_string()),
+        if crate::run::halted() {
+            return (self.not_graded(entry, String::new()), false);
+        }
+        let result = match graded {
+            Err(error) => {
+                let keep = error.fault() != Fault::Grader;
+                return (
+                    self.ungradable(entry, Status::Error, error.to_string()),
+                    keep,
+                );
+            }
             Ok(None) => self.not_graded(entry, String::new()),
+            // Stopping a job signals every process of it: a run or a build
+            // that failed after the stop may have been killed by it.
+            Ok(Some(graded)) if self.stop.load(Ordering::Relaxed) && graded.disturbed() => {
+                self.not_graded(entry, String::new())
+            }
             Ok(Some(graded)) => {
                 let mut result = self.convert(entry, &graded);
                 if result.status == Status::Graded {
@@ -139,7 +165,8 @@ impl Batch<'_> {
                 }
                 result
             }
-        }
+        };
+        (result, true)
     }
 
     /// Explores a graded submission, when asked. It is built once more
@@ -361,6 +388,8 @@ pub fn class_results(
         referee_version: env!("CARGO_PKG_VERSION").to_string(),
         suite: suite_info(suite),
         shard,
+        class: None,
+        missing: None,
         submissions,
     }
 }

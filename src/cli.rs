@@ -50,6 +50,10 @@ pub enum Command {
         /// Replace the reports of another merge or run in --out.
         #[arg(long)]
         force: bool,
+        /// Merge the shards that are there when some are missing (every
+        /// report then says which, and how many students they hold).
+        #[arg(long)]
+        allow_missing: bool,
     },
     /// Play generated games against the reference until one is played
     /// differently, shrink it to a minimal game and save it as a case.
@@ -189,7 +193,8 @@ pub struct GradeArgs {
     /// The folder for results, gradebook and feedback.
     #[arg(long)]
     pub out: PathBuf,
-    /// Submissions graded at once [default: every core].
+    /// Submissions graded at once [default: one per processor the job
+    /// was given, as many as its memory holds].
     #[arg(long, short, value_parser = at_least_one)]
     pub jobs: Option<usize>,
     /// Grade only this shard of the class, K/N (e.g. 2/5).

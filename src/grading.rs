@@ -161,6 +161,26 @@ impl Graded {
     pub fn score(&self) -> f64 {
         self.outcomes.iter().map(|o| o.score).sum()
     }
+
+    /// Whether a signal sent to the whole job could have made this
+    /// result: the build failed, or a run failed (killed by a signal,
+    /// out of memory, a non-zero exit). Slurm, `docker stop` and systemd
+    /// stop a job by signalling every process in it, students' programs
+    /// and compilers included, so such a result is not kept once
+    /// grading is being stopped.
+    pub fn disturbed(&self) -> bool {
+        if matches!(self.status, Status::CompileError(_)) {
+            return true;
+        }
+        self.outcomes.iter().any(|o| {
+            o.run.as_ref().is_some_and(|run| {
+                matches!(
+                    run.ending,
+                    crate::run::Ending::Signaled(_) | crate::run::Ending::MemoryLimit
+                ) || matches!(run.ending, crate::run::Ending::Exited(code) if code != 0)
+            })
+        })
+    }
 }
 
 /// Why a submission could not be graded. What the program does when it
@@ -181,6 +201,18 @@ pub enum Error {
     /// A case prepared as a call has no call.
     #[error("a call case without a call")]
     CallWithoutCall,
+    /// The job's memory (an enclosing control group's, or the machine's)
+    /// ran out during a case, twice: the second time alone.
+    #[error(
+        "the job's memory is too small: the program was killed on case {case} because the \
+         memory of the job referee runs in ran out (not the case's own limit), again when \
+         the case ran alone; give the job more memory (Slurm: --mem) or grade with fewer \
+         --jobs, then run the same command again"
+    )]
+    JobMemory {
+        /// The case.
+        case: String,
+    },
 }
 
 impl Error {
@@ -219,10 +251,12 @@ pub(crate) fn grade_until(
     shared: Option<&submission::SharedBuilds>,
 ) -> Result<Option<Graded>, Error> {
     let flags = settings.flags.over(&suite.compile);
+    let building = ALONE.read().unwrap_or_else(|e| e.into_inner());
     let built = match shared {
         Some(shared) => shared.build(submission, &flags, &suite.support),
         None => submission::build(submission, &flags, &suite.support).map(std::sync::Arc::new),
     };
+    drop(building);
     let built = match built {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
@@ -376,21 +410,39 @@ pub fn run_case(
 }
 
 /// Runs `program` on the case in a fresh sandbox, with the suite's
-/// support files.
+/// support files. A run ended by the job's memory running out (not the
+/// case's own limit) is no verdict: it is run once more alone, while no
+/// other run or build of this process goes on, and if the job's memory
+/// runs out again the submission cannot be graded here.
 fn execute(
     program: &Program,
     suite: &Suite,
     case: &Case,
     feed: Feed,
 ) -> Result<(Jail, RunResult), Error> {
-    Ok(submission::execute(
-        program,
-        case.typed(),
-        &case.limits,
-        &suite.support,
-        feed,
-    )?)
+    let run = || submission::execute(program, case.typed(), &case.limits, &suite.support, feed);
+    let first = {
+        let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
+        run()?
+    };
+    if !first.1.job_out_of_memory {
+        return Ok(first);
+    }
+    drop(first);
+    let _alone = ALONE.write().unwrap_or_else(|e| e.into_inner());
+    let again = run()?;
+    if again.1.job_out_of_memory {
+        return Err(Error::JobMemory {
+            case: case.name.clone(),
+        });
+    }
+    Ok(again)
 }
+
+/// Held shared by every run and build, and alone by a run retried after
+/// the job's memory ran out, so that the retry has the job's memory to
+/// itself.
+static ALONE: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 fn outcome(
     judgement: Judgement,

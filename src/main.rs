@@ -44,7 +44,12 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Grade(args) => grade::run(&args),
         Command::Gradescope(args) => gradescope::run(&args),
-        Command::Merge { out, shards, force } => merge::run(&out, &shards, force),
+        Command::Merge {
+            out,
+            shards,
+            force,
+            allow_missing,
+        } => merge::run(&out, &shards, force, allow_missing),
         Command::Explore(args) => explore::run(&args),
         Command::Doctor { cases } => doctor::run(cases.as_deref()),
         Command::New(args) => new::run(&args),

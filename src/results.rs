@@ -34,8 +34,54 @@ pub struct ClassResults {
     /// When this set was a shard, which one (`K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// The whole class graded (of which a shard is part), so that
+    /// `merge` tells the shards of one class from those of another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<ClassInfo>,
+    /// What a merge lacked (`merge --allow-missing`): these reports do
+    /// not hold every student.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Missing>,
     /// Every submission, sorted by id.
     pub submissions: Vec<SubmissionResult>,
+}
+
+/// The class a run was given, before `--shard` chose its part.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassInfo {
+    /// Its students.
+    pub students: usize,
+    /// A digest of their ids (the same class gives the same digest on
+    /// every machine, wherever its folder is).
+    pub digest: String,
+}
+
+/// The shards a merge did not have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Missing {
+    /// Each missing shard, `K/N`.
+    pub shards: Vec<String>,
+    /// The students of the class not in the merged reports.
+    pub students: usize,
+}
+
+impl Missing {
+    /// "Shards 3/4 and 4/4 were not merged: 6 of the class's 21 students
+    /// are not in these reports."
+    pub fn sentence(&self, class_students: Option<usize>) -> String {
+        let shards = match self.shards.as_slice() {
+            [one] => format!("Shard {one} was"),
+            [rest @ .., last] => format!("Shards {} and {last} were", rest.join(", ")),
+            [] => "No shard was".to_string(),
+        };
+        let of = class_students.map_or(String::new(), |n| format!(" of the class's {n}"));
+        format!(
+            "{shards} not merged: {}{of} student{} {} not in these reports.",
+            self.students,
+            if self.students == 1 { "" } else { "s" },
+            if self.students == 1 { "is" } else { "are" }
+        )
+    }
 }
 
 /// The suite, as reports show it.

@@ -333,8 +333,85 @@ fn shards_merged_equal_one_run() {
         shard_dirs[0].to_str().unwrap(),
         shard_dirs[0].to_str().unwrap(),
     ]);
-    assert!(!twice.status.success());
-    assert!(stderr(&twice).contains("two shards"), "{}", stderr(&twice));
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        stderr(&twice).contains("shard 1/3 is given twice"),
+        "{}",
+        stderr(&twice)
+    );
+    // A shard missing is refused, naming it and its students.
+    let total = seen;
+    let third = shard_dirs[2].to_str().unwrap();
+    let lacking = read_json(&shard_dirs[2].join("results.json"))["submissions"]
+        .as_array()
+        .unwrap()
+        .len();
+    let partial = |extra: &[&str], out: &str| {
+        let out = work.path().join(out);
+        let mut args = vec!["merge", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend([
+            shard_dirs[0].to_str().unwrap(),
+            shard_dirs[1].to_str().unwrap(),
+        ]);
+        (grade(&args), out)
+    };
+    let (refused, _) = partial(&[], "partial");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains(&format!(
+            "shard 3/3 is missing ({lacking} student{} of the class): name its folder too, or \
+             add --allow-missing",
+            if lacking == 1 { "" } else { "s" }
+        )),
+        "{}",
+        stderr(&refused)
+    );
+    // With --allow-missing, every report says what is missing.
+    let (allowed, out) = partial(&["--allow-missing"], "partial");
+    assert!(allowed.status.success(), "{}", stderr(&allowed));
+    let results = read_json(&out.join("results.json"));
+    validate(&results);
+    assert_eq!(results["missing"]["shards"], serde_json::json!(["3/3"]));
+    assert_eq!(results["missing"]["students"], lacking);
+    assert_eq!(results["class"]["students"], total);
+    let sentence = format!("Shard 3/3 was not merged: {lacking} of the class's {total} students");
+    assert!(stderr(&allowed).contains(&sentence), "{}", stderr(&allowed));
+    // (The pages escape the apostrophe.)
+    let shown = format!("Shard 3/3 was not merged: {lacking} of the class");
+    for report in ["index.html", "junit.xml"] {
+        let text = std::fs::read_to_string(out.join(report)).unwrap();
+        assert!(text.contains(&shown), "{report}: {text}");
+    }
+    // Shards of another split are refused.
+    let four = work.path().join("shard1of4");
+    let graded = grade(&[
+        "grade",
+        "--game",
+        "pentago",
+        "--cases",
+        cases.to_str().unwrap(),
+        "--out",
+        four.to_str().unwrap(),
+        "--shard",
+        "1/4",
+        class.to_str().unwrap(),
+    ]);
+    assert!(graded.status.success(), "{}", stderr(&graded));
+    let mixed = grade(&[
+        "merge",
+        "--allow-missing",
+        "--out",
+        work.path().join("mixed").to_str().unwrap(),
+        four.to_str().unwrap(),
+        third,
+    ]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(
+        stderr(&mixed).contains("they are of different splits of the class"),
+        "{}",
+        stderr(&mixed)
+    );
 }
 
 #[test]

@@ -54,8 +54,23 @@ fn write_out() -> Result<PathBuf, Error> {
         .tempdir()
         .map_err(cannot)?
         .keep();
+    hold(&root);
     extract(&CASES, &root).map_err(cannot)?;
     Ok(root)
+}
+
+/// Held while referee lives: a referee killed outright (SIGKILL) cannot
+/// remove the folder, and the next one removes it, as it removes its
+/// other abandoned `referee-*` folders: those whose `.lock` nobody holds.
+static HELD: OnceLock<nix::fcntl::Flock<fs::File>> = OnceLock::new();
+
+fn hold(root: &Path) {
+    let Ok(file) = fs::File::create(root.join(".lock")) else {
+        return;
+    };
+    if let Ok(lock) = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+        let _ = HELD.set(lock);
+    }
 }
 
 fn extract(dir: &Dir<'_>, root: &Path) -> std::io::Result<()> {

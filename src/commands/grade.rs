@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-use super::{points, Failure};
+use super::{interrupt, points, Failure};
 use crate::cli::GradeArgs;
 use referee::batch::{self, Batch, Progress};
 use referee::case::{self, Suite};
@@ -17,13 +17,18 @@ use referee::explore;
 use referee::export::{self, folder};
 use referee::grading::{self, Settings};
 use referee::results::{ClassResults, Status, SubmissionResult};
+use referee::sandbox::allocation;
 
-/// Set by Ctrl-C: no new submission starts.
+/// Set by the first SIGINT or SIGTERM: no new submission starts.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Grades the class; exit 0 when grading completed (whatever the scores),
-/// 130 when interrupted (what was graded is kept and reported).
+/// 128 + the signal's number when SIGINT (130) or SIGTERM (143) stopped
+/// it (what was graded is kept and reported).
 pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
+    if let Err(why) = interrupt::install(&STOP) {
+        eprintln!("referee: warning: SIGINT and SIGTERM will not stop grading cleanly: {why}");
+    }
     let game = args.game.map(|g| g.0);
     let suite = super::find_suite(&args.cases, game, || {
         Err("name the game with --game, or the folder of cases with --cases".into())
@@ -36,7 +41,9 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         )
         .into());
     }
+    let jobs = workers(&suite, args.jobs)?;
     let mut entries = class::discover(&args.submissions)?;
+    let whole_class = class::split::class_info(&entries);
     if let Some(shard) = args.shard {
         entries.retain(|e| shard.includes(&e.id));
     }
@@ -47,14 +54,14 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         args.shard.map(|s| s.to_string()),
     );
     folder::check(&args.out, &stamp, args.force)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("{}: cannot create it: {e}", args.out.display()))?;
-    install_interrupt();
+    folder::claim(&args.out, &stamp)?;
     super::warn_about_missing_protections();
     let start = Instant::now();
     referee::timings::set_up_done();
-    let prepared = grading::prepare(&suite, &suite.cases)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let prepared = match grading::prepare(&suite, &suite.cases) {
+        Ok(prepared) => prepared,
+        Err(error) => return stopped_before_grading().ok_or(error.into()),
+    };
     let batch = Batch {
         suite: &suite,
         prepared: &prepared,
@@ -64,7 +71,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             max_timeouts: args.max_timeouts,
             ..Settings::default()
         },
-        jobs: args.jobs.unwrap_or(cores),
+        jobs,
         out: &args.out,
         force: args.force,
         stop: &STOP,
@@ -80,6 +87,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let submissions = batch.run(&entries, &progress);
     progress.done();
     let mut results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
+    results.class = Some(whole_class);
     if args.explore.is_some() {
         results.suite.max_score =
             referee::text::round(results.suite.max_score + suite.explore_points);
@@ -99,35 +107,57 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         &args.out,
         written.len(),
     );
-    if STOP.load(Ordering::Relaxed) {
+    if let Some(code) = interrupt::exit_code() {
         let waiting = results
             .submissions
             .iter()
             .filter(|s| s.status == Status::NotGraded)
             .count();
         eprintln!(
-            "referee: interrupted: {waiting} of {} submissions not graded yet; the reports hold \
-             the others. Run the same command again to grade the rest (what was graded is kept).",
+            "referee: interrupted ({}): {waiting} of {} submissions not graded yet; the reports \
+             hold the others. Run the same command again to grade the rest (what was graded is \
+             kept).",
+            interrupt::first_name().unwrap_or("a signal"),
             results.submissions.len()
         );
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(code));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Ctrl-C once: finish what is running, start nothing new. Twice: stop now.
-fn install_interrupt() {
-    let result = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\nreferee: stopping after the submissions in progress (Ctrl-C again to stop now)"
-        );
-    });
-    if let Err(e) = result {
-        eprintln!("referee: warning: Ctrl-C will not stop grading cleanly: {e}");
+/// How many submissions to grade at once: `requested` (`--jobs`), else
+/// one per processor the job was given; fewer when they would not fit in
+/// its memory (said once), and a refusal when not even one fits.
+fn workers(suite: &Suite, requested: Option<usize>) -> Result<usize, Failure> {
+    let run = suite
+        .cases
+        .iter()
+        .filter_map(|c| c.limits.memory)
+        .max()
+        .or(referee::run::Limits::default().memory)
+        .unwrap_or(0);
+    let need = allocation::Need {
+        run,
+        compiler: referee::submission::COMPILER_MEMORY,
+        referee: allocation::REFEREE_MEMORY,
+    };
+    let workers = allocation::workers(&allocation::read(), requested, need)?;
+    if let Some(note) = workers.note {
+        eprintln!("referee: note: {note}");
     }
+    Ok(workers.jobs)
+}
+
+/// When a signal stopped the reference's runs before any submission was
+/// graded: the exit code, said with what to do (the output folder holds
+/// no new reports, and the same command starts again).
+fn stopped_before_grading() -> Option<ExitCode> {
+    let code = interrupt::exit_code()?;
+    eprintln!(
+        "referee: interrupted ({}) before any submission was graded; run the same command again",
+        interrupt::first_name().unwrap_or("a signal")
+    );
+    Some(ExitCode::from(code))
 }
 
 /// A progress bar on a terminal; a line per submission in a log or CI.

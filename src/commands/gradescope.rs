@@ -134,6 +134,8 @@ fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
             ignored: Vec::new(),
         },
         shard: None,
+        class: None,
+        missing: None,
         submissions: vec![SubmissionResult {
             id: ID.into(),
             name: None,

@@ -7,15 +7,30 @@ use std::process::ExitCode;
 
 use super::Failure;
 use referee::batch::{detail_file, write_detail};
+use referee::class::{split, Shard};
 use referee::export::{folder, json};
 use referee::results::{ClassResults, SubmissionResult};
 
-/// Merges the shards' results; fails when they are not of one class
-/// (another game or suite) or when a submission appears twice.
-pub fn run(out: &Path, shards: &[PathBuf], force: bool) -> Result<ExitCode, Failure> {
-    let mut merged: Option<ClassResults> = None;
+/// Merges the shards' results; fails when they are not every shard of
+/// one split of one class (another game or suite, a shard missing or
+/// twice, another split or class), or when a submission appears twice.
+/// With `allow_missing`, shards may be missing: every report says which.
+pub fn run(
+    out: &Path,
+    shards: &[PathBuf],
+    force: bool,
+    allow_missing: bool,
+) -> Result<ExitCode, Failure> {
+    let mut read = Vec::new();
     for dir in shards {
         let shard = read_shard(dir)?;
+        let part = part(dir, &shard)?;
+        read.push((dir, shard, part));
+    }
+    let parts: Vec<split::Part> = read.iter().map(|(_, _, part)| part.clone()).collect();
+    let missing = split::check(&parts, allow_missing)?;
+    let mut merged: Option<ClassResults> = None;
+    for (dir, shard, _) in read {
         match &mut merged {
             None => merged = Some(shard),
             Some(all) => {
@@ -45,6 +60,7 @@ pub fn run(out: &Path, shards: &[PathBuf], force: bool) -> Result<ExitCode, Fail
     }
     let mut merged = merged.ok_or("name at least one shard folder")?;
     merged.shard = None;
+    merged.missing = missing;
     merged.submissions.sort_by(|a, b| a.id.cmp(&b.id));
     let suite = fs::read_to_string(shards[0].join(folder::STAMP))
         .ok()
@@ -66,7 +82,30 @@ pub fn run(out: &Path, shards: &[PathBuf], force: bool) -> Result<ExitCode, Fail
         out.display(),
         written.len()
     );
+    if let Some(missing) = &merged.missing {
+        let students = merged.class.as_ref().map(|c| c.students);
+        eprintln!("referee: warning: {}", missing.sentence(students));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a shard's results say of the split, for [`split::check`].
+fn part(dir: &Path, results: &ClassResults) -> Result<split::Part, Failure> {
+    let shard = match &results.shard {
+        Some(text) => Some(text.parse::<Shard>().map_err(|e| {
+            format!(
+                "{}: its results say shard {text}, which is not one ({e})",
+                dir.display()
+            )
+        })?),
+        None => None,
+    };
+    Ok(split::Part {
+        dir: dir.display().to_string(),
+        shard,
+        class: results.class.clone(),
+        students: results.submissions.len(),
+    })
 }
 
 /// A shard's results, each submission completed from its details file

@@ -17,6 +17,7 @@ pub mod doctor;
 pub mod explore;
 pub mod grade;
 pub mod gradescope;
+pub mod interrupt;
 pub mod merge;
 pub mod new;
 pub mod play;
@@ -47,6 +48,12 @@ pub enum Failure {
     /// The reference could not say what a case expects.
     #[error(transparent)]
     Reference(#[from] referee::oracle::Error),
+    /// The folders given to `merge` are not every shard of one class.
+    #[error(transparent)]
+    Split(#[from] referee::class::split::SplitError),
+    /// Not even one worker fits in the memory the job was given.
+    #[error(transparent)]
+    Memory(#[from] referee::sandbox::allocation::TooLittleMemory),
     /// A suite folder that holds broken case files: the message lists them.
     #[error("{0}")]
     BrokenSuite(String),
@@ -66,7 +73,8 @@ impl Failure {
             Failure::Output(e) => e.fault(),
             Failure::Explore(e) => e.fault(),
             Failure::Reference(e) => e.fault(),
-            Failure::Message(_) => Fault::Grader,
+            Failure::Split(e) => e.fault(),
+            Failure::Message(_) | Failure::Memory(_) => Fault::Grader,
             Failure::BrokenSuite(_) => Fault::Suite,
         }
     }

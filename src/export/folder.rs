@@ -247,6 +247,24 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), Error> {
     }
 }
 
+/// Makes `out` this run's before anything is graded into it (after
+/// [`check`] allowed it): the folder is made and the stamp written, so
+/// that a run killed outright (SIGKILL, a node lost) leaves a folder the
+/// same command resumes, its kept results intact. Another run's reports
+/// there (replaced under `--force`) stay until [`publish`] replaces them.
+pub fn claim(out: &Path, stamp: &Stamp) -> Result<(), Error> {
+    let cannot = |source: io::Error| Error::Write {
+        out: out.to_path_buf(),
+        source,
+    };
+    fs::create_dir_all(out).map_err(cannot)?;
+    if read_stamp(out).as_ref() == Some(stamp) {
+        return Ok(());
+    }
+    let json = serde_json::to_vec_pretty(stamp).map_err(|e| cannot(io::Error::other(e)))?;
+    crate::atomic::write(&out.join(STAMP), &json).map_err(cannot)
+}
+
 fn read_stamp(out: &Path) -> Option<Stamp> {
     let text = fs::read_to_string(out.join(STAMP)).ok()?;
     serde_json::from_str(&text).ok()

@@ -568,6 +568,10 @@ fn class_summary(results: &ClassResults) -> String {
             points(results.suite.max_score)
         ));
     }
+    if let Some(missing) = &results.missing {
+        text.push(' ');
+        text.push_str(&missing.sentence(results.class.as_ref().map(|c| c.students)));
+    }
     let explored = super::summary::exploration(results);
     if !explored.is_empty() {
         text.push(' ');

@@ -51,8 +51,24 @@ pub fn document(results: &ClassResults) -> io::Result<String> {
         report.add_test_suite(suite);
         millis += suite_millis;
     }
+    if let Some(missing) = &results.missing {
+        report.add_test_suite(missing_shards(results, missing));
+    }
     report.set_time(Duration::from_millis(millis));
     report.to_string().map_err(io::Error::other)
+}
+
+/// The shards a merge lacked, as a suite of skipped tests: CI pages show
+/// them beside the students.
+fn missing_shards(results: &ClassResults, missing: &crate::results::Missing) -> TestSuite {
+    let mut suite = TestSuite::new("referee: shards not merged");
+    let sentence = missing.sentence(results.class.as_ref().map(|c| c.students));
+    for shard in &missing.shards {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message(sentence.clone());
+        suite.add_test_case(TestCase::new(format!("shard {shard}"), status));
+    }
+    suite
 }
 
 /// Text as the file shows it: control characters made visible, and tabs

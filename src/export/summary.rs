@@ -22,6 +22,13 @@ const LISTED: usize = 20;
 pub fn text(results: &ClassResults) -> String {
     let tally = view::tally(results);
     let mut out = counts(&tally);
+    if let Some(missing) = &results.missing {
+        let _ = writeln!(
+            out,
+            "{}",
+            missing.sentence(results.class.as_ref().map(|c| c.students))
+        );
+    }
     list_students(&mut out, &tally);
     let scored: Vec<&SubmissionResult> = tally.scored().collect();
     if !scored.is_empty() {

@@ -384,6 +384,8 @@ pub(crate) mod tests {
             referee_version: "0.0.0".into(),
             suite,
             shard: None,
+            class: None,
+            missing: None,
             submissions: vec![graded, compile, empty],
         }
     }

@@ -71,6 +71,7 @@ fn run_like_reference(
         cpu: Duration::from_millis(1),
         max_rss: 0,
         unread_inputs: 0,
+        job_out_of_memory: false,
     }
 }
 

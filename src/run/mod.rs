@@ -20,12 +20,15 @@ mod outcome;
 mod procfs;
 mod serve;
 mod session;
+mod stop;
 pub mod tool;
 
 pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
 pub use outcome::{Clock, Ending, RunResult};
 use session::{How, Job, Session};
+pub use stop::{halted, HALT};
+use stop::{halted_error, Pressure};
 
 /// A command to run: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +131,9 @@ pub fn run<'a>(
     jail: &Jail,
     feed: Feed,
 ) -> io::Result<RunResult> {
+    if halted() {
+        return Err(halted_error());
+    }
     let input = input.into();
     let job = Job {
         argv: &program.argv,
@@ -136,14 +142,22 @@ pub fn run<'a>(
         limits,
         jail,
     };
+    let pressure = Pressure::before(jail);
     let mut result = attempt(job, feed)?;
     // A program that failed after its group ran into the memory limit ran
     // out of memory; one that finished despite it (the kernel dropped
-    // caches) did not.
-    let failed = matches!(result.ending, Ending::Signaled(_))
-        || matches!(result.ending, Ending::Exited(c) if c != 0);
+    // caches) did not. One that failed while memory ran short for the
+    // job around it (killed, or stalled reclaiming until its time ran
+    // out) cannot be judged.
+    let failed = match result.ending {
+        Ending::Signaled(_) | Ending::MemoryLimit | Ending::TimedOut(_) => true,
+        Ending::Exited(code) => code != 0,
+        _ => false,
+    };
     if failed && jail.hit_memory_limit() == Some(true) {
         result.ending = Ending::MemoryLimit;
+    } else if failed && pressure.grew(jail) {
+        result.job_out_of_memory = true;
     }
     Ok(result)
 }

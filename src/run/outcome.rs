@@ -47,6 +47,10 @@ pub struct RunResult {
     pub max_rss: u64,
     /// Input lines never given to the program.
     pub unread_inputs: usize,
+    /// An out-of-memory killer ended the run for a limit not the run's
+    /// own: the job's (an enclosing control group's) or the machine's
+    /// memory ran out. What the program did then is no verdict of its.
+    pub job_out_of_memory: bool,
 }
 
 /// Turns a wait status into an ending. A program that died of its CPU

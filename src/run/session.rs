@@ -14,6 +14,7 @@ use super::notify::{self, Call, Notifier, Reply};
 use super::outcome::{classify, Clock, Ending, RunResult};
 use super::procfs::Watcher;
 use super::serve;
+use super::stop::{halted, halted_error, HALT_EVERY};
 use crate::sandbox::pty::Pty;
 use crate::sandbox::{Ended, Jail, Limits, Stdio};
 use crate::transcript::Transcript;
@@ -217,7 +218,10 @@ impl<'a> Session<'a> {
             if now >= deadline {
                 return Ok(Stop::Stopped(Ending::TimedOut(Clock::Wall)));
             }
-            let mut timeout = deadline - now;
+            if halted() {
+                return Err(halted_error());
+            }
+            let mut timeout = (deadline - now).min(HALT_EVERY);
             if let Detector::Watch(w) = &self.detector {
                 timeout = timeout.min(w.delay());
             }
@@ -536,6 +540,7 @@ impl<'a> Session<'a> {
             cpu: ended.cpu,
             max_rss: ended.max_rss,
             unread_inputs: self.job.inputs.len() - self.next,
+            job_out_of_memory: false,
         })
     }
 }

@@ -9,6 +9,7 @@ use std::io::{self, Read, Seek};
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
+use super::stop::{halted, halted_error, Pressure, HALT_EVERY};
 use crate::sandbox::{Ended, Jail, Stdio};
 
 /// How a tool's run ended.
@@ -20,6 +21,10 @@ pub struct ToolRun {
     pub timed_out: bool,
     /// What it wrote to stderr (and stdout), up to the limit.
     pub messages: String,
+    /// It failed after an out-of-memory killer struck for a limit not its
+    /// own (the job's or the machine's memory ran out): no fault of the
+    /// code it was given.
+    pub job_out_of_memory: bool,
 }
 
 impl ToolRun {
@@ -48,6 +53,7 @@ pub fn run(
     let null = File::open("/dev/null")?;
     // An anonymous file: nothing to drain while the tool runs.
     let mut messages = tempfile::tempfile()?;
+    let pressure = Pressure::before(jail);
     jail.spawn(
         argv,
         Stdio {
@@ -61,11 +67,15 @@ pub fn run(
     let mut text = Vec::new();
     messages.rewind()?;
     messages.take(messages_limit).read_to_end(&mut text)?;
-    Ok(ToolRun {
+    let mut ran = ToolRun {
         status: if timed_out { None } else { ended.status },
         timed_out,
         messages: String::from_utf8_lossy(&text).into_owned(),
-    })
+        job_out_of_memory: false,
+    };
+    ran.job_out_of_memory =
+        !ran.succeeded() && jail.hit_memory_limit() != Some(true) && pressure.grew(jail);
+    Ok(ran)
 }
 
 /// Waits for the run's end, stopping it at `timeout`; whether it timed out.
@@ -76,6 +86,11 @@ fn wait(jail: &Jail, timeout: Duration) -> io::Result<(Ended, bool)> {
         if left.is_zero() {
             return Ok((jail.stop()?, true));
         }
+        if halted() {
+            jail.stop()?;
+            return Err(halted_error());
+        }
+        let left = left.min(HALT_EVERY);
         let mut poll = libc::pollfd {
             fd: std::os::fd::AsRawFd::as_raw_fd(&jail.as_fd()),
             events: libc::POLLIN,

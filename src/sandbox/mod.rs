@@ -43,6 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+pub mod allocation;
 pub mod cgroup;
 mod clean;
 pub mod keeper;
@@ -1166,9 +1167,16 @@ impl Jail {
         }
     }
 
-    /// Whether the run hit its memory limit, where the machine can tell.
+    /// Whether the run hit its own memory limit, where the machine can
+    /// tell.
     pub fn hit_memory_limit(&self) -> Option<bool> {
         self.slot.group.as_ref().map(|g| g.hit_memory_limit())
+    }
+
+    /// Whether an out-of-memory killer killed a process of the run,
+    /// whichever limit it enforced, where the machine can tell.
+    pub fn oom_killed(&self) -> Option<bool> {
+        self.slot.group.as_ref().map(|g| g.oom_killed())
     }
 
     /// The process group the program sees itself in (its answer to

@@ -61,6 +61,13 @@ const COMPILE_LIMITS: Limits = Limits {
 };
 const COMPILER_OUTPUT_LIMIT: u64 = 64 * 1024;
 
+/// The memory a compilation may use: part of what each grading worker
+/// needs (see [`crate::sandbox::allocation`]).
+pub const COMPILER_MEMORY: u64 = match COMPILE_LIMITS.memory {
+    Some(bytes) => bytes,
+    None => 0,
+};
+
 /// A submission ready to run.
 #[derive(Debug)]
 pub struct Built {
@@ -254,6 +261,9 @@ fn compile(
     argv.extend(compiler.libs.iter().map(OsString::from));
     let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
         .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;
+    if ran.job_out_of_memory {
+        return Err(BuildError::Grader(job_out_of_memory("the compiler")));
+    }
     if ran.timed_out {
         return Err(BuildError::Compile(format!(
             "the compiler was still running after {} s and was stopped",
@@ -367,6 +377,11 @@ except ValueError as e:
         if ran.succeeded() {
             return Ok(());
         }
+        if ran.job_out_of_memory {
+            return Err(BuildError::Grader(job_out_of_memory(
+                "Python's syntax check",
+            )));
+        }
         if let Some(trouble) = graders_trouble(&ran.messages) {
             return Err(BuildError::Grader(format!(
                 "Python could not run here ({trouble}): {}",
@@ -382,6 +397,15 @@ except ValueError as e:
         }
         done => done,
     }
+}
+
+/// Why a build tool killed for the job's memory is the grader's trouble.
+fn job_out_of_memory(tool: &str) -> String {
+    format!(
+        "{tool} was killed because the memory of the job referee runs in ran out (not a limit \
+         of the submission's): give the job more memory (Slurm: --mem), or grade with fewer \
+         --jobs"
+    )
 }
 
 /// The first executable called `name` on PATH.

@@ -19,7 +19,7 @@ mod files;
 pub mod v1;
 pub mod v2;
 
-use files::Mounts;
+pub(crate) use files::{below, own_path, Mounts};
 pub use files::{Refusal, Unavailable};
 
 /// Which hierarchy referee uses here, found once.
@@ -110,11 +110,23 @@ impl Group {
         }
     }
 
-    /// Whether the run since [`Group::prepare`] hit its memory limit.
+    /// Whether the run since [`Group::prepare`] hit its own memory
+    /// limit.
     pub fn hit_memory_limit(&self) -> bool {
         match self {
             Group::V1(g) => g.hit_memory_limit(),
             Group::V2(g) => g.hit_memory_limit(),
+        }
+    }
+
+    /// Whether an out-of-memory killer killed a process of the run since
+    /// [`Group::prepare`]: for the run's own limit, or (when
+    /// [`Group::hit_memory_limit`] says it was not) for an enclosing
+    /// group's or the machine's, which is no fault of the program.
+    pub fn oom_killed(&self) -> bool {
+        match self {
+            Group::V1(g) => g.oom_killed(),
+            Group::V2(g) => g.oom_killed(),
         }
     }
 

@@ -60,6 +60,7 @@ impl Base {
             pids,
             memory,
             limits: Written::default(),
+            oom_kills: std::sync::Mutex::new(0),
         })
     }
 
@@ -92,6 +93,8 @@ pub struct Group {
     pids: PathBuf,
     memory: PathBuf,
     limits: Written,
+    /// `oom_kill` when the run started.
+    oom_kills: std::sync::Mutex<u64>,
 }
 
 impl Group {
@@ -123,10 +126,30 @@ impl Group {
             let _ = fs::write(&memsw, &limit);
             Ok(())
         })?;
-        fs::write(self.memory.join("memory.failcnt"), "0")
+        fs::write(self.memory.join("memory.failcnt"), "0")?;
+        if let Ok(mut kills) = self.oom_kills.lock() {
+            *kills = self.read_oom_kills();
+        }
+        Ok(())
     }
 
-    /// See [`super::Group::hit_memory_limit`].
+    /// `oom_kill` of `memory.oom_control`: the group's processes killed
+    /// for memory, whichever limit (its own, an ancestor's, the
+    /// machine's) the killer enforced.
+    fn read_oom_kills(&self) -> u64 {
+        let text = fs::read_to_string(self.memory.join("memory.oom_control")).unwrap_or_default();
+        crate::sandbox::allocation::field(&text, "oom_kill").unwrap_or(0)
+    }
+
+    /// See [`super::Group::oom_killed`].
+    pub fn oom_killed(&self) -> bool {
+        let now = self.read_oom_kills();
+        self.oom_kills.lock().is_ok_and(|before| now > *before)
+    }
+
+    /// See [`super::Group::hit_memory_limit`]: `failcnt` counts the
+    /// charges refused by this group's own limit (an ancestor's refusals
+    /// count in the ancestor).
     pub fn hit_memory_limit(&self) -> bool {
         fs::read_to_string(self.memory.join("memory.failcnt"))
             .ok()

@@ -229,12 +229,24 @@ impl Group {
         Ok(())
     }
 
-    /// See [`super::Group::hit_memory_limit`].
+    /// See [`super::Group::hit_memory_limit`]: `max` counts only the
+    /// times this group's own `memory.max` was reached (an ancestor's
+    /// limit counts in the ancestor).
     pub fn hit_memory_limit(&self) -> bool {
         let now = self.read_events();
         self.events
             .lock()
-            .map(|before| now.max > before.max || now.oom_kill > before.oom_kill)
+            .map(|before| now.max > before.max)
+            .unwrap_or(false)
+    }
+
+    /// See [`super::Group::oom_killed`]: `oom_kill` counts the group's
+    /// processes killed, whichever limit the killer enforced.
+    pub fn oom_killed(&self) -> bool {
+        let now = self.read_events();
+        self.events
+            .lock()
+            .map(|before| now.oom_kill > before.oom_kill)
             .unwrap_or(false)
     }
 }

@@ -267,9 +267,14 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> Result<(), i32> {
 /// The signals the keeper keeps blocked besides SIGCHLD: blocked rather
 /// than ignored, so that each child, a new process with nothing pending,
 /// has them back by unblocking them (one call instead of one per signal).
-pub const BLOCKED: [libc::c_int; 7] = [
+/// SIGTERM too: Slurm, systemd and `docker stop` signal every process of
+/// a job they stop, and the keeper must live on to kill and reap its run
+/// when referee stops (without a PID namespace it is no init, which the
+/// kernel would shield).
+pub const BLOCKED: [libc::c_int; 8] = [
     libc::SIGHUP,
     libc::SIGINT,
+    libc::SIGTERM,
     libc::SIGQUIT,
     libc::SIGTSTP,
     libc::SIGTTIN,
