@@ -73,7 +73,7 @@ fn variant() -> impl Strategy<Value = Variant> {
         select(&[Mode::Text, Mode::Game][..]),
         select(&[0.0, 0.25, 0.5][..]),
         select(&[0.0, 0.25, 0.5][..]),
-        select(&[ExitStatus::Zero, ExitStatus::Any][..]),
+        select(&[ExitStatus::Same, ExitStatus::Any][..]),
         select(
             &[
                 MoveNumbers::Optional,
@@ -126,6 +126,7 @@ fn run_of(steps: &[Step], ending: Ending, unread: usize) -> RunResult {
         cpu: Duration::from_millis(1),
         max_rss: 0,
         unread_inputs: unread,
+        job_out_of_memory: false,
     }
 }
 
@@ -314,14 +315,14 @@ proptest! {
         };
         let regions = &seed.suite().regions;
         let rows = timed("side by side", || {
-            compare::side_by_side(&expected, &actual, &variant.compare, regions)
+            compare::side_by_side(&expected, &actual, &variant.compare, regions, None)
         });
         let lines = |bytes: &[u8]| compare::split_lines(bytes).len();
         let left: Vec<usize> = rows.iter().filter_map(|r| r.expected).collect();
         let right: Vec<usize> = rows.iter().filter_map(|r| r.actual).collect();
         prop_assert_eq!(left, (0..lines(&expected)).collect::<Vec<_>>());
         prop_assert_eq!(right, (0..lines(&actual)).collect::<Vec<_>>());
-        let same = compare::side_by_side(&expected, &expected, &variant.compare, regions);
+        let same = compare::side_by_side(&expected, &expected, &variant.compare, regions, None);
         prop_assert!(same.iter().all(|r| r.kind != RowKind::Differs));
     }
 }
@@ -344,7 +345,7 @@ fn floods_are_judged_and_explained_within_bounds() {
             mode,
             format_points: 0.25,
             ending_points: 0.25,
-            exit_status: ExitStatus::Zero,
+            exit_status: ExitStatus::Same,
             move_numbers: MoveNumbers::Optional,
             compare: Options::default(),
             format: format.clone(),
