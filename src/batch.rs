@@ -74,7 +74,11 @@ impl Batch<'_> {
             programs.push(program);
         }
         let suite_print = class::suite_fingerprint(&self.suite.dir, &programs);
-        let shared = submission::SharedBuilds::for_class(entries.iter().map(|e| e.path.as_path()));
+        let shared = submission::SharedBuilds::for_class(
+            entries
+                .iter()
+                .filter_map(|e| submission::locate(&e.path).ok()),
+        );
         let done = queue::map(entries, self.jobs, None, |entry| {
             let (result, cached) = self.one(entry, &suite_print, &shared);
             progress.finished(&result, cached);
@@ -157,8 +161,8 @@ impl Batch<'_> {
             }
             Ok(Some(graded)) => {
                 let mut result = self.convert(entry, &graded);
-                if result.status == Status::Graded {
-                    if let Some(exploration) = self.exploration(&found) {
+                if let (Status::Graded, Some(built)) = (&result.status, &graded.built) {
+                    if let Some(exploration) = self.exploration(&found, built) {
                         result.score = text::round(result.score + exploration.score);
                         result.exploration = Some(exploration);
                     }
@@ -169,16 +173,15 @@ impl Batch<'_> {
         (result, true)
     }
 
-    /// Explores a graded submission, when asked. It is built once more
-    /// (grading keeps no build): a few milliseconds beside its games.
-    fn exploration(&self, found: &submission::Submission) -> Option<Exploration> {
+    /// Explores a graded submission, when asked, with the program its
+    /// cases ran.
+    fn exploration(
+        &self,
+        found: &submission::Submission,
+        built: &submission::Built,
+    ) -> Option<Exploration> {
         let settings = self.explore.as_ref()?;
-        let flags = self.settings.flags.over(&self.suite.compile);
-        let explored = submission::build(found, &flags, &self.suite.support)
-            .map_err(|_| "it no longer builds".to_string())
-            .and_then(|built| {
-                explore::explore(&built, self.suite, settings).map_err(|e| e.to_string())
-            });
+        let explored = explore::explore(built, self.suite, settings).map_err(|e| e.to_string());
         match explored {
             Ok(report) => Some(explore::kept::exploration(
                 &report,

@@ -105,7 +105,8 @@ pub fn prepare<'s>(
     suite: &'s Suite,
     cases: impl IntoIterator<Item = &'s Case>,
 ) -> Result<Vec<Prepared<'s>>, oracle::Error> {
-    let _timed = Timed::new(Phase::Reference);
+    let cases: Vec<&Case> = cases.into_iter().collect();
+    let _timed = Timed::of(Phase::Reference, cases.len() as u64);
     cases
         .into_iter()
         .map(|case| {
@@ -154,6 +155,9 @@ pub struct Graded {
     pub warnings: String,
     /// One outcome per prepared case, in order.
     pub outcomes: Vec<CaseOutcome>,
+    /// The program that ran, kept for whatever runs it next (`grade
+    /// --explore`), so that it is not built again.
+    pub built: Option<std::sync::Arc<Built>>,
 }
 
 impl Graded {
@@ -270,6 +274,7 @@ pub(crate) fn grade_until(
         status: Status::Graded,
         warnings: built.warnings.clone(),
         outcomes,
+        built: Some(built),
     }))
 }
 
@@ -285,6 +290,7 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
         status: Status::CompileError(messages),
         warnings: String::new(),
         outcomes: vec![outcome; cases.len()],
+        built: None,
     }
 }
 

@@ -92,21 +92,29 @@ pub fn time<T>(phase: Phase, work: impl FnOnce() -> T) -> T {
 pub struct Timed {
     phase: Phase,
     start: Instant,
+    count: u64,
 }
 
 impl Timed {
-    /// Starts counting.
+    /// Starts counting one step.
     pub fn new(phase: Phase) -> Timed {
+        Timed::of(phase, 1)
+    }
+
+    /// Starts counting `count` steps done together (the cases whose
+    /// expected runs one call prepares).
+    pub fn of(phase: Phase, count: u64) -> Timed {
         Timed {
             phase,
             start: Instant::now(),
+            count,
         }
     }
 }
 
 impl Drop for Timed {
     fn drop(&mut self) {
-        add(self.phase, self.start.elapsed());
+        add_steps(self.phase, self.start.elapsed(), self.count);
     }
 }
 
@@ -132,11 +140,16 @@ pub fn set_up_done() {
 
 /// Counts `spent` in `phase`, once.
 pub fn add(phase: Phase, spent: Duration) {
+    add_steps(phase, spent, 1);
+}
+
+/// Counts `spent` in `phase` for `steps` steps.
+fn add_steps(phase: Phase, spent: Duration, steps: u64) {
     let counter = counter(phase);
     counter
         .nanos
         .fetch_add(spent.as_nanos() as u64, Ordering::Relaxed);
-    counter.count.fetch_add(1, Ordering::Relaxed);
+    counter.count.fetch_add(steps, Ordering::Relaxed);
 }
 
 /// What each phase took so far: its time and how many times it ran.

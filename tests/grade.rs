@@ -494,3 +494,44 @@ fn the_grader_fails_loudly_only_for_its_own_problems() {
         stderr(&output)
     );
 }
+
+/// `--timings` says where a grade's time went, phase by phase, counting
+/// what each phase did: the suite's cases once each, every program built
+/// once, every run.
+#[test]
+fn timings_name_every_phase_and_count_what_it_did() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = small_suite("connect4", work.path(), cases_of("connect4"));
+    let out = work.path().join("out");
+    let graded = referee_in(
+        &root(),
+        &[
+            "grade",
+            "--cases",
+            cases.to_str().unwrap(),
+            "--timings",
+            "--out",
+            out.to_str().unwrap(),
+            "examples/class",
+        ],
+    );
+    let text = stderr(&graded);
+    let count = |phase: &str| -> u64 {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(phase))
+            .unwrap_or_else(|| panic!("no {phase} line in:\n{text}"));
+        line.split_whitespace().nth(3).unwrap().parse().unwrap()
+    };
+    assert!(text.contains("Timings: "), "{text}");
+    assert_eq!(count("set-up"), 1, "{text}");
+    assert_eq!(count("reference"), 4, "the suite's 4 cases:\n{text}");
+    assert_eq!(count("compile"), 4, "alice, bob, carol and dave:\n{text}");
+    // Three programs compile; each runs the 4 cases (dave does not compile).
+    assert!(count("runs") >= 12, "{text}");
+    assert_eq!(count("reports"), 1, "{text}");
+    assert!(
+        !stdout(&graded).contains("Timings"),
+        "the table goes to stderr"
+    );
+}

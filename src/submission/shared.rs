@@ -5,14 +5,14 @@
 //! kept built, until the last of those students has been graded.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
+use super::build::{build, BuildError, Built};
 use super::flags::Flags;
+use super::program::Submission;
 use super::start::Support;
-use super::{build, locate, BuildError, Built, Submission};
 use crate::untrusted::{self, PROGRAM_LIMIT};
 
 /// What makes two builds the same: the program's bytes, its language,
@@ -37,14 +37,14 @@ pub struct SharedBuilds {
 }
 
 impl SharedBuilds {
-    /// Looks at each submission of the class (`paths`), and keeps a place
-    /// for every program that more than one of them holds. A path whose
-    /// program cannot be found or read is left out: it is graded (and
-    /// refused) on its own.
-    pub fn for_class<'a>(paths: impl IntoIterator<Item = &'a Path>) -> SharedBuilds {
+    /// Looks at each program of the class (those found: a submission
+    /// whose program cannot be found or read is graded, and refused, on
+    /// its own), and keeps a place for every program that more than one
+    /// student holds.
+    pub fn for_class(programs: impl IntoIterator<Item = Submission>) -> SharedBuilds {
         let mut counts: HashMap<Key, usize> = HashMap::new();
-        for path in paths {
-            if let Some(key) = locate(path).ok().as_ref().and_then(key_of) {
+        for program in programs {
+            if let Some(key) = key_of(&program) {
                 *counts.entry(key).or_default() += 1;
             }
         }
@@ -122,6 +122,7 @@ fn key_of(submission: &Submission) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::submission::locate;
 
     #[test]
     fn the_same_program_is_built_once_and_forgotten_after_its_last_student() {
@@ -142,7 +143,7 @@ mod tests {
             .iter()
             .map(|n| class.path().join(n))
             .collect();
-        let shared = SharedBuilds::for_class(paths.iter().map(|p| p.as_path()));
+        let shared = SharedBuilds::for_class(paths.iter().filter_map(|p| locate(p).ok()));
         assert_eq!(
             shared.entries.lock().unwrap().len(),
             1,
@@ -165,7 +166,7 @@ mod tests {
         std::fs::write(other.path().join("x.c"), program).unwrap();
         std::fs::write(other.path().join("y.c"), program).unwrap();
         let named = [other.path().join("x.c"), other.path().join("y.c")];
-        let apart = SharedBuilds::for_class(named.iter().map(|p| p.as_path()));
+        let apart = SharedBuilds::for_class(named.iter().filter_map(|p| locate(p).ok()));
         assert!(apart.entries.lock().unwrap().is_empty());
         let c = shared
             .build(&locate(&paths[2]).unwrap(), &Flags::default(), &[])
