@@ -2,7 +2,7 @@
 //! explanation `referee check` prints in the terminal, and the Markdown and
 //! HTML feedback `referee grade` writes for the student. The snapshots are
 //! in `tests/snapshots/`, reviewed by a person when they change (the
-//! README's "Developing" part says how); what changes from run to run
+//! CONTRIBUTING.md's "Snapshots" says how); what changes from run to run
 //! (times, temporary paths) is redacted.
 //!
 //! The scenarios: a pass, a wrong move, a format-only difference, a

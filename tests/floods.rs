@@ -25,8 +25,7 @@ const FLOODS: [&str; 6] = [
     "long-line-per-input",
 ];
 
-/// The documented bounds (README, "Reports: bounded, whatever a program
-/// prints").
+/// The documented bounds (docs/reports.md, "Reports are bounded").
 const CLASS_TOTAL: u64 = 5_000_000;
 const RESULTS_PER_STUDENT: usize = 300 * 1024;
 const DETAILS_PER_STUDENT: u64 = 320 * 1024;

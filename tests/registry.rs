@@ -1,18 +1,21 @@
-//! The registry of games against what the README says of it: the table
-//! of games lists the registry's games, and "Adding a game" lists every
-//! file that names a game (so that a new game takes those files and no
-//! others).
+//! The registry of games against what the docs say of it: the table of
+//! games (docs/games.md) lists the registry's games, and CONTRIBUTING.md's
+//! "Adding a game" lists every file that names a game (so that a new game
+//! takes those files and no others).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use reference::Game;
 
-fn readme() -> String {
-    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
+/// A document of the repository, after a newline (so that its first
+/// heading is found as any other).
+fn doc(file: &str) -> String {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+    format!("\n{text}")
 }
 
-/// The text of the README's part headed `heading`, up to the next heading
+/// The text of a document's part headed `heading`, up to the next heading
 /// of the same or a higher level.
 fn part(readme: &str, heading: &str) -> String {
     let level = heading.chars().take_while(|c| *c == '#').count();
@@ -35,7 +38,7 @@ fn part(readme: &str, heading: &str) -> String {
 
 #[test]
 fn the_readme_lists_the_registered_games_and_their_languages() {
-    let table = part(&readme(), "## The games");
+    let table = part(&doc("docs/games.md"), "# The games");
     let listed: Vec<(String, String)> = table
         .lines()
         .filter_map(|line| {
@@ -58,7 +61,7 @@ fn the_readme_lists_the_registered_games_and_their_languages() {
 /// repository, folders ending in `/`.
 fn files_for(game: Game) -> Vec<String> {
     let module = game.id().replace('-', "_");
-    part(&readme(), "### Adding a game")
+    part(&doc("CONTRIBUTING.md"), "## Adding a game")
         .lines()
         .filter_map(|line| line.strip_prefix("- `"))
         .filter_map(|line| line.split('`').next())
@@ -140,7 +143,7 @@ fn no_file_but_those_the_readme_lists_names_a_game() {
             if names(&code(source), game) {
                 assert!(
                     listed(&path),
-                    "{path} names {game}, but README's \"Adding a game\" does not list it"
+                    "{path} names {game}, but CONTRIBUTING.md's \"Adding a game\" does not list it"
                 );
             }
         }

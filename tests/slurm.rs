@@ -1,4 +1,4 @@
-//! The README's Slurm recipe, run as written on a one-node cluster this
+//! The Slurm recipe of docs/grading-a-class.md, run as written on a one-node cluster this
 //! test starts itself (its own `munged`, `slurmctld` and `slurmd`, with a
 //! configuration it writes; no system service): a job array grades the
 //! class and a dependent job merges it, to the scores of one machine; an
@@ -269,10 +269,10 @@ fn sbin(tool: &str) -> PathBuf {
     }
 }
 
-/// The README's Slurm scripts: grade.sh, merge.sh and the submission,
+/// The guide's Slurm scripts: grade.sh, merge.sh and the submission,
 /// with `--game pentago` made this test's small connect4 suite.
 fn recipe(cases: &Path) -> (String, String, String) {
-    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = fs::read_to_string(root().join("docs/grading-a-class.md")).unwrap();
     let blocks: Vec<&str> = readme
         .split("```sh\n")
         .skip(1)
@@ -282,7 +282,7 @@ fn recipe(cases: &Path) -> (String, String, String) {
         blocks
             .iter()
             .find(|b| b.contains(mark))
-            .unwrap_or_else(|| panic!("the README has a block with {mark}"))
+            .unwrap_or_else(|| panic!("docs/grading-a-class.md has a block with {mark}"))
             .to_string()
     };
     let grade = find("# grade.sh");
@@ -353,7 +353,7 @@ fn job_folder(work: &Path, name: &str, cases: &Path) -> PathBuf {
     dir
 }
 
-/// Submits the README's two jobs in `dir`: the array's id and the merge's.
+/// Submits the guide's two jobs in `dir`: the array's id and the merge's.
 fn submit(cluster: &Cluster, dir: &Path, cases: &Path) -> (String, String) {
     let (_, _, submit) = recipe(cases);
     let submitted = cluster.shell(dir, &format!("{submit}\necho \"array $array\""));
@@ -414,7 +414,7 @@ fn the_readme_job_array_grades_as_one_machine_does() {
     let expected = scores(&single.join("results"));
     assert_eq!(expected.len(), STUDENTS);
 
-    // The README's array and its dependent merge.
+    // The guide's array and its dependent merge.
     let run = job_folder(work.path(), "array", &cases);
     let (array, merge) = submit(&cluster, &run, &cases);
     cluster.wait_for(&array);

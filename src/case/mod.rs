@@ -4,7 +4,7 @@
 //! (a built-in game, or a program of its own) and defaults, one YAML file
 //! per case, and next to each case its pinned reference transcript
 //! (`<case>.transcript`). The format is documented in
-//! the README; [`file`] is its exact schema.
+//! docs/cases.md; [`file`] is its exact schema.
 
 use std::path::{Path, PathBuf};
 

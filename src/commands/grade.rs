@@ -36,7 +36,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     let dir = &suite.dir;
     if suite.cases.is_empty() {
         return Err(format!(
-            "{} has no cases to grade: add case files (`name.yaml`, see the README's \"Cases\")",
+            "{} has no cases to grade: add case files (`name.yaml`, see docs/cases.md)",
             dir.display()
         )
         .into());

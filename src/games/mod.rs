@@ -2,7 +2,7 @@
 //! entry per game. The reference crate's [`Game::ALL`] lists the games
 //! and their reference implementations; [`ALL`] here adds, for each, how
 //! its output is read and how a submission is recognised as it. The
-//! command line, `doctor`, the built-in suites and the README's list of
+//! command line, `doctor`, the built-in suites and docs/games.md's list of
 //! games all read these two tables.
 //!
 //! Each game is one module here (`connect4/`, ...): its entry
@@ -10,7 +10,7 @@
 //! of games for `explore` (`generator.rs`, a [`crate::generate::Model`]).
 //! Function-level `call` cases stay with their module
 //! ([`crate::call::GAME`], written for connect4-bomb's Python functions).
-//! README.md's "Adding a game" lists every file a new game takes.
+//! CONTRIBUTING.md's "Adding a game" lists every file a new game takes.
 
 use reference::Game;
 

@@ -1,5 +1,5 @@
 //! A made-up game, registered only in this crate's tests, that shows what
-//! a new game takes (README.md, "Adding a game") and that the registry is
+//! a new game takes (CONTRIBUTING.md, "Adding a game") and that the registry is
 //! enough for the grader to play, read and compare it: two players take 1
 //! or 2 stones from a pile of 4 (shown as `[oo..]`), and whoever takes
 //! the last one wins.
