@@ -353,3 +353,20 @@ fn update_writes_pending_transcripts_and_accept_takes_them() {
     assert!(stdout(&out).contains("Every pinned transcript matches the reference."));
     assert!(!pending("second").exists());
 }
+
+#[test]
+fn update_of_a_missing_folder_does_not_claim_every_pin_matches() {
+    let work = tempfile::tempdir().unwrap();
+    let out = referee_in(work.path(), &["cases", "update", "no-such-cases"]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("no-such-cases: no such folder of cases"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !stdout(&out).contains("Every pinned transcript matches"),
+        "{}",
+        stdout(&out)
+    );
+}

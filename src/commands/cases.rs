@@ -473,11 +473,13 @@ enum Update {
 pub fn update(dirs: &[PathBuf], accept: bool) -> Result<ExitCode, Failure> {
     let mut status = ExitCode::SUCCESS;
     let mut done = 0;
+    let mut unread = false;
     for suite in suites(dirs)? {
         let suite = match suite {
             Ok(suite) => suite,
             Err(problem) => {
                 status = super::report(&problem.into());
+                unread = true;
                 continue;
             }
         };
@@ -501,6 +503,10 @@ pub fn update(dirs: &[PathBuf], accept: bool) -> Result<ExitCode, Failure> {
     let plural = if done == 1 { "" } else { "s" };
     if accept {
         println!("{done} transcript{plural} re-pinned.");
+    } else if done == 0 && unread {
+        // Claiming every transcript matches would hide the folder that
+        // could not be read at all.
+        println!("No transcript to review in the suites that could be read.");
     } else if done == 0 {
         println!("Every pinned transcript matches the reference.");
     } else {
