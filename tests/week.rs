@@ -155,14 +155,16 @@ fn a_full_disk_leaves_the_previous_reports_intact() {
     );
 }
 
-/// A class of `students` in `dir`/class, each taking a second or more: a
-/// program that waits out the clock on every case.
+/// A class of `students` in `dir`/class, each taking about a second: a
+/// program that waits 0.3 s on every case (long enough for a signal to
+/// land in the middle of the class, short enough that grading the rest
+/// again costs seconds).
 fn slow_class(dir: &Path, students: usize) -> PathBuf {
     let class = dir.join("class");
     let slow = dir.join("slow.c");
     fs::write(
         &slow,
-        "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n",
+        "#include <unistd.h>\nint main(void) { usleep(300000); return 0; }\n",
     )
     .unwrap();
     for i in 1..=students {
