@@ -574,3 +574,64 @@ fn a_browser_renders_the_feedback() {
         bytes.len()
     );
 }
+
+/// A page leads with what cost points: a Pentago that misses a diagonal
+/// and prints its own instructions fails `instructions-exact` (worth no
+/// points, listed early in the suite), and its pages open on the cases
+/// that cost it points, that one after them; the class page's mean is
+/// rounded as the points are (to hundredths: the suite has 0.15 points).
+#[test]
+fn pages_lead_with_the_failures_that_cost_points() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    for (name, fixture) in [
+        ("erin", "formats/bug-missed-diagonal.c"),
+        ("frank", "bugs/rotation-direction-swapped.c"),
+        ("grace", "correct.c"),
+    ] {
+        let from = test_file(&format!("fixtures/pentago/{fixture}"));
+        fs::copy(from, class.join(format!("{name}.c"))).unwrap();
+    }
+    let out = work.path().join("out");
+    let run = referee_in(
+        work.path(),
+        &["grade", "--game", "pentago", "--out", "out", "class"],
+    );
+    assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
+    let html = read(&out.join("feedback/erin.html"));
+    let sections: Vec<&str> = html
+        .split("<h2>✗ ")
+        .skip(1)
+        .map(|s| s.split(' ').next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        sections.first(),
+        Some(&"seed-sample-run"),
+        "the page opens on a case that cost points: {sections:?}"
+    );
+    assert_eq!(
+        sections.last(),
+        Some(&"instructions-exact"),
+        "the case worth nothing comes last: {sections:?}"
+    );
+    let markdown = read(&out.join("feedback/erin.md"));
+    let first = markdown.find("### ✗ seed-sample-run").unwrap();
+    let worthless = markdown.find("### ✗ instructions-exact").unwrap();
+    assert!(first < worthless, "{markdown}");
+    let results: Value = serde_json::from_str(&read(&out.join("results.json"))).unwrap();
+    let scores = scores(&results);
+    let mean = scores.values().sum::<f64>() / scores.len() as f64;
+    assert!(
+        ((mean * 100.0).round() - mean * 100.0).abs() > 1e-6,
+        "the mean {mean} needs rounding for this test to show it"
+    );
+    let index = read(&out.join("index.html"));
+    let shown = format!(
+        "Mean score of the graded: {} of 57.",
+        format!("{mean:.2}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+    );
+    assert!(index.contains(&shown), "{shown} not in the class page");
+}

@@ -135,7 +135,7 @@ fn student_page(
     submission: &SubmissionResult,
     regions: &[Region],
 ) -> String {
-    let rows = view::public_first(rows(&results.suite, submission));
+    let rows = view::for_student(rows(&results.suite, submission));
     let title = format!("Feedback for {}", submission.id);
     let mut body = format!(
         "<h1>{}</h1>\n<p class=\"sub\">{}</p>\n",
@@ -562,9 +562,10 @@ fn class_summary(results: &ClassResults) -> String {
     );
     if !scored.is_empty() {
         let mean = scored.iter().sum::<f64>() / scored.len() as f64;
+        let decimals = crate::text::decimals(results.suite.cases.iter().map(|c| c.max_score));
         text.push_str(&format!(
             " Mean score of the graded: {} of {}.",
-            points(crate::text::round(mean)),
+            crate::text::figure(mean, decimals),
             points(results.suite.max_score)
         ));
     }
@@ -700,15 +701,15 @@ mod tests {
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.contains("<title>Feedback for alice</title>"));
         assert!(html.contains("1 / 4.5 points"));
-        assert!(html.contains("<a href=\"#case-1\">public-fail</a>"));
-        assert!(html.contains("id=\"case-1\""));
+        assert!(html.contains("<a href=\"#case-0\">public-fail</a>"));
+        assert!(html.contains("id=\"case-0\""));
         assert!(html.contains("Public-fail reason: typed `SECRET-public-fail` &lt;b&gt;"));
         assert!(
             html.contains("&lt;tag&gt;\n  \\x1b[31mred\\x07\n</pre>"),
             "{html}"
         );
         // What failed comes before the table of every case.
-        let failure = html.find("id=\"case-1\"").unwrap();
+        let failure = html.find("id=\"case-0\"").unwrap();
         let table = html.find("<h2>Cases</h2>").unwrap();
         assert!(failure < table, "{html}");
         // Equal lines plain, the differing one highlighted on both sides.

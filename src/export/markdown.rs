@@ -44,7 +44,7 @@ impl Exporter for Markdown {
 
 /// One student's feedback.
 pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String {
-    let rows = view::public_first(rows(&results.suite, submission));
+    let rows = view::for_student(rows(&results.suite, submission));
     let mut out = format!(
         "# Feedback for {}: {}\n\n",
         inline(&submission.id),

@@ -36,6 +36,12 @@ impl<'a> Row<'a> {
         self.result.map_or(0.0, |r| r.score)
     }
 
+    /// Whether the case cost points (a case that did not run costs all
+    /// of its points).
+    pub fn lost_points(&self) -> bool {
+        crate::text::round(self.score()) < crate::text::round(self.max_score)
+    }
+
     /// Whether the case passed.
     pub fn passed(&self) -> bool {
         self.result.is_some_and(|r| r.verdict == Verdict::Pass)
@@ -91,10 +97,13 @@ pub fn rows<'a>(suite: &'a SuiteInfo, submission: &'a SubmissionResult) -> Vec<R
     rows
 }
 
-/// Rows as a student reads them: public cases first, then hidden ones,
-/// each in the suite's order.
-pub fn public_first(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
-    rows.sort_by_key(|r| r.visibility != Visibility::Public);
+/// Rows as a student reads them: first the cases that cost points
+/// (public, then hidden), then those that cost nothing (passed, worth no
+/// points, or a difference in text that lost no points), public before
+/// hidden, each group in the suite's order. A page opens on what the
+/// student has to fix, not on a case worth nothing.
+pub fn for_student(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
+    rows.sort_by_key(|r| (!r.lost_points(), r.visibility != Visibility::Public));
     rows
 }
 
@@ -397,6 +406,70 @@ pub(crate) mod tests {
         class.suite.cases.clear();
         class.suite.max_score = 0.0;
         class
+    }
+
+    #[test]
+    fn a_student_reads_the_cases_that_cost_points_first() {
+        let row = |name: &'static str, verdict, score, max, visibility| {
+            let result = Box::leak(Box::new(case(name, verdict, score, max, visibility)));
+            Row {
+                name,
+                max_score: max,
+                visibility,
+                description: None,
+                result: Some(&*result),
+            }
+        };
+        let rows = vec![
+            row(
+                "worth-nothing",
+                Verdict::FormatDiffers,
+                0.0,
+                0.0,
+                Visibility::Public,
+            ),
+            row("passed", Verdict::Pass, 2.0, 2.0, Visibility::Public),
+            row(
+                "hidden-lost",
+                Verdict::WrongOutput,
+                0.0,
+                1.0,
+                Visibility::Hidden,
+            ),
+            row(
+                "text-lost-nothing",
+                Verdict::FormatDiffers,
+                1.0,
+                1.0,
+                Visibility::Hidden,
+            ),
+            row(
+                "public-lost",
+                Verdict::WrongOutput,
+                0.0,
+                3.0,
+                Visibility::Public,
+            ),
+            row(
+                "part-lost",
+                Verdict::FormatDiffers,
+                0.5,
+                1.0,
+                Visibility::Public,
+            ),
+        ];
+        let names: Vec<&str> = for_student(rows).iter().map(|r| r.name).collect();
+        assert_eq!(
+            names,
+            [
+                "public-lost",
+                "part-lost",
+                "hidden-lost",
+                "worth-nothing",
+                "passed",
+                "text-lost-nothing"
+            ]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ mod points;
 mod units;
 pub mod visible;
 
-pub use points::{points, round};
+pub use points::{decimals, figure, points, round};
 pub use units::{seconds, size};
 
 /// The sentence with a capital letter, unless it starts with code (a
