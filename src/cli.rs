@@ -77,6 +77,19 @@ pub enum Command {
         #[command(subcommand)]
         action: CasesAction,
     },
+    /// Print a completion script for a shell (bash, zsh, fish, powershell
+    /// or elvish), to be saved where the shell looks for it.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write the manual pages (referee.1 and one per command, such as
+    /// referee-grade.1) into DIR, for `man` to find there.
+    Man {
+        /// Where to write them (made if missing), e.g.
+        /// ~/.local/share/man/man1.
+        dir: PathBuf,
+    },
 }
 
 /// `referee check`.

@@ -10,7 +10,9 @@ mod cli;
 mod commands;
 
 use cli::{CasesAction, Cli, Command};
-use commands::{cases, check, doctor, explore, grade, gradescope, merge, new, play, record};
+use commands::{
+    cases, check, doctor, explore, grade, gradescope, manual, merge, new, play, record,
+};
 
 /// Parses the command line, runs the command, and turns its outcome into
 /// the process's exit code.
@@ -59,6 +61,8 @@ fn main() -> ExitCode {
             CasesAction::Update { dirs, accept } => cases::update(&dirs, accept),
             CasesAction::Record(args) => record::run(&args),
         },
+        Command::Completions { shell } => manual::completions(shell),
+        Command::Man { dir } => manual::pages(&dir),
     };
     referee::sandbox::shutdown();
     referee::case::builtin::remove();

@@ -18,6 +18,7 @@ pub mod explore;
 pub mod grade;
 pub mod gradescope;
 pub mod interrupt;
+pub mod manual;
 pub mod merge;
 pub mod new;
 pub mod play;
