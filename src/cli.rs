@@ -235,6 +235,11 @@ pub struct GradeArgs {
     /// student).
     #[arg(long, default_value_t = referee::explore::DEFAULT_SEED, requires = "explore")]
     pub explore_seed: u64,
+    /// A CSV file mapping students' ids to their learning system's ids
+    /// (columns id, lms, lms_id, and optionally name), for a class whose
+    /// file names do not carry them; see docs/reports.md.
+    #[arg(long, value_name = "FILE")]
+    pub roster: Option<PathBuf>,
     /// Print on stderr where the time went, phase by phase.
     #[arg(long)]
     pub timings: bool,

@@ -158,7 +158,7 @@ static BLACKBOARD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("a valid pattern")
 });
 static CANVAS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{Nd}]*)(?:_late)?_(\d+)_\d+_")
+    Regex::new(r"^([\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{Nd}]*)(?:_(?i:late))?_(\d+)_\d+_")
         .expect("a valid pattern")
 });
 static MOODLE: LazyLock<Regex> =

@@ -4,6 +4,7 @@
 
 mod discover;
 mod fingerprint;
+pub mod roster;
 pub mod split;
 
 pub use discover::{discover, identify, readable, student_id, Entry, Error};

@@ -12,7 +12,7 @@ use super::{interrupt, points, Failure};
 use crate::cli::GradeArgs;
 use referee::batch::{self, Batch, Progress};
 use referee::case::{self, Suite};
-use referee::class;
+use referee::class::{self, roster, roster::Roster};
 use referee::explore;
 use referee::export::{self, folder};
 use referee::grading::{self, Settings};
@@ -41,6 +41,10 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         )
         .into());
     }
+    let roster = match &args.roster {
+        Some(path) => Some(Roster::load(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let jobs = workers(&suite, args.jobs)?;
     let mut entries = class::discover(&args.submissions)?;
     let whole_class = class::split::class_info(&entries);
@@ -84,8 +88,11 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         explain: referee::explain::plain::FOR_RESULTS,
     };
     let progress = Reporter::new(entries.len());
-    let submissions = batch.run(&entries, &progress);
+    let mut submissions = batch.run(&entries, &progress);
     progress.done();
+    if let Some(roster) = &roster {
+        say_what_the_roster_missed(&roster.apply(&mut submissions));
+    }
     let mut results = batch::class_results(&suite, submissions, args.shard.map(|s| s.to_string()));
     results.class = Some(whole_class);
     if args.explore.is_some() {
@@ -269,4 +276,23 @@ fn print_summary(
 /// Time since `start`, for logs.
 fn seconds_since(start: Instant) -> String {
     format!("{:.1} s", start.elapsed().as_secs_f64())
+}
+
+/// Names the students a roster gave no learning-system id: they are in
+/// gradebook.csv, but in no learning system's grade file.
+fn say_what_the_roster_missed(applied: &roster::Applied) {
+    let missed = &applied.without_id;
+    if missed.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = missed.iter().take(5).map(String::as_str).collect();
+    let more = match missed.len() - shown.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    eprintln!(
+        "referee: warning: not on the roster, so in no learning system's grade file: {}{more} \
+         (their grades are in gradebook.csv)",
+        shown.join(", ")
+    );
 }

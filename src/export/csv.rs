@@ -114,7 +114,7 @@ pub fn moodle_worksheet(results: &ClassResults) -> io::Result<Option<String>> {
 
 /// The records as CSV: written by the `csv` crate (quoting as RFC 4180
 /// says, quotes doubled), each line CRLF-terminated as RFC 4180 says.
-fn write(records: &[Vec<String>]) -> io::Result<String> {
+pub(crate) fn write(records: &[Vec<String>]) -> io::Result<String> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .from_writer(Vec::new());
@@ -127,7 +127,7 @@ fn write(records: &[Vec<String>]) -> io::Result<String> {
 
 /// A text field, defused if a spreadsheet would read it as a formula;
 /// [`write`] quotes it if it must be.
-fn text(value: &str) -> String {
+pub(crate) fn text(value: &str) -> String {
     let value = view::printable(value);
     if value.starts_with(['=', '+', '-', '@']) {
         format!("'{value}")

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{all, csv, html, json, junit, markdown};
+use super::{all, blackboard, canvas, csv, html, json, junit, markdown};
 use crate::batch::DETAILS;
 use crate::fault::Fault;
 use crate::results::{ClassResults, SubmissionResult};
@@ -98,11 +98,13 @@ impl Stamp {
 }
 
 /// The names of everything referee writes at the top of an output folder.
-fn report_names() -> [&'static str; 9] {
+fn report_names() -> [&'static str; 11] {
     [
         json::FILE,
         csv::FILE,
         csv::MOODLE_FILE,
+        canvas::FILE,
+        blackboard::FILE,
         junit::FILE,
         html::INDEX,
         markdown::DIR,
@@ -347,6 +349,8 @@ fn remove_stale(out: &Path, files: &[(PathBuf, Vec<u8>)], submissions: &[Submiss
         json::FILE,
         csv::FILE,
         csv::MOODLE_FILE,
+        canvas::FILE,
+        blackboard::FILE,
         junit::FILE,
         html::INDEX,
     ];

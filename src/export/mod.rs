@@ -6,6 +6,8 @@
 //! |---|---|---|
 //! | [`json`] | `results.json`: every result, the documented schema | scripts |
 //! | [`csv`] | `gradebook.csv`: a row per student, points per case; `moodle-grades.csv`: Moodle's grading worksheet | the gradebook, Moodle |
+//! | [`canvas`] | `canvas-grades.csv`: Canvas's Gradebook import | Canvas |
+//! | [`blackboard`] | `blackboard-grades.csv`: Blackboard Learn's Grade Center upload | Blackboard |
 //! | [`junit`] | `junit.xml`: a test suite per student | CI dashboards |
 //! | [`markdown`] | `feedback/<id>.md`: a student's feedback | students |
 //! | [`html`] | `feedback/<id>.html`, `feedback/index.html`: the same as pages, transcripts side by side; the class for TAs | students, TAs |
@@ -14,6 +16,8 @@
 //! What a student may see of a case (never a hidden case's details) is
 //! decided once, in [`view`].
 
+pub mod blackboard;
+pub mod canvas;
 pub mod csv;
 mod exporter;
 pub mod folder;
@@ -33,6 +37,8 @@ pub fn all() -> Vec<Box<dyn Exporter>> {
         Box::new(json::Json),
         Box::new(csv::Csv),
         Box::new(csv::Moodle),
+        Box::new(canvas::Canvas),
+        Box::new(blackboard::Blackboard),
         Box::new(junit::Junit),
         Box::new(markdown::Markdown),
         Box::new(html::Html),
