@@ -83,8 +83,13 @@ fn explore_with(game: &str, file: &Path, settings: &Settings) -> Report {
 }
 
 fn explore(game: &str, file: &Path) -> Report {
+    explore_games(game, file, games(game))
+}
+
+/// Explores `file` for `games` games, with the default settings else.
+fn explore_games(game: &str, file: &Path, games: usize) -> Report {
     let settings = Settings {
-        budget: Budget::Games(games(game)),
+        budget: Budget::Games(games),
         ..Settings::default()
     };
     explore_with(game, file, &settings)
@@ -248,12 +253,7 @@ const FORMAT_GAMES: usize = 400;
 
 /// Exploring `file` finds nothing in `games` games.
 fn nothing_found_in(game: &str, file: &Path, games: usize) -> Option<String> {
-    let settings = Settings {
-        budget: Budget::Games(games),
-        ..Settings::default()
-    };
-    let report = explore_with(game, file, &settings);
-    let found = report.found?;
+    let found = explore_games(game, file, games).found?;
     Some(format!(
         "{}: game {} is played differently ({}): {}",
         file.display(),

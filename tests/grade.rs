@@ -119,29 +119,6 @@ fn grade(args: &[&str]) -> Output {
     referee_in(work.path(), args)
 }
 
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// The results without what changes from run to run (times).
-fn without_times(mut value: Value) -> Value {
-    match &mut value {
-        Value::Object(map) => {
-            map.remove("wall_ms");
-            for v in map.values_mut() {
-                *v = without_times(v.take());
-            }
-        }
-        Value::Array(items) => {
-            for v in items.iter_mut() {
-                *v = without_times(v.take());
-            }
-        }
-        _ => {}
-    }
-    value
-}
-
 /// The first place two JSON values differ, as a path.
 fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
     match (a, b) {

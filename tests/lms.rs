@@ -48,9 +48,7 @@ fn read_csv(path: &Path) -> Vec<Vec<String>> {
 }
 
 /// Every student's score in results.json, by id.
-fn scores(out: &Path) -> HashMap<String, String> {
-    let results: Value =
-        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+fn scores(results: &Value) -> HashMap<String, String> {
     results["submissions"]
         .as_array()
         .unwrap()
@@ -77,20 +75,12 @@ fn each_learning_system_gets_the_file_it_imports() {
     )
     .unwrap();
     let out = work.path().join("out");
-    let run = referee_in(
+    let run = grade_connect4(
         work.path(),
-        &[
-            "grade",
-            "--game",
-            "connect4",
-            "--cases",
-            cases.to_str().unwrap(),
-            "--out",
-            "out",
-            "--roster",
-            "roster.csv",
-            class.to_str().unwrap(),
-        ],
+        &cases,
+        &out,
+        &["--roster", "roster.csv"],
+        &class,
     );
     assert!(run.status.success(), "{}", stderr(&run));
     assert!(
@@ -98,9 +88,8 @@ fn each_learning_system_gets_the_file_it_imports() {
         "{}",
         stderr(&run)
     );
-    let scores = scores(&out);
-    let results: Value =
-        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let results = read_json(&out.join("results.json"));
+    let scores = scores(&results);
     let max = &format!("{}", results["suite"]["max_score"].as_f64().unwrap());
     let title = "APS105 Lab 6 - Connect Four";
 
@@ -180,20 +169,7 @@ fn each_learning_system_gets_the_file_it_imports() {
     let alone = work.path().join("alone");
     fs::create_dir_all(&alone).unwrap();
     fs::copy(class.join("bob.c"), alone.join("bob.c")).unwrap();
-    let run = referee_in(
-        work.path(),
-        &[
-            "grade",
-            "--game",
-            "connect4",
-            "--cases",
-            cases.to_str().unwrap(),
-            "--out",
-            "out",
-            "--force",
-            alone.to_str().unwrap(),
-        ],
-    );
+    let run = grade_connect4(work.path(), &cases, &out, &["--force"], &alone);
     assert!(run.status.success(), "{}", stderr(&run));
     for file in [
         "canvas-grades.csv",

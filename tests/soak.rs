@@ -45,12 +45,12 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::attack::{alive, is_root, open_to_all, As, ORDINARY};
+use common::attack::{alive, is_root, open_to_all, processes_of, referee_command, As, ORDINARY};
 use common::*;
 use serde_json::Value;
 use wait_timeout::ChildExt;
@@ -84,11 +84,6 @@ const HOSTILE: [&str; 5] = [
 /// own files.
 const PER_STUDENT: u64 = 512 * 1024;
 const PER_CLASS: u64 = 4 * 1024 * 1024;
-
-fn read_json(path: &Path) -> Value {
-    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// The sources of a game's class: (file extension, source) for correct,
 /// buggy and hostile students.
@@ -194,20 +189,7 @@ struct Ran {
 /// `interrupt_at`, sends SIGTERM once stderr shows that many submissions
 /// done. The peak RSS is referee's own (VmHWM), not its programs'.
 fn run(who: As, dir: &Path, tmp: &Path, args: &[String], interrupt_at: Option<usize>) -> Ran {
-    let referee = env!("CARGO_BIN_EXE_referee");
-    let mut command = match who {
-        As::Ordinary => {
-            let mut c = Command::new("setpriv");
-            c.args([
-                format!("--reuid={ORDINARY}"),
-                format!("--regid={ORDINARY}"),
-                "--clear-groups".into(),
-            ])
-            .arg(referee);
-            c
-        }
-        _ => Command::new(referee),
-    };
+    let mut command = referee_command(who);
     command
         .args(args)
         .current_dir(dir)
@@ -284,23 +266,6 @@ fn run(who: As, dir: &Path, tmp: &Path, args: &[String], interrupt_at: Option<us
 
 /// Each submission by id, without the times that vary from run to run.
 fn by_id(results: &Value) -> BTreeMap<String, Value> {
-    fn without_times(mut value: Value) -> Value {
-        match &mut value {
-            Value::Object(map) => {
-                map.remove("wall_ms");
-                for v in map.values_mut() {
-                    *v = without_times(v.take());
-                }
-            }
-            Value::Array(items) => {
-                for v in items.iter_mut() {
-                    *v = without_times(v.take());
-                }
-            }
-            _ => {}
-        }
-        value
-    }
     results["submissions"]
         .as_array()
         .expect("results.json lists submissions")
@@ -376,12 +341,7 @@ impl Soak {
             let left = processes_of(ORDINARY);
             assert!(left.is_empty(), "processes of the grading uid: {left:?}");
         }
-        let tmp: Vec<_> = fs::read_dir(&self.tmp)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("referee-"))
-            .collect();
+        let tmp = referee_folders(&self.tmp);
         assert!(tmp.is_empty(), "left in TMPDIR: {tmp:?}");
         ran
     }
@@ -553,26 +513,6 @@ impl Soak {
     }
 }
 
-/// The processes of `uid` (zombies aside).
-fn processes_of(uid: u32) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").unwrap().flatten() {
-        let status = fs::read_to_string(entry.path().join("status")).unwrap_or_default();
-        let mine = status
-            .lines()
-            .find_map(|l| l.strip_prefix("Uid:"))
-            .and_then(|l| l.split_whitespace().next())
-            .is_some_and(|u| u == uid.to_string());
-        let zombie = status
-            .lines()
-            .any(|l| l.starts_with("State:") && l.contains('Z'));
-        if mine && !zombie {
-            found.push(status.lines().next().unwrap_or_default().to_string());
-        }
-    }
-    found
-}
-
 /// The term of a class of `per_game` students of each game, as `who`.
 fn soak(who: As, per_game: usize) -> Vec<(&'static str, Figures)> {
     let mut all = Vec::new();
@@ -618,7 +558,7 @@ fn a_term_at_full_scale() {
     let mut rows = Vec::new();
     for per_game in [200 / 3 + 1, 2000 / 3 + 1] {
         let figures = soak(who, per_game);
-        let first: usize = figures.iter().map(|(_, _)| per_game * 9 / 10).sum();
+        let first = figures.len() * (per_game * 9 / 10);
         let seconds: f64 = figures.iter().map(|(_, f)| f.first_seconds).sum();
         let peak = figures.iter().map(|(_, f)| f.peak_kib).max().unwrap_or(0);
         let graded: usize = figures.iter().map(|(_, f)| f.graded).sum();

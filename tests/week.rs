@@ -21,11 +21,6 @@ fn referee() -> &'static str {
     env!("CARGO_BIN_EXE_referee")
 }
 
-fn read_json(path: &Path) -> Value {
-    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn submission<'a>(results: &'a Value, id: &str) -> &'a Value {
     results["submissions"]
         .as_array()
@@ -45,21 +40,6 @@ fn correct_c() -> PathBuf {
 }
 
 /// `referee grade` of `class` on `cases` into `out`, from `dir`.
-fn grade(dir: &Path, cases: &Path, out: &Path, extra: &[&str], class: &Path) -> Output {
-    let mut args = vec![
-        "grade",
-        "--game",
-        "connect4",
-        "--cases",
-        cases.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    args.push(class.to_str().unwrap());
-    referee_in(dir, &args)
-}
-
 fn connect4_cases(dir: &Path) -> PathBuf {
     small_suite(
         "connect4",
@@ -300,7 +280,7 @@ fn names_from_learning_systems_stay_readable_and_keep_their_ids() {
     copy(&c, &class.join("smithjohn_12345_67890_lab6.c"));
     copy(&c, &class.join("Zoe Muller.c"));
     let out = work.path().join("out");
-    let run = grade(work.path(), &cases, &out, &[], &class);
+    let run = grade_connect4(work.path(), &cases, &out, &[], &class);
     assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
     let results = read_json(&out.join("results.json"));
     // The same name twice: numbered, in path order.
@@ -358,7 +338,7 @@ fn sources_win_over_binaries_and_ambiguous_sources_are_reported() {
     // dave handed in his compiled program under the source's name.
     copy(&compiled, &class.join("dave.c"));
     let out = work.path().join("out");
-    let run = grade(work.path(), &cases, &out, &[], &class);
+    let run = grade_connect4(work.path(), &cases, &out, &[], &class);
     assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
     let results = read_json(&out.join("results.json"));
     let alice = submission(&results, "alice");
@@ -449,7 +429,7 @@ fn an_out_folder_of_another_run_is_refused_or_replaced_whole() {
     copy(&correct_c(), &class.join("alice.c"));
     copy(&correct_c(), &class.join("bob.c"));
     let out = work.path().join("out");
-    assert!(grade(work.path(), &cases, &out, &[], &class)
+    assert!(grade_connect4(work.path(), &cases, &out, &[], &class)
         .status
         .success());
     let before = fs::read(out.join("results.json")).unwrap();
@@ -486,7 +466,7 @@ fn an_out_folder_of_another_run_is_refused_or_replaced_whole() {
     );
     assert_eq!(fs::read(out.join("results.json")).unwrap(), before);
     // A shard into the whole class's folder.
-    let shard = grade(work.path(), &cases, &out, &["--shard", "1/2"], &class);
+    let shard = grade_connect4(work.path(), &cases, &out, &["--shard", "1/2"], &class);
     assert_eq!(shard.status.code(), Some(2));
     assert!(stderr(&shard).contains("shard 1/2"), "{}", stderr(&shard));
     // With --force, the folder holds the new run and nothing stale.
@@ -505,7 +485,7 @@ fn an_out_folder_of_another_run_is_refused_or_replaced_whole() {
     let mine = work.path().join("mine");
     fs::create_dir(&mine).unwrap();
     fs::write(mine.join("thesis.tex"), "keep").unwrap();
-    let refused = grade(work.path(), &cases, &mine, &["--force"], &class);
+    let refused = grade_connect4(work.path(), &cases, &mine, &["--force"], &class);
     assert_eq!(refused.status.code(), Some(2));
     assert!(stderr(&refused).contains("holds no referee reports"));
     assert_eq!(fs::read_to_string(mine.join("thesis.tex")).unwrap(), "keep");
@@ -580,10 +560,10 @@ fn bad_arguments_say_what_to_do() {
     let class = work.path().join("class");
     copy(&correct_c(), &class.join("alice.c"));
     let out = work.path().join("out");
-    let zero = grade(work.path(), &cases, &out, &["--jobs", "0"], &class);
+    let zero = grade_connect4(work.path(), &cases, &out, &["--jobs", "0"], &class);
     assert_eq!(zero.status.code(), Some(2));
     assert!(stderr(&zero).contains("1 or more"), "{}", stderr(&zero));
-    let shard = grade(work.path(), &cases, &out, &["--shard", "3/2"], &class);
+    let shard = grade_connect4(work.path(), &cases, &out, &["--shard", "3/2"], &class);
     assert_eq!(shard.status.code(), Some(2));
     assert!(
         stderr(&shard).contains("there are 2 shards, numbered 1 to 2"),
@@ -592,7 +572,7 @@ fn bad_arguments_say_what_to_do() {
     );
     let file = work.path().join("afile");
     fs::write(&file, "").unwrap();
-    let not_folder = grade(work.path(), &cases, &file, &[], &class);
+    let not_folder = grade_connect4(work.path(), &cases, &file, &[], &class);
     assert_eq!(not_folder.status.code(), Some(2));
     assert!(
         stderr(&not_folder).contains("is a file, not a folder"),
@@ -606,18 +586,6 @@ fn bad_arguments_say_what_to_do() {
         "{}",
         stdout(&listed)
     );
-}
-
-/// The `referee-*` folders in `tmp`.
-fn referee_folders(tmp: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(tmp)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.starts_with("referee-"))
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -55,15 +55,6 @@ pub struct Roster {
     rows: HashMap<String, Row>,
 }
 
-/// What applying a roster found.
-#[derive(Debug, Default, PartialEq)]
-pub struct Applied {
-    /// Students the roster matched.
-    pub matched: usize,
-    /// Students graded with no id from the roster or their file's name.
-    pub without_id: Vec<String>,
-}
-
 impl Roster {
     /// Reads the roster at `path`.
     pub fn load(path: &Path) -> Result<Roster, Error> {
@@ -125,21 +116,21 @@ impl Roster {
     }
 
     /// Gives each student on the roster its learning system's id (and
-    /// name), in place of what their file's name said.
-    pub fn apply(&self, submissions: &mut [SubmissionResult]) -> Applied {
-        let mut applied = Applied::default();
+    /// name), in place of what their file's name said; returns the
+    /// students left with no id from the roster or their file's name.
+    pub fn apply(&self, submissions: &mut [SubmissionResult]) -> Vec<String> {
+        let mut without_id = Vec::new();
         for s in submissions {
             if let Some(row) = self.rows.get(&s.id) {
                 s.lms = Some(row.lms.clone());
                 if row.name.is_some() {
                     s.name.clone_from(&row.name);
                 }
-                applied.matched += 1;
             } else if s.lms.is_none() {
-                applied.without_id.push(s.id.clone());
+                without_id.push(s.id.clone());
             }
         }
-        applied
+        without_id
     }
 }
 

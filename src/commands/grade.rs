@@ -12,7 +12,7 @@ use super::{interrupt, points, Failure};
 use crate::cli::GradeArgs;
 use referee::batch::{self, Batch, Progress};
 use referee::case::{self, Suite};
-use referee::class::{self, roster, roster::Roster};
+use referee::class::{self, roster::Roster};
 use referee::explore;
 use referee::export::{self, folder};
 use referee::grading::{self, Settings};
@@ -41,10 +41,12 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         )
         .into());
     }
-    let roster = match &args.roster {
-        Some(path) => Some(Roster::load(path).map_err(|e| e.to_string())?),
-        None => None,
-    };
+    let roster = args
+        .roster
+        .as_deref()
+        .map(Roster::load)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let jobs = workers(&suite, args.jobs)?;
     let mut entries = class::discover(&args.submissions)?;
     let whole_class = class::split::class_info(&entries);
@@ -280,8 +282,7 @@ fn seconds_since(start: Instant) -> String {
 
 /// Names the students a roster gave no learning-system id: they are in
 /// gradebook.csv, but in no learning system's grade file.
-fn say_what_the_roster_missed(applied: &roster::Applied) {
-    let missed = &applied.without_id;
+fn say_what_the_roster_missed(missed: &[String]) {
     if missed.is_empty() {
         return;
     }

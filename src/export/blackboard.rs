@@ -31,23 +31,15 @@ pub struct Blackboard;
 
 impl Exporter for Blackboard {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(grade_center(results)?
-            .map(|text| (PathBuf::from(FILE), text.into_bytes()))
-            .into_iter()
-            .collect())
+        Ok(super::file_if(FILE, grade_center(results)?))
     }
 }
 
 /// The upload file; `None` when no student has a Blackboard user name.
 pub fn grade_center(results: &ClassResults) -> io::Result<Option<String>> {
-    let students: Vec<_> = results
-        .submissions
-        .iter()
-        .filter_map(|s| Some((s, s.lms.as_ref().filter(|l| l.system == "blackboard")?)))
-        .collect();
-    if students.is_empty() {
+    let Some(students) = view::graded_from(results, "blackboard") else {
         return Ok(None);
-    }
+    };
     let column = format!(
         "{} [Total Pts: {} Score]",
         results.suite.title,
@@ -56,9 +48,6 @@ pub fn grade_center(results: &ClassResults) -> io::Result<Option<String>> {
     let header = ["Last Name", "First Name", "Username", &column];
     let mut records = vec![header.iter().map(|h| text(h)).collect::<Vec<_>>()];
     for (s, lms) in students {
-        if !view::has_score(s.status) {
-            continue;
-        }
         let (first, last) = names(s, &lms.id);
         records.push(vec![
             text(last),

@@ -30,23 +30,15 @@ pub struct Canvas;
 
 impl Exporter for Canvas {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(gradebook(results)?
-            .map(|text| (PathBuf::from(FILE), text.into_bytes()))
-            .into_iter()
-            .collect())
+        Ok(super::file_if(FILE, gradebook(results)?))
     }
 }
 
 /// The import file; `None` when no student has a Canvas id.
 pub fn gradebook(results: &ClassResults) -> io::Result<Option<String>> {
-    let students: Vec<_> = results
-        .submissions
-        .iter()
-        .filter_map(|s| Some((s, s.lms.as_ref().filter(|l| l.system == "canvas")?)))
-        .collect();
-    if students.is_empty() {
+    let Some(students) = view::graded_from(results, "canvas") else {
         return Ok(None);
-    }
+    };
     let header = [
         "Student",
         "ID",
@@ -61,9 +53,6 @@ pub fn gradebook(results: &ClassResults) -> io::Result<Option<String>> {
     possible.push(points(results.suite.max_score));
     records.push(possible);
     for (s, lms) in students {
-        if !view::has_score(s.status) {
-            continue;
-        }
         records.push(vec![
             text(s.name.as_deref().unwrap_or(&s.id)),
             text(&lms.id),

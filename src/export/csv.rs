@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use super::view::{self, rows};
 use super::Exporter;
-use crate::results::{ClassResults, SubmissionResult};
+use crate::results::ClassResults;
 use crate::text::points;
 
 /// The file's name.
@@ -78,10 +78,7 @@ pub struct Moodle;
 
 impl Exporter for Moodle {
     fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(moodle_worksheet(results)?
-            .map(|text| (PathBuf::from(MOODLE_FILE), text.into_bytes()))
-            .into_iter()
-            .collect())
+        Ok(super::file_if(MOODLE_FILE, moodle_worksheet(results)?))
     }
 }
 
@@ -91,19 +88,14 @@ impl Exporter for Moodle {
 /// rows by `Identifier` (`Participant 123`) and reads `Grade`; the other
 /// columns are for the reader.
 pub fn moodle_worksheet(results: &ClassResults) -> io::Result<Option<String>> {
-    let from_moodle = |s: &&SubmissionResult| s.lms.as_ref().is_some_and(|l| l.system == "moodle");
-    if !results.submissions.iter().any(|s| from_moodle(&s)) {
+    let Some(students) = view::graded_from(results, "moodle") else {
         return Ok(None);
-    }
+    };
     let header = ["Identifier", "Full name", "Grade", "Maximum Grade"];
     let mut records = vec![header.iter().map(|h| text(h)).collect::<Vec<_>>()];
-    for s in results.submissions.iter().filter(from_moodle) {
-        if !view::has_score(s.status) {
-            continue;
-        }
-        let id = s.lms.as_ref().map_or("", |l| l.id.as_str());
+    for (s, lms) in students {
         records.push(vec![
-            text(&format!("Participant {id}")),
+            text(&format!("Participant {}", lms.id)),
             text(s.name.as_deref().unwrap_or(&s.id)),
             points(s.score),
             points(s.max_score),

@@ -97,22 +97,31 @@ impl Stamp {
     }
 }
 
-/// The names of everything referee writes at the top of an output folder.
-fn report_names() -> [&'static str; 11] {
-    [
-        json::FILE,
-        csv::FILE,
-        csv::MOODLE_FILE,
-        canvas::FILE,
-        blackboard::FILE,
-        junit::FILE,
-        html::INDEX,
-        markdown::DIR,
-        DETAILS,
-        STAMP,
-        // Where older versions put the TAs' page: removed with the rest.
-        "feedback/index.html",
-    ]
+/// The report files a run writes at the top of an output folder (each
+/// format's own, when it has one): a later run that does not write one
+/// removes it.
+const TOP_FILES: [&str; 7] = [
+    json::FILE,
+    csv::FILE,
+    csv::MOODLE_FILE,
+    canvas::FILE,
+    blackboard::FILE,
+    junit::FILE,
+    html::INDEX,
+];
+
+/// Whether `name`, at the top of an output folder, is something referee
+/// writes there.
+fn is_report_name(name: &str) -> bool {
+    TOP_FILES.contains(&name)
+        || [
+            markdown::DIR,
+            DETAILS,
+            STAMP,
+            // Where older versions put the TAs' page: removed with the rest.
+            "feedback/index.html",
+        ]
+        .contains(&name)
 }
 
 /// Why an output folder cannot take a run's reports: always the
@@ -218,7 +227,6 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), Error> {
     if entries.is_empty() {
         return Ok(());
     }
-    let known = report_names();
     if !entries.iter().any(|n| n == json::FILE || n == STAMP) {
         return Err(Error::NotReports(out.to_path_buf()));
     }
@@ -230,10 +238,7 @@ pub fn check(out: &Path, stamp: &Stamp, force: bool) -> Result<(), Error> {
     match difference {
         None => Ok(()),
         Some(_) if force => {
-            let strangers: Vec<&String> = entries
-                .iter()
-                .filter(|n| !known.contains(&n.as_str()))
-                .collect();
+            let strangers: Vec<&String> = entries.iter().filter(|n| !is_report_name(n)).collect();
             if !strangers.is_empty() {
                 eprintln!(
                     "referee: note: {} also holds files referee did not write; they are left as they are",
@@ -345,16 +350,7 @@ fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// have, and the kept results of students no longer in the class.
 fn remove_stale(out: &Path, files: &[(PathBuf, Vec<u8>)], submissions: &[SubmissionResult]) {
     let new: HashSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
-    let top = [
-        json::FILE,
-        csv::FILE,
-        csv::MOODLE_FILE,
-        canvas::FILE,
-        blackboard::FILE,
-        junit::FILE,
-        html::INDEX,
-    ];
-    for name in top {
+    for name in TOP_FILES {
         if !new.contains(Path::new(name)) {
             let _ = fs::remove_file(out.join(name));
         }

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::case::Visibility;
-use crate::results::{CaseResult, ClassResults, Status, SubmissionResult, SuiteInfo};
+use crate::results::{CaseResult, ClassResults, LmsId, Status, SubmissionResult, SuiteInfo};
 use crate::verdict::Verdict;
 
 /// One case of a submission, as reports list it.
@@ -105,6 +105,28 @@ pub fn rows<'a>(suite: &'a SuiteInfo, submission: &'a SubmissionResult) -> Vec<R
 pub fn for_student(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
     rows.sort_by_key(|r| (!r.lost_points(), r.visibility != Visibility::Public));
     rows
+}
+
+/// The graded students whose id comes from learning system `system`
+/// (`canvas`, `blackboard`, `moodle`), each with that id; `None` when no
+/// student of the class has one, so that no file is written for it.
+pub fn graded_from<'a>(
+    results: &'a ClassResults,
+    system: &str,
+) -> Option<Vec<(&'a SubmissionResult, &'a LmsId)>> {
+    let from: Vec<_> = results
+        .submissions
+        .iter()
+        .filter_map(|s| Some((s, s.lms.as_ref().filter(|l| l.system == system)?)))
+        .collect();
+    if from.is_empty() {
+        return None;
+    }
+    Some(
+        from.into_iter()
+            .filter(|(s, _)| has_score(s.status))
+            .collect(),
+    )
 }
 
 /// A failure's reason as a sentence for the student, unless its
@@ -410,54 +432,26 @@ pub(crate) mod tests {
 
     #[test]
     fn a_student_reads_the_cases_that_cost_points_first() {
-        let row = |name: &'static str, verdict, score, max, visibility| {
-            let result = Box::leak(Box::new(case(name, verdict, score, max, visibility)));
-            Row {
-                name,
-                max_score: max,
-                visibility,
-                description: None,
-                result: Some(&*result),
-            }
-        };
-        let rows = vec![
-            row(
-                "worth-nothing",
-                Verdict::FormatDiffers,
-                0.0,
-                0.0,
-                Visibility::Public,
-            ),
-            row("passed", Verdict::Pass, 2.0, 2.0, Visibility::Public),
-            row(
-                "hidden-lost",
-                Verdict::WrongOutput,
-                0.0,
-                1.0,
-                Visibility::Hidden,
-            ),
-            row(
-                "text-lost-nothing",
-                Verdict::FormatDiffers,
-                1.0,
-                1.0,
-                Visibility::Hidden,
-            ),
-            row(
-                "public-lost",
-                Verdict::WrongOutput,
-                0.0,
-                3.0,
-                Visibility::Public,
-            ),
-            row(
-                "part-lost",
-                Verdict::FormatDiffers,
-                0.5,
-                1.0,
-                Visibility::Public,
-            ),
+        use Verdict::{FormatDiffers, Pass, WrongOutput};
+        use Visibility::{Hidden, Public};
+        let results = [
+            case("worth-nothing", FormatDiffers, 0.0, 0.0, Public),
+            case("passed", Pass, 2.0, 2.0, Public),
+            case("hidden-lost", WrongOutput, 0.0, 1.0, Hidden),
+            case("text-lost-nothing", FormatDiffers, 1.0, 1.0, Hidden),
+            case("public-lost", WrongOutput, 0.0, 3.0, Public),
+            case("part-lost", FormatDiffers, 0.5, 1.0, Public),
         ];
+        let rows = results
+            .iter()
+            .map(|r| Row {
+                name: &r.name,
+                max_score: r.max_score,
+                visibility: r.visibility,
+                description: None,
+                result: Some(r),
+            })
+            .collect();
         let names: Vec<&str> = for_student(rows).iter().map(|r| r.name).collect();
         assert_eq!(
             names,

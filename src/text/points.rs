@@ -21,15 +21,18 @@ pub fn decimals(points: impl IntoIterator<Item = f64>) -> usize {
 /// is rarely whole: `25.4 of 57`) and at most two (a mean to a
 /// thousandth of a point says nothing more to a TA); no needless zeros.
 pub fn figure(value: f64, decimals: usize) -> String {
-    let decimals = decimals.clamp(1, 2);
-    let text = format!("{value:.decimals$}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
+    to_decimals(value, decimals.clamp(1, 2))
 }
 
 /// Points to four decimals at most, without needless zeros (`57`,
 /// `1.25`, `0.0625`): sums of fractional points are not exact.
 pub fn points(p: f64) -> String {
-    let text = format!("{p:.4}");
+    to_decimals(p, 4)
+}
+
+/// `value` to `decimals` decimals at most, without needless zeros.
+fn to_decimals(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

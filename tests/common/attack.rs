@@ -120,18 +120,11 @@ impl As {
     }
 }
 
-/// Runs the referee binary as `who` in `dir` with `args` and `env`; with
-/// `secret`, it inherits descriptor 8 open on that file, as from a shell
-/// that did `exec 8<secret`.
-pub fn referee_as(
-    who: As,
-    dir: &Path,
-    args: &[&str],
-    env: &[(&str, &str)],
-    secret: Option<&Path>,
-) -> Output {
+/// The command that starts the referee binary as `who`: `setpriv` for an
+/// ordinary user, `unshare` for PID 1 of a namespace of its own.
+pub fn referee_command(who: As) -> Command {
     let referee = env!("CARGO_BIN_EXE_referee");
-    let mut command = match who {
+    match who {
         As::Me => Command::new(referee),
         As::Ordinary => {
             let mut c = Command::new("setpriv");
@@ -149,7 +142,20 @@ pub fn referee_as(
                 .arg(referee);
             c
         }
-    };
+    }
+}
+
+/// Runs the referee binary as `who` in `dir` with `args` and `env`; with
+/// `secret`, it inherits descriptor 8 open on that file, as from a shell
+/// that did `exec 8<secret`.
+pub fn referee_as(
+    who: As,
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    secret: Option<&Path>,
+) -> Output {
+    let mut command = referee_command(who);
     command
         .args(args)
         .current_dir(dir)
@@ -176,21 +182,51 @@ pub fn referee_as(
     command.output().expect("referee starts")
 }
 
-/// The processes named `name` still alive (zombies aside).
+/// Each live process (zombies aside): its /proc folder and its
+/// `status` file.
+fn live_processes() -> impl Iterator<Item = (PathBuf, String)> {
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let status = fs::read_to_string(entry.path().join("status")).ok()?;
+            let zombie = status
+                .lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z'));
+            (!zombie).then(|| (entry.path(), status))
+        })
+}
+
+/// The value of field `key` in a /proc `status` file.
+fn status_field<'a>(status: &'a str, key: &str) -> Option<&'a str> {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .map(str::trim)
+}
+
+/// The processes named `name` still alive (zombies aside), by pid.
 pub fn alive(name: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").unwrap().flatten() {
-        let comm = fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
-        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|r| r.trim_start().starts_with('Z'));
-        if comm.trim() == name && !zombie {
-            found.push(entry.file_name().to_string_lossy().into_owned());
-        }
-    }
-    found
+    live_processes()
+        .filter(|(_, status)| status_field(status, "Name") == Some(name))
+        .filter_map(|(dir, _)| Some(dir.file_name()?.to_string_lossy().into_owned()))
+        .collect()
+}
+
+/// The processes of `uid` still alive (zombies aside), by name.
+pub fn processes_of(uid: u32) -> Vec<String> {
+    live_processes()
+        .filter(|(_, status)| {
+            status_field(status, "Uid")
+                .and_then(|ids| ids.split_whitespace().next())
+                .is_some_and(|real| real == uid.to_string())
+        })
+        .map(|(_, status)| {
+            status_field(&status, "Name")
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect()
 }
 
 /// The files under `dir` holding `canary`.

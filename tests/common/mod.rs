@@ -34,6 +34,66 @@ pub fn referee_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     command.output().expect("referee starts")
 }
 
+/// `referee grade --game connect4 --cases CASES --out OUT EXTRA.. CLASS`
+/// in `dir`.
+pub fn grade_connect4(
+    dir: &Path,
+    cases: &Path,
+    out: &Path,
+    extra: &[&str],
+    class: &Path,
+) -> Output {
+    let mut args = vec![
+        "grade",
+        "--game",
+        "connect4",
+        "--cases",
+        cases.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.push(class.to_str().unwrap());
+    referee_in(dir, &args)
+}
+
+/// A JSON file, read and parsed (a test's failure names the file).
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `value` without what changes from run to run: every `wall_ms`.
+pub fn without_times(mut value: serde_json::Value) -> serde_json::Value {
+    match &mut value {
+        serde_json::Value::Object(map) => {
+            map.remove("wall_ms");
+            for v in map.values_mut() {
+                *v = without_times(v.take());
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items.iter_mut() {
+                *v = without_times(v.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+/// The `referee-*` working folders in `tmp`, sorted.
+pub fn referee_folders(tmp: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("referee-"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// stdout as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
