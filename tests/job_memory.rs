@@ -171,6 +171,16 @@ fn a_run_killed_by_the_jobs_memory_is_the_graders_error_never_the_students() {
     };
     let work = tempfile::tempdir().unwrap();
     let cases = small_suite("connect4", work.path(), &["seed-example-1"]);
+    // The suite's own limits, not small_suite's quick ones: on a busy
+    // machine, touching 400 MiB could take the hungry program past 1 s of
+    // processor time before it reached the job's memory, a timeout that
+    // is no part of what this test is about.
+    let suite_file = cases.join("suite.yaml");
+    let suite = fs::read_to_string(&suite_file)
+        .unwrap()
+        .replace("timeout: 2s", "timeout: 5s")
+        .replace("cpu: 1s", "cpu: 2s");
+    fs::write(&suite_file, suite).unwrap();
     let class = work.path().join("class");
     fs::create_dir(&class).unwrap();
     let correct = fs::read_to_string(test_file("fixtures/connect4/correct.c")).unwrap();
