@@ -83,13 +83,8 @@ fn explore_with(game: &str, file: &Path, settings: &Settings) -> Report {
 }
 
 fn explore(game: &str, file: &Path) -> Report {
-    explore_games(game, file, games(game))
-}
-
-/// Explores `file` for `games` games, with the default settings else.
-fn explore_games(game: &str, file: &Path, games: usize) -> Report {
     let settings = Settings {
-        budget: Budget::Games(games),
+        budget: Budget::Games(games(game)),
         ..Settings::default()
     };
     explore_with(game, file, &settings)
@@ -242,18 +237,7 @@ fn connect4_bomb_every_bug_is_found_and_shrunk() {
 
 /// Exploring `file` finds nothing in [`games`] games.
 fn nothing_found(game: &str, file: &Path) -> Option<String> {
-    nothing_found_in(game, file, games(game))
-}
-
-/// The games each correct program in its own format must come through:
-/// what sets them apart is how they print, which shows in every game, so
-/// a fifth of the correct program's budget proves the point (seven of
-/// them at 2000 games were a fifth of the whole test suite's time).
-const FORMAT_GAMES: usize = 400;
-
-/// Exploring `file` finds nothing in `games` games.
-fn nothing_found_in(game: &str, file: &Path, games: usize) -> Option<String> {
-    let found = explore_games(game, file, games).found?;
+    let found = explore(game, file).found?;
     Some(format!(
         "{}: game {} is played differently ({}): {}",
         file.display(),
@@ -316,7 +300,7 @@ fn pentago_formats_are_played_right_and_their_bugs_found() {
     for format in &formats {
         let file = fixture("pentago", &format!("formats/{}", format.file));
         if format.correct {
-            problems.extend(nothing_found_in("pentago", &file, FORMAT_GAMES));
+            problems.extend(nothing_found("pentago", &file));
             continue;
         }
         let bug = Bug {
