@@ -145,7 +145,19 @@ impl Batch<'_> {
         if crate::run::halted() {
             return (self.not_graded(entry, String::new()), false);
         }
+        let suspect = match &graded {
+            Ok(Some(graded)) => graded.signaled_to_stop(),
+            Ok(None) => false,
+            Err(error) => error.fault() == Fault::Grader,
+        };
+        if suspect {
+            self.await_stop();
+        }
+        let stopping = self.stop.load(Ordering::Relaxed);
         let result = match graded {
+            Err(error) if stopping && error.fault() == Fault::Grader => {
+                return (self.not_graded(entry, String::new()), false);
+            }
             Err(error) => {
                 let keep = error.fault() != Fault::Grader;
                 return (
@@ -156,7 +168,7 @@ impl Batch<'_> {
             Ok(None) => self.not_graded(entry, String::new()),
             // Stopping a job signals every process of it: a run or a build
             // that failed after the stop may have been killed by it.
-            Ok(Some(graded)) if self.stop.load(Ordering::Relaxed) && graded.disturbed() => {
+            Ok(Some(graded)) if stopping && graded.disturbed() => {
                 self.not_graded(entry, String::new())
             }
             Ok(Some(graded)) => {
@@ -171,6 +183,20 @@ impl Batch<'_> {
             }
         };
         (result, true)
+    }
+
+    /// Waits a little for the stop, when a run or a build died of a
+    /// signal a job is stopped with: Slurm signals every process of the
+    /// job at once, and a compiler or a program can die of it before
+    /// referee's own handler has set the stop, which would keep a
+    /// verdict the job's stop caused (seen: a correct program kept as
+    /// `compile-error`). Rare otherwise (a program that raises SIGTERM),
+    /// so the wait costs nothing in a normal class.
+    fn await_stop(&self) {
+        let start = std::time::Instant::now();
+        while !self.stop.load(Ordering::Relaxed) && start.elapsed() < STOP_GRACE {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 
     /// Explores a graded submission, when asked, with the program its
@@ -286,6 +312,10 @@ impl Batch<'_> {
         }
     }
 }
+
+/// How long [`Batch::await_stop`] waits for a job's stop to reach
+/// referee after it reached a child.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Where a submission's whole result (transcripts included) is kept in an
 /// output folder: `details/<id>.json`.

@@ -166,6 +166,18 @@ impl Graded {
         self.outcomes.iter().map(|o| o.score).sum()
     }
 
+    /// Whether a run died of a signal a job is stopped with (SIGTERM,
+    /// SIGINT, SIGHUP; a compiler that did is a grader's error, see
+    /// `submission::build`).
+    pub fn signaled_to_stop(&self) -> bool {
+        const STOPS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+        self.outcomes.iter().any(|o| {
+            o.run.as_ref().is_some_and(
+                |run| matches!(run.ending, crate::run::Ending::Signaled(s) if STOPS.contains(&s)),
+            )
+        })
+    }
+
     /// Whether a signal sent to the whole job could have made this
     /// result: the build failed, or a run failed (killed by a signal,
     /// out of memory, a non-zero exit). Slurm, `docker stop` and systemd

@@ -164,6 +164,42 @@ fn groups_of(pid: u32) -> Vec<String> {
 /// not, nothing in the temporary folder or the control groups; then the
 /// same command finishes the class with the uninterrupted run's scores.
 fn stopped_by(signals: &[libc::c_int], pause: Duration, code: i32) {
+    stopped(signals, pause, code, None);
+}
+
+/// Every process whose parent chain leads to `pid`, `pid` left out.
+fn descendants(pid: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let child: u32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = fs::read_to_string(e.path().join("stat")).ok()?;
+            let parent = stat
+                .rsplit(')')
+                .next()?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            Some((child, parent))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let of = found[i];
+        found.extend(parents.iter().filter(|(_, p)| *p == of).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// As [`stopped_by`]; with `children_first`, the first signal reaches
+/// every process under referee (its compilers, students' programs) that
+/// long before referee, as a job runner's one sweep over a job can.
+fn stopped(signals: &[libc::c_int], pause: Duration, code: i32, children_first: Option<Duration>) {
     let expected = uninterrupted();
     let setup = Setup::new();
     let out = setup.out();
@@ -184,6 +220,12 @@ fn stopped_by(signals: &[libc::c_int], pause: Duration, code: i32) {
                 for (i, signal) in signals.iter().enumerate() {
                     if i > 0 {
                         std::thread::sleep(pause);
+                    } else if let Some(lead) = children_first {
+                        for child in descendants(pid) {
+                            // SAFETY: signalling our child's processes.
+                            unsafe { libc::kill(child as libc::pid_t, *signal) };
+                        }
+                        std::thread::sleep(lead);
                     }
                     // SAFETY: signalling our own child.
                     unsafe { libc::kill(pid as libc::pid_t, *signal) };
@@ -244,6 +286,16 @@ fn stopped_by(signals: &[libc::c_int], pause: Duration, code: i32) {
 #[test]
 fn one_sigterm_finishes_the_submissions_in_progress_and_stops() {
     stopped_by(&[libc::SIGTERM], Duration::ZERO, 143);
+}
+
+#[test]
+fn a_sigterm_that_reaches_the_programs_before_referee_changes_no_grade() {
+    stopped(
+        &[libc::SIGTERM],
+        Duration::ZERO,
+        143,
+        Some(Duration::from_millis(50)),
+    );
 }
 
 #[test]

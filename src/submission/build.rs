@@ -278,6 +278,12 @@ fn compile(
             )));
         }
         let signal = ran.signal();
+        if let Some(why) = stopped_from_outside(signal, &ran.messages) {
+            return Err(BuildError::Grader(format!(
+                "the compiler was stopped by {why}, which referee did not send (the job \
+                 being stopped?); grade it again"
+            )));
+        }
         let mut messages = ran.messages;
         if messages.contains("No space left on device") {
             messages.push_str(&format!(
@@ -332,6 +338,36 @@ fn graders_trouble(messages: &str) -> Option<&'static str> {
                 .find(|(text, _)| line.contains(text))
                 .map(|(_, what)| *what)
         })
+}
+
+/// The signal that stopped the compiler, when it is one a job is stopped
+/// with (Slurm, systemd and `docker stop` send SIGTERM to every process
+/// of a job, Ctrl-C SIGINT): the source cannot make a compiler die of
+/// it, so such a build says nothing of the student. Either the compiler
+/// itself died of it, or gcc's driver outlived its `cc1` and said so
+/// (`gcc: internal compiler error: Terminated signal terminated program
+/// cc1`; a line of the driver's own, whose prefix has no `:`, unlike the
+/// `file.c:1:2:` of a line a student's `#error` writes). SIGKILL is not
+/// among them: it is how a compiler over its memory limit ends.
+fn stopped_from_outside(signal: Option<i32>, messages: &str) -> Option<&'static str> {
+    const STOPS: [(i32, &str, &str); 3] = [
+        (libc::SIGTERM, "SIGTERM", "Terminated"),
+        (libc::SIGINT, "SIGINT", "Interrupt"),
+        (libc::SIGHUP, "SIGHUP", "Hangup"),
+    ];
+    if let Some((_, name, _)) = STOPS.iter().find(|(s, ..)| Some(*s) == signal) {
+        return Some(name);
+    }
+    messages.lines().find_map(|line| {
+        let (driver, rest) = line.split_once(": internal compiler error: ")?;
+        if driver.contains(':') {
+            return None;
+        }
+        STOPS
+            .iter()
+            .find(|(_, _, said)| rest.starts_with(&format!("{said} signal terminated program")))
+            .map(|(_, name, _)| *name)
+    })
 }
 
 /// Checks that a Python file parses, as compiling a C file does: a
@@ -416,6 +452,28 @@ pub fn find_on_path(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compiler_stopped_with_its_job_is_not_the_students() {
+        let none = "";
+        assert_eq!(
+            stopped_from_outside(Some(libc::SIGTERM), none),
+            Some("SIGTERM")
+        );
+        assert_eq!(
+            stopped_from_outside(Some(libc::SIGINT), none),
+            Some("SIGINT")
+        );
+        let driver = "gcc: internal compiler error: Terminated signal terminated program cc1\n";
+        assert_eq!(stopped_from_outside(None, driver), Some("SIGTERM"));
+        // Out of memory is the program's; so is an #error of the student's.
+        assert_eq!(stopped_from_outside(Some(libc::SIGKILL), none), None);
+        let killed = "gcc: internal compiler error: Killed signal terminated program cc1\n";
+        assert_eq!(stopped_from_outside(None, killed), None);
+        let forged = "s.c:1:2: error: #error x: internal compiler error: Terminated signal \
+                      terminated program cc1\n";
+        assert_eq!(stopped_from_outside(None, forged), None);
+    }
 
     #[test]
     fn code_that_does_not_compile_is_the_students() {
