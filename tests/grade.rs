@@ -398,18 +398,8 @@ fn a_rerun_regrades_only_what_changed() {
     let class = work.path().join("class-connect4");
     let cases = work.path().join("cases-connect4");
     let again = |extra: &[&str]| {
-        let mut args = vec![
-            "grade",
-            "--game",
-            "connect4",
-            "--cases",
-            cases.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        args.push(class.to_str().unwrap());
-        let output = grade(&args);
+        let elsewhere = tempfile::tempdir().unwrap();
+        let output = grade_connect4(elsewhere.path(), &cases, &out, extra, &class);
         assert!(output.status.success(), "{}", stderr(&output));
         stdout(&output)
     };

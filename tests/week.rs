@@ -443,18 +443,14 @@ fn an_out_folder_of_another_run_is_refused_or_replaced_whole() {
     }
     let pentago_cases = small_suite("pentago", work.path(), &["seed-sample-run"]);
     let pentago = |extra: &[&str]| {
-        let mut args = vec![
-            "grade",
-            "--game",
+        grade_game(
             "pentago",
-            "--cases",
-            pentago_cases.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        args.push(pentago_class.to_str().unwrap());
-        referee_in(work.path(), &args)
+            work.path(),
+            &pentago_cases,
+            &out,
+            extra,
+            &pentago_class,
+        )
     };
     let refused = pentago(&[]);
     assert_eq!(refused.status.code(), Some(2));

@@ -43,10 +43,23 @@ pub fn grade_connect4(
     extra: &[&str],
     class: &Path,
 ) -> Output {
+    grade_game("connect4", dir, cases, out, extra, class)
+}
+
+/// `referee grade --game GAME --cases CASES --out OUT EXTRA.. CLASS` in
+/// `dir`.
+pub fn grade_game(
+    game: &str,
+    dir: &Path,
+    cases: &Path,
+    out: &Path,
+    extra: &[&str],
+    class: &Path,
+) -> Output {
     let mut args = vec![
         "grade",
         "--game",
-        "connect4",
+        game,
         "--cases",
         cases.to_str().unwrap(),
         "--out",
