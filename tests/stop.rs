@@ -167,35 +167,6 @@ fn stopped_by(signals: &[libc::c_int], pause: Duration, code: i32) {
     stopped(signals, pause, code, None);
 }
 
-/// Every process whose parent chain leads to `pid`, `pid` left out.
-fn descendants(pid: u32) -> Vec<u32> {
-    let parents: Vec<(u32, u32)> = fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let child: u32 = e.file_name().to_str()?.parse().ok()?;
-            let stat = fs::read_to_string(e.path().join("stat")).ok()?;
-            let parent = stat
-                .rsplit(')')
-                .next()?
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()?;
-            Some((child, parent))
-        })
-        .collect();
-    let mut found = vec![pid];
-    let mut i = 0;
-    while i < found.len() {
-        let of = found[i];
-        found.extend(parents.iter().filter(|(_, p)| *p == of).map(|(c, _)| *c));
-        i += 1;
-    }
-    found.remove(0);
-    found
-}
-
 /// As [`stopped_by`]; with `children_first`, the first signal reaches
 /// every process under referee (its compilers, students' programs) that
 /// long before referee, as a job runner's one sweep over a job can.
@@ -221,7 +192,7 @@ fn stopped(signals: &[libc::c_int], pause: Duration, code: i32, children_first: 
                     if i > 0 {
                         std::thread::sleep(pause);
                     } else if let Some(lead) = children_first {
-                        for child in descendants(pid) {
+                        for child in common::attack::descendants(pid) {
                             // SAFETY: signalling our child's processes.
                             unsafe { libc::kill(child as libc::pid_t, *signal) };
                         }

@@ -205,6 +205,25 @@ fn status_field<'a>(status: &'a str, key: &str) -> Option<&'a str> {
         .map(str::trim)
 }
 
+/// Every live process whose parent chain leads to `pid`, `pid` left out.
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = live_processes()
+        .filter_map(|(dir, status)| {
+            let child = dir.file_name()?.to_str()?.parse().ok()?;
+            Some((child, status_field(&status, "PPid")?.parse().ok()?))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let of = found[i];
+        found.extend(parents.iter().filter(|(_, p)| *p == of).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
 /// The processes named `name` still alive (zombies aside), by pid.
 pub fn alive(name: &str) -> Vec<String> {
     live_processes()
