@@ -170,11 +170,10 @@ impl Graded {
     /// SIGINT, SIGHUP; a compiler that did is a grader's error, see
     /// `submission::build`).
     pub fn signaled_to_stop(&self) -> bool {
-        const STOPS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
         self.outcomes.iter().any(|o| {
-            o.run.as_ref().is_some_and(
-                |run| matches!(run.ending, crate::run::Ending::Signaled(s) if STOPS.contains(&s)),
-            )
+            o.run.as_ref().is_some_and(|run| {
+                matches!(run.ending, crate::run::Ending::Signaled(s) if crate::run::job_stop(s).is_some())
+            })
         })
     }
 

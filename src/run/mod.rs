@@ -27,7 +27,7 @@ pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
 pub use outcome::{Clock, Ending, RunResult};
 use session::{How, Job, Session};
-pub use stop::{halted, HALT};
+pub use stop::{halted, job_stop, JobStop, HALT, JOB_STOPS};
 use stop::{halted_error, Pressure};
 
 /// A command to run: the program and its arguments.

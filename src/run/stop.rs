@@ -13,6 +13,44 @@ use crate::sandbox::Jail;
 /// [`io::ErrorKind::Interrupted`], and no new run starts.
 pub static HALT: AtomicBool = AtomicBool::new(false);
 
+/// A signal a whole job is stopped with (Slurm, systemd and `docker
+/// stop` send SIGTERM to every process of a job; Ctrl-C SIGINT; a closed
+/// terminal SIGHUP): a compiler or a program that died of one says
+/// nothing of the student.
+pub struct JobStop {
+    /// The signal.
+    pub signal: i32,
+    /// Its name.
+    pub name: &'static str,
+    /// What `strsignal` calls it, as gcc's driver quotes it when its
+    /// `cc1` dies of it.
+    pub described: &'static str,
+}
+
+/// Every [`JobStop`].
+pub const JOB_STOPS: [JobStop; 3] = [
+    JobStop {
+        signal: libc::SIGTERM,
+        name: "SIGTERM",
+        described: "Terminated",
+    },
+    JobStop {
+        signal: libc::SIGINT,
+        name: "SIGINT",
+        described: "Interrupt",
+    },
+    JobStop {
+        signal: libc::SIGHUP,
+        name: "SIGHUP",
+        described: "Hangup",
+    },
+];
+
+/// The [`JobStop`] `signal` is, if it is one.
+pub fn job_stop(signal: i32) -> Option<&'static JobStop> {
+    JOB_STOPS.iter().find(|stop| stop.signal == signal)
+}
+
 /// Whether [`HALT`] is set.
 pub fn halted() -> bool {
     HALT.load(Ordering::Relaxed)

@@ -350,23 +350,18 @@ fn graders_trouble(messages: &str) -> Option<&'static str> {
 /// `file.c:1:2:` of a line a student's `#error` writes). SIGKILL is not
 /// among them: it is how a compiler over its memory limit ends.
 fn stopped_from_outside(signal: Option<i32>, messages: &str) -> Option<&'static str> {
-    const STOPS: [(i32, &str, &str); 3] = [
-        (libc::SIGTERM, "SIGTERM", "Terminated"),
-        (libc::SIGINT, "SIGINT", "Interrupt"),
-        (libc::SIGHUP, "SIGHUP", "Hangup"),
-    ];
-    if let Some((_, name, _)) = STOPS.iter().find(|(s, ..)| Some(*s) == signal) {
-        return Some(name);
+    if let Some(stop) = signal.and_then(crate::run::job_stop) {
+        return Some(stop.name);
     }
     messages.lines().find_map(|line| {
         let (driver, rest) = line.split_once(": internal compiler error: ")?;
         if driver.contains(':') {
             return None;
         }
-        STOPS
+        crate::run::JOB_STOPS
             .iter()
-            .find(|(_, _, said)| rest.starts_with(&format!("{said} signal terminated program")))
-            .map(|(_, name, _)| *name)
+            .find(|stop| rest.starts_with(&format!("{} signal terminated program", stop.described)))
+            .map(|stop| stop.name)
     })
 }
 
