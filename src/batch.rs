@@ -134,19 +134,31 @@ impl Batch<'_> {
             }
         };
         let halt = &crate::run::HALT;
-        let graded = grading::grade_until(
+        let (suite, explain) = (self.suite, self.explain);
+        // Each case becomes its bounded result as soon as it is judged, and
+        // its run's output is let go: a program that floods every case
+        // holds one case's output at a time.
+        let digest = |prepared: &Prepared<'_>, outcome: &mut CaseOutcome| {
+            let result = case_result(suite, prepared, outcome, explain);
+            if let Some(run) = outcome.run.as_mut() {
+                run.transcript = crate::transcript::Transcript::default();
+            }
+            result
+        };
+        let graded = grading::grade_each(
             &found,
             self.suite,
             self.prepared,
             &self.settings,
             halt,
             Some(shared),
+            &digest,
         );
         if crate::run::halted() {
             return (self.not_graded(entry, String::new()), false);
         }
         let suspect = match &graded {
-            Ok(Some(graded)) => graded.signaled_to_stop(),
+            Ok(Some((graded, _))) => graded.signaled_to_stop(),
             Ok(None) => false,
             Err(error) => error.fault() == Fault::Grader,
         };
@@ -168,11 +180,11 @@ impl Batch<'_> {
             Ok(None) => self.not_graded(entry, String::new()),
             // Stopping a job signals every process of it: a run or a build
             // that failed after the stop may have been killed by it.
-            Ok(Some(graded)) if stopping && graded.disturbed() => {
+            Ok(Some((graded, _))) if stopping && graded.disturbed() => {
                 self.not_graded(entry, String::new())
             }
-            Ok(Some(graded)) => {
-                let mut result = self.convert(entry, &graded);
+            Ok(Some((graded, cases))) => {
+                let mut result = self.convert(entry, &graded, cases);
                 if let (Status::Graded, Some(built)) = (&result.status, &graded.built) {
                     if let Some(exploration) = self.exploration(&found, built) {
                         result.score = text::round(result.score + exploration.score);
@@ -235,18 +247,17 @@ impl Batch<'_> {
         text::round(self.suite.max_points() + explored)
     }
 
-    /// A submission's results as reports see them.
-    fn convert(&self, entry: &Entry, graded: &Graded) -> SubmissionResult {
+    /// A submission's results as reports see them, `cases` its cases'.
+    fn convert(
+        &self,
+        entry: &Entry,
+        graded: &Graded,
+        mut cases: Vec<CaseResult>,
+    ) -> SubmissionResult {
         let (status, message) = match &graded.status {
             Built::Graded => (Status::Graded, None),
             Built::CompileError(messages) => (Status::CompileError, Some(messages.clone())),
         };
-        let mut cases: Vec<CaseResult> = self
-            .prepared
-            .iter()
-            .zip(&graded.outcomes)
-            .map(|(p, o)| case_result(self.suite, p, o, self.explain))
-            .collect();
         results::within_budget(&mut cases);
         SubmissionResult {
             score: text::round(graded.score()),

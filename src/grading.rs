@@ -250,21 +250,31 @@ pub fn grade(
     settings: &Settings,
 ) -> Result<Graded, Error> {
     let never = AtomicBool::new(false);
-    grade_until(submission, suite, cases, settings, &never, None)
-        .map(|graded| graded.expect("grading is never stopped"))
+    let graded = grade_each(submission, suite, cases, settings, &never, None, &|_, _| ())?;
+    Ok(graded.expect("grading is never stopped").0)
 }
+
+/// What a caller makes of each case the moment it was judged (a batch:
+/// the case's bounded result), given the outcome to take from: what it
+/// leaves of it (a batch drops the run's output) is all [`Graded`] holds
+/// of the case, so a program that floods every case costs one case's
+/// output at a time, not the suite's.
+pub(crate) type Digest<'d, K> = &'d (dyn Fn(&Prepared<'_>, &mut CaseOutcome) -> K + Sync);
 
 /// Like [`grade`], but stops between cases once `stop` is set, and then
 /// returns `None`: a submission is graded whole or not at all. With
-/// `shared`, a program other students handed in too is built once.
-pub(crate) fn grade_until(
+/// `shared`, a program other students handed in too is built once. Each
+/// case's outcome is handed to `digest` as soon as it is judged; its
+/// digests come back in the cases' order.
+pub(crate) fn grade_each<K: Send>(
     submission: &Submission,
     suite: &Suite,
     cases: &[Prepared<'_>],
     settings: &Settings,
     stop: &AtomicBool,
     shared: Option<&submission::SharedBuilds>,
-) -> Result<Option<Graded>, Error> {
+    digest: Digest<'_, K>,
+) -> Result<Option<(Graded, Vec<K>)>, Error> {
     let flags = settings.flags.over(&suite.compile);
     let building = ALONE.read().unwrap_or_else(|e| e.into_inner());
     let built = match shared {
@@ -274,19 +284,29 @@ pub(crate) fn grade_until(
     drop(building);
     let built = match built {
         Ok(built) => built,
-        Err(BuildError::Compile(messages)) => return Ok(Some(not_compiled(cases, messages))),
+        Err(BuildError::Compile(messages)) => {
+            let mut graded = not_compiled(cases, messages);
+            let digests = cases
+                .iter()
+                .zip(&mut graded.outcomes)
+                .map(|(prepared, outcome)| digest(prepared, outcome))
+                .collect();
+            return Ok(Some((graded, digests)));
+        }
         Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
         Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
     };
-    let Some(outcomes) = run_all(&built, suite, cases, settings, stop)? else {
+    let Some(judged) = run_all(&built, suite, cases, settings, stop, digest)? else {
         return Ok(None);
     };
-    Ok(Some(Graded {
+    let (outcomes, digests) = judged.into_iter().unzip();
+    let graded = Graded {
         status: Status::Graded,
         warnings: built.warnings.clone(),
         outcomes,
         built: Some(built),
-    }))
+    };
+    Ok(Some((graded, digests)))
 }
 
 fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
@@ -307,14 +327,21 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
 
 /// Runs the cases, `settings.jobs` at a time; results keep the cases'
 /// order whatever order they finish in. `None` when stopped.
-fn run_all(
+fn run_all<K: Send>(
     built: &Built,
     suite: &Suite,
     cases: &[Prepared<'_>],
     settings: &Settings,
     stop: &AtomicBool,
-) -> Result<Option<Vec<CaseOutcome>>, Error> {
+    digest: Digest<'_, K>,
+) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
     let timeouts = Timeouts::new(settings.max_timeouts);
+    let judge = |prepared: &Prepared<'_>| -> Result<(CaseOutcome, K), Error> {
+        let mut outcome =
+            timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?;
+        let digested = digest(prepared, &mut outcome);
+        Ok((outcome, digested))
+    };
     if settings.jobs <= 1 {
         // On this thread: it keeps its sandbox slot (and, as root, its
         // control groups) from one submission to the next.
@@ -323,14 +350,11 @@ fn run_all(
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
-            outcomes
-                .push(timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?);
+            outcomes.push(judge(prepared)?);
         }
         return Ok(Some(outcomes));
     }
-    let results = queue::map(cases, settings.jobs, Some(stop), |prepared| {
-        timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))
-    });
+    let results = queue::map(cases, settings.jobs, Some(stop), judge);
     let mut outcomes = Vec::with_capacity(cases.len());
     for slot in results {
         match slot {

@@ -143,8 +143,9 @@ pub fn run(
         }
         Ending::OutputLimit => {
             return Err(failed(format!(
-                "printed more than the output limit ({})",
-                crate::text::size(limits.output)
+                "printed more than the output limit ({}, or {} lines)",
+                crate::text::size(limits.output),
+                crate::text::visible::thousands(limits.lines() as u64)
             )))
         }
         Ending::MemoryLimit => return Err(failed("ran out of memory".into())),

@@ -344,7 +344,11 @@ impl EndingFault {
                 format!("crashed: {}", signal_words(signal))
             }
             EndingFault::OutputLimit => {
-                format!("printed more than {} and was stopped", size(limits.output))
+                format!(
+                    "printed more than {} (or {} lines) and was stopped",
+                    size(limits.output),
+                    crate::text::visible::thousands(limits.lines() as u64)
+                )
             }
             EndingFault::MemoryLimit => format!(
                 "ran out of memory (it may use {})",

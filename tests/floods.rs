@@ -1,7 +1,8 @@
 //! One student's output cannot make everyone's reports huge: a class of
-//! 30 where six programs flood their output (a line of a mebibyte,
-//! endless lines, endless output without a newline, binary bytes, only
-//! carriage returns, a 200 KiB line per input) is graded on every
+//! 30 where seven programs flood their output (a line of a mebibyte,
+//! endless lines, endless empty lines, endless output without a newline,
+//! binary bytes, only carriage returns, a 200 KiB line per input) is
+//! graded on every
 //! Connect Four case, and its reports stay within the documented
 //! bounds, while the feedback still explains each first difference and
 //! every cut says exactly how many bytes it left out.
@@ -16,9 +17,10 @@ use common::*;
 use serde_json::Value;
 
 /// The flooding programs (`tests/programs/floods/`).
-const FLOODS: [&str; 6] = [
+const FLOODS: [&str; 7] = [
     "one-mebibyte-line",
     "endless-lines",
+    "endless-newlines",
     "endless-no-newline",
     "binary-output",
     "endless-carriage-returns",
@@ -56,7 +58,7 @@ fn graded() -> &'static Graded {
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
-        for i in 0..24 {
+        for i in 0..23 {
             let program = match i % 2 {
                 0 => test_file("fixtures/connect4/correct.c"),
                 _ => bugs[i / 2 % bugs.len()].clone(),
@@ -172,8 +174,10 @@ fn the_reports_of_a_class_with_floods_stay_within_their_bounds() {
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+    // Stopped at the line limit (131,072 lines of 7 bytes under a 2 MiB
+    // limit: 917,504 bytes), nearly all of it left out of the reports.
     let cut = student(&graded.results, "endless-lines")["cases"][0]["not_shown"].as_u64();
-    assert!(cut.unwrap_or(0) > 1_000_000, "{cut:?}");
+    assert!(cut.unwrap_or(0) > 900_000, "{cut:?}");
 }
 
 #[test]
@@ -251,4 +255,71 @@ fn endless_output_keeps_its_start_and_end_and_counts_the_lines_between() {
         .collect();
     assert_eq!(numbers[0], numbers[1] * 7, "{mark}");
     assert!(case["not_shown"].as_u64().unwrap() >= numbers[0]);
+}
+
+/// Referee's own peak memory grading `program` alone, with `--jobs 1`,
+/// on `cases` (a case folder) or the built-in Connect Four suite; and its
+/// results.
+fn peak_grading(root: &Path, program: &Path, name: &str, cases: Option<&Path>) -> (u64, Value) {
+    let class = root.join(format!("class-{name}"));
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(program, class.join(format!("{name}.c"))).unwrap();
+    let out = root.join(format!("out-{name}"));
+    let mut args = vec!["grade", "--game", "connect4", "--jobs", "1"];
+    if let Some(cases) = cases {
+        args.extend(["--cases", cases.to_str().unwrap()]);
+    }
+    args.extend(["--out", out.to_str().unwrap(), class.to_str().unwrap()]);
+    let (status, peak) = referee_peak_kib(root, &args);
+    assert!(status.success(), "{name}: {status}");
+    let results = read_json(&out.join("results.json"));
+    assert_eq!(results["submissions"][0]["status"], "graded", "{name}");
+    (peak, results)
+}
+
+/// A program that floods every case costs referee one case's output at
+/// a time: each case becomes its bounded result as soon as it is judged,
+/// and the run's mebibyte of output is let go. Graded on all 29 Connect
+/// Four cases, such a program raised referee's peak by some 27 MiB over
+/// the same program graded on two of them, a mebibyte a case.
+#[test]
+fn a_program_that_floods_every_case_holds_one_cases_output_at_a_time() {
+    let root = tempfile::tempdir().unwrap();
+    let flood = test_file("programs/floods/endless-lines.c");
+    let two = small_suite(
+        "connect4",
+        root.path(),
+        &["seed-example-1", "invalid-column-full"],
+    );
+    let (on_two, _) = peak_grading(root.path(), &flood, "two", Some(&two));
+    let (on_all, results) = peak_grading(root.path(), &flood, "all", None);
+    let cases = results["submissions"][0]["cases"].as_array().unwrap().len();
+    assert!(cases > 20, "{cases} cases");
+    assert!(
+        on_all < on_two + 8 * 1024,
+        "referee's peak grading a flood on {cases} cases: {on_all} KiB, on 2: {on_two} KiB"
+    );
+}
+
+/// Lines are bounded as bytes are: a program printing only newlines
+/// (a million lines in a mebibyte) is stopped at 65,536 lines, with the
+/// reason said, and costs referee little more than a correct program
+/// (it cost some 250 MiB and half a second of judging per case before).
+#[test]
+fn a_flood_of_empty_lines_is_stopped_at_the_line_limit() {
+    let root = tempfile::tempdir().unwrap();
+    let correct = test_file("fixtures/connect4/correct.c");
+    let newlines = test_file("programs/floods/endless-newlines.c");
+    let (correct, _) = peak_grading(root.path(), &correct, "correct", None);
+    let (flood, results) = peak_grading(root.path(), &newlines, "newlines", None);
+    let case = &results["submissions"][0]["cases"][0];
+    assert_eq!(case["verdict"], "output-limit");
+    assert_eq!(
+        case["reason"],
+        "your program printed more than 1 MiB (or 65,536 lines) and was stopped"
+    );
+    assert!(
+        flood < correct + 32 * 1024,
+        "referee's peak grading empty lines: {flood} KiB, a correct program: {correct} KiB"
+    );
 }

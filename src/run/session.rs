@@ -328,8 +328,15 @@ impl<'a> Session<'a> {
             }
             let room =
                 (self.job.limits.output as usize).saturating_sub(self.transcript.output_len());
-            self.transcript.push_output(&self.buf[..n.min(room)]);
-            if n > room {
+            let printed = &self.buf[..n.min(room)];
+            let lines_room = self
+                .job
+                .limits
+                .lines()
+                .saturating_sub(self.transcript.output_lines());
+            let kept = crate::transcript::within_lines(printed, lines_room);
+            self.transcript.push_output(&printed[..kept]);
+            if n > room || kept < printed.len() {
                 return Ok(true);
             }
             // One read empties a pipe of all it holds, up to the buffer's

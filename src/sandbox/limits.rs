@@ -10,7 +10,8 @@ pub struct Limits {
     pub wall: Duration,
     /// Processor time; enforced in whole seconds, rounded up.
     pub cpu: Duration,
-    /// Bytes of output kept; printing more ends the run.
+    /// Bytes of output kept; printing more ends the run (and so does
+    /// printing more than [`Limits::lines`] lines).
     pub output: u64,
     /// Memory, in bytes: the run's processes together where control
     /// groups allow it, and each process's address space everywhere;
@@ -34,10 +35,25 @@ impl Default for Limits {
     }
 }
 
+/// Bytes of the output limit per line a run may print: 65,536 lines for
+/// the default mebibyte.
+const BYTES_PER_LINE: u64 = 16;
+
 /// The descriptors a program may hold open.
 const OPEN_FILES: u64 = 256;
 
 impl Limits {
+    /// Lines of output kept: one per 16 bytes of the output limit (65,536
+    /// for the default mebibyte, at least 1,024); printing more ends the
+    /// run as printing too many bytes does. A line costs judging and
+    /// reports far more than its bytes (a program printing only newlines
+    /// fills a mebibyte with a million lines), so the lines are bounded
+    /// too; a console program's lines average far more than 16 bytes.
+    pub fn lines(&self) -> usize {
+        let lines = (self.output / BYTES_PER_LINE).max(1024);
+        usize::try_from(lines).unwrap_or(usize::MAX)
+    }
+
     /// The resource limits a child sets before `exec`: `(resource, soft,
     /// hard)`, with `processes` for `RLIMIT_NPROC` where it is enforced.
     pub fn rlimits(&self, processes: Option<u64>) -> [[u64; 3]; 6] {

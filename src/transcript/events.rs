@@ -16,6 +16,8 @@ pub struct Transcript {
     events: Vec<Event>,
     /// Bytes printed so far (asked at every read, for the output limit).
     printed: usize,
+    /// Newlines printed so far (for the limit on lines).
+    newlines: usize,
 }
 
 impl Transcript {
@@ -30,6 +32,7 @@ impl Transcript {
             return;
         }
         self.printed += bytes.len();
+        self.newlines += newlines(bytes);
         match self.events.last_mut() {
             Some(Event::Output(out)) => out.extend_from_slice(bytes),
             _ => self.events.push(Event::Output(bytes.to_vec())),
@@ -62,12 +65,46 @@ impl Transcript {
         self.printed
     }
 
+    /// The number of lines printed (newlines).
+    pub(crate) fn output_lines(&self) -> usize {
+        self.newlines
+    }
+
     /// The input lines the program read, in order.
     pub fn inputs(&self) -> impl Iterator<Item = &str> {
         self.events.iter().filter_map(|e| match e {
             Event::Input(line) => Some(line.as_str()),
             Event::Output(_) => None,
         })
+    }
+}
+
+/// The newlines in `bytes`.
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// How many bytes of `bytes` hold at most `room` newlines: all of them,
+/// or up to and including the `room`-th newline when there are more.
+pub fn within_lines(bytes: &[u8], room: usize) -> usize {
+    // Fewer bytes than room: fewer newlines too, no need to look (the
+    // usual read, far below the limit).
+    if bytes.len() <= room {
+        return bytes.len();
+    }
+    let mut ends = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .map(|(at, _)| at + 1);
+    let last_kept = if room == 0 {
+        Some(0)
+    } else {
+        ends.nth(room - 1)
+    };
+    match (last_kept, ends.next()) {
+        (Some(end), Some(_)) => end,
+        _ => bytes.len(),
     }
 }
 
@@ -87,5 +124,18 @@ mod tests {
         assert_eq!(t.output(), b"Col? ok\nCol? ");
         assert_eq!(t.inputs().collect::<Vec<_>>(), ["3", "4"]);
         assert_eq!(t.events().len(), 4, "adjacent output is merged");
+    }
+
+    #[test]
+    fn lines_are_counted_and_cut_after_the_last_one_there_is_room_for() {
+        let mut t = Transcript::new();
+        t.push_output(b"a\nb\n");
+        t.push_input("3");
+        t.push_output(b"c");
+        assert_eq!(t.output_lines(), 2, "typed lines are not printed ones");
+        assert_eq!(within_lines(b"x\ny\nz\n", 2), 4);
+        assert_eq!(within_lines(b"x\ny\nz\n", 3), 6);
+        assert_eq!(within_lines(b"x\ny\nz", 5), 5);
+        assert_eq!(within_lines(b"\n\n", 0), 0);
     }
 }

@@ -12,6 +12,6 @@ mod events;
 pub mod excerpt;
 mod terminal;
 
-pub use events::{Event, Transcript};
+pub use events::{within_lines, Event, Transcript};
 pub use excerpt::{excerpt, Excerpt, Focus};
 pub use terminal::{lines, printable, TermLine, WAITING};

@@ -22,16 +22,51 @@ pub fn referee_in(dir: &Path, args: &[&str]) -> Output {
 
 /// Runs the referee binary with extra environment variables.
 pub fn referee_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null());
+    let mut command = referee_at(dir, args);
+    command.env_remove("NO_COLOR");
     for (k, v) in env {
         command.env(k, v);
     }
     command.output().expect("referee starts")
+}
+
+/// The referee binary with `args`, in `dir`, reading nothing.
+fn referee_at(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    command.args(args).current_dir(dir).stdin(Stdio::null());
+    command
+}
+
+/// The peak resident memory (VmHWM) of process `pid` itself so far, in
+/// KiB: its programs' memory is theirs, not counted.
+pub fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Runs the referee binary with `args` in `dir` (its output thrown
+/// away), and its own peak resident memory in KiB: VmHWM, read every
+/// 2 ms until it ends (it only grows, so the last reading is the peak
+/// up to a few milliseconds before the end).
+pub fn referee_peak_kib(dir: &Path, args: &[&str]) -> (std::process::ExitStatus, u64) {
+    let mut child = referee_at(dir, args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("referee starts");
+    let mut peak = 0;
+    loop {
+        if let Some(kib) = vm_hwm_kib(child.id()) {
+            peak = peak.max(kib);
+        }
+        if let Some(status) = child.try_wait().expect("referee can be waited for") {
+            return (status, peak);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
 }
 
 /// `referee grade --game connect4 --cases CASES --out OUT EXTRA.. CLASS`
