@@ -67,7 +67,9 @@ pub trait Progress: Sync {
 }
 
 impl Batch<'_> {
-    /// Grades `entries`, `jobs` at a time; results in the entries' order.
+    /// Grades `entries`, `jobs` at a time; results in the entries' order,
+    /// compact ([`SubmissionResult::compact`]) where their whole result
+    /// is kept in the output folder's `details/`.
     pub fn run(&self, entries: &[Entry], progress: &dyn Progress) -> Vec<SubmissionResult> {
         let mut programs: Vec<&Path> = self.suite.generator.iter().map(|p| p.as_path()).collect();
         if let crate::case::Reference::Program(program) = &self.suite.reference {
@@ -104,9 +106,11 @@ impl Batch<'_> {
             flags.push(format!("--explore={:?}/{}", explore.budget, explore.seed));
         }
         let fingerprint = class::fingerprint(&entry.path, suite_print, &flags);
+        // What is kept in details/ is held compact until the reports are
+        // written (they read it back a student at a time).
         if !self.force {
             if let Some(cached) = self.cached(entry, &fingerprint) {
-                return (cached, true);
+                return (cached.compact(), true);
             }
         }
         if self.stop.load(Ordering::Relaxed) {
@@ -114,8 +118,8 @@ impl Batch<'_> {
         }
         let (mut result, keep) = self.grade(entry, shared);
         result.fingerprint = fingerprint;
-        if keep && result.status != Status::NotGraded {
-            self.store(&result);
+        if keep && result.status != Status::NotGraded && self.store(&result) {
+            return (result.compact(), false);
         }
         (result, false)
     }
@@ -290,6 +294,7 @@ impl Batch<'_> {
             fingerprint: String::new(),
             cases: Vec::new(),
             exploration: None,
+            brief: None,
         }
     }
 
@@ -314,12 +319,17 @@ impl Batch<'_> {
             .then_some(result)
     }
 
-    fn store(&self, result: &SubmissionResult) {
-        if let Err(e) = write_detail(self.out, result) {
-            eprintln!(
-                "referee: warning: cannot keep {}: {e}",
-                self.detail_file(&result.id).display()
-            );
+    /// Keeps `result` in its details file; whether it could.
+    fn store(&self, result: &SubmissionResult) -> bool {
+        match write_detail(self.out, result) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!(
+                    "referee: warning: cannot keep {}: {e}",
+                    self.detail_file(&result.id).display()
+                );
+                false
+            }
         }
     }
 }
@@ -339,6 +349,22 @@ pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()
     fs::create_dir_all(out.join(DETAILS))?;
     let json = serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?;
     crate::atomic::write(&detail_file(out, &result.id), &json)
+}
+
+/// `student`'s whole result, when it is compact: what its details file
+/// in `out` keeps, with what was learnt of the student since (see
+/// [`SubmissionResult::completed_by`]); why not, when that file is gone
+/// or holds another grading.
+pub fn whole_result(out: &Path, student: &SubmissionResult) -> Result<SubmissionResult, String> {
+    if !student.is_compact() {
+        return Ok(student.clone());
+    }
+    let bytes = fs::read(detail_file(out, &student.id)).map_err(|e| e.to_string())?;
+    let full: SubmissionResult = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    if full.fingerprint != student.fingerprint {
+        return Err("it holds another grading of this submission".into());
+    }
+    Ok(student.completed_by(full))
 }
 
 /// One case's result, with the explanation and (on failure) both

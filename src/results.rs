@@ -46,6 +46,23 @@ pub struct ClassResults {
     pub submissions: Vec<SubmissionResult>,
 }
 
+impl ClassResults {
+    /// The class's keys without its submissions (a copy of those would
+    /// take as much memory as the class).
+    pub fn header(&self) -> ClassResults {
+        ClassResults {
+            game: self.game.clone(),
+            schema_version: self.schema_version,
+            referee_version: self.referee_version.clone(),
+            suite: self.suite.clone(),
+            shard: self.shard.clone(),
+            class: self.class.clone(),
+            missing: self.missing.clone(),
+            submissions: Vec::new(),
+        }
+    }
+}
+
 /// The class a run was given, before `--shard` chose its part.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassInfo {
@@ -205,6 +222,32 @@ pub struct SubmissionResult {
     /// What exploring generated games found (`grade --explore`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exploration: Option<Exploration>,
+    /// Set on a compact result ([`SubmissionResult::compact`]), whose
+    /// `cases` are left out: what the class-wide reports count of them.
+    /// Never written to a file.
+    #[serde(skip)]
+    pub brief: Option<Brief>,
+}
+
+/// A case's outcome in brief: all the class-wide reports (the class page,
+/// the gradebooks, the summary) read of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// The case's name, shared by every student's mark of that case.
+    pub name: std::sync::Arc<str>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Points earned.
+    pub score: f64,
+}
+
+/// What a compact result keeps of its cases.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Brief {
+    /// Each case's mark, in the result's order.
+    pub marks: Vec<Mark>,
+    /// [`SubmissionResult::not_shown`] of the whole result.
+    pub not_shown: u64,
 }
 
 /// What exploring generated games found in one submission.
@@ -355,6 +398,19 @@ impl CaseResult {
 }
 
 impl ExploredGame {
+    /// Leaves out what only the student's own reports show (the
+    /// transcripts, the explanation, the replay case): what a compact
+    /// result keeps.
+    fn slim(&mut self) {
+        self.input = None;
+        self.call = None;
+        self.explanation = String::new();
+        self.expected = None;
+        self.actual = None;
+        self.prompts = None;
+        self.case = String::new();
+    }
+
     /// The comparison's options, as far as this referee knows their names.
     pub(crate) fn options(&self) -> crate::compare::Options {
         self.compare
@@ -387,8 +443,99 @@ impl ExploredGame {
 }
 
 impl SubmissionResult {
+    /// The result as a class's reports hold it while they are written, a
+    /// student at a time: everything but the cases, which only their marks
+    /// stand for, and the heavy parts of an exploration's game (a few
+    /// hundred bytes a student, so a class of any size fits in little
+    /// memory). The whole result is read again from its details file for
+    /// the reports that show it (see `export::folder::publish`).
+    pub fn compact(&self) -> SubmissionResult {
+        let marks = self
+            .marks()
+            .map(|(name, verdict, score)| Mark {
+                name: shared_name(name),
+                verdict,
+                score,
+            })
+            .collect();
+        let brief = Brief {
+            marks,
+            not_shown: self.not_shown(),
+        };
+        let mut exploration = self.exploration.clone();
+        if let Some(found) = exploration.as_mut().and_then(|e| e.found.as_mut()) {
+            found.slim();
+        }
+        // Only why it could not be graded is shown class-wide, in a line.
+        let message = match self.status {
+            Status::Error | Status::NotGraded => self.message.clone(),
+            Status::Graded | Status::CompileError => None,
+        };
+        SubmissionResult {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            lms: self.lms.clone(),
+            path: self.path.clone(),
+            score: self.score,
+            max_score: self.max_score,
+            status: self.status,
+            message,
+            fingerprint: self.fingerprint.clone(),
+            cases: Vec::new(),
+            exploration,
+            brief: Some(brief),
+        }
+    }
+
+    /// Whether this is a compact result, its cases left out.
+    pub fn is_compact(&self) -> bool {
+        self.brief.is_some()
+    }
+
+    /// `full`, this student's whole result as its details file kept it,
+    /// with what was learnt of the student since (a roster's name and
+    /// learning system id).
+    pub fn completed_by(&self, mut full: SubmissionResult) -> SubmissionResult {
+        full.name.clone_from(&self.name);
+        full.lms.clone_from(&self.lms);
+        full
+    }
+
+    /// Each case's name, verdict and points, in the result's order, from
+    /// its cases or, on a compact result, its marks.
+    pub fn marks(&self) -> Box<dyn Iterator<Item = (&str, Verdict, f64)> + '_> {
+        match &self.brief {
+            Some(brief) => Box::new(brief.marks.iter().map(|m| (&*m.name, m.verdict, m.score))),
+            None => Box::new(
+                self.cases
+                    .iter()
+                    .map(|c| (c.name.as_str(), c.verdict, c.score)),
+            ),
+        }
+    }
+
+    /// The verdict and points of the case named `name`, if it ran.
+    pub fn mark_of(&self, name: &str) -> Option<(Verdict, f64)> {
+        self.marks()
+            .find(|(n, _, _)| *n == name)
+            .map(|(_, verdict, score)| (verdict, score))
+    }
+
+    /// How many of its cases passed.
+    pub fn passed(&self) -> usize {
+        self.marks().filter(|(_, v, _)| *v == Verdict::Pass).count()
+    }
+
+    /// Whether every case it ran passed.
+    pub fn passes_every_case(&self) -> bool {
+        self.marks().all(|(_, v, _)| v == Verdict::Pass)
+    }
+
     /// Bytes its reports leave out to keep within their limits.
     pub fn not_shown(&self) -> u64 {
+        if let Some(brief) = &self.brief {
+            return brief.not_shown;
+        }
         let explored = self
             .exploration
             .as_ref()
@@ -405,6 +552,24 @@ impl SubmissionResult {
             0.0
         }
     }
+}
+
+/// `name` as one shared string: a class's students mark the same few
+/// cases, so each case's name is held once however large the class.
+fn shared_name(name: &str) -> std::sync::Arc<str> {
+    use std::collections::HashSet;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<Arc<str>>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(name) = names.get(name) {
+        return Arc::clone(name);
+    }
+    let shared: Arc<str> = Arc::from(name);
+    names.insert(Arc::clone(&shared));
+    shared
 }
 
 fn is_zero(n: &u64) -> bool {

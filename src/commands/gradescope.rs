@@ -97,7 +97,12 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
         lms: None,
         path: args.submission.clone(),
     };
-    let graded = batch.run(std::slice::from_ref(&entry), &Quiet);
+    let graded = batch
+        .run(std::slice::from_ref(&entry), &Quiet)
+        .iter()
+        .map(|result| batch::whole_result(out.path(), result))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|why| format!("cannot read back the results of grading: {why}"))?;
     Ok(batch::class_results(&suite, graded, None))
 }
 
@@ -148,13 +153,14 @@ fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
             fingerprint: String::new(),
             cases: Vec::new(),
             exploration: None,
+            brief: None,
         }],
     }
 }
 
 /// Writes Gradescope's file at `path`, making its folder.
 fn write(path: &Path, results: &ClassResults, seconds: u64) -> Result<(), Failure> {
-    let exporter = Gradescope {
+    let mut exporter = Gradescope {
         execution_time: seconds,
     };
     let files = exporter.files(results).map_err(|e| e.to_string())?;

@@ -1,15 +1,16 @@
 //! `referee merge --out DIR SHARD_DIR...`: one set of reports from the
 //! shards' output folders.
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use referee::batch::{detail_file, write_detail};
+use referee::batch::{detail_file, whole_result, write_detail};
 use referee::class::{split, Shard};
 use referee::export::{folder, json};
-use referee::results::{ClassResults, SubmissionResult};
+use referee::results::ClassResults;
 
 /// Merges the shards' results; fails when they are not every shard of
 /// one split of one class (another game or suite, a shard missing or
@@ -22,15 +23,22 @@ pub fn run(
     allow_missing: bool,
 ) -> Result<ExitCode, Failure> {
     let mut read = Vec::new();
+    let mut sources = HashMap::new();
     for dir in shards {
-        let shard = read_shard(dir)?;
+        let shard = read_shard(dir, &mut sources)?;
         let part = part(dir, &shard)?;
         read.push((dir, shard, part));
     }
     let parts: Vec<split::Part> = read.iter().map(|(_, _, part)| part.clone()).collect();
     let missing = split::check(&parts, allow_missing)?;
     let mut merged: Option<ClassResults> = None;
+    let mut ids = HashSet::new();
     for (dir, shard, _) in read {
+        if let Some(twice) = shard.submissions.iter().find(|s| !ids.insert(s.id.clone())) {
+            return Err(
+                format!("{} is in two shards (again in {})", twice.id, dir.display()).into(),
+            );
+        }
         match &mut merged {
             None => merged = Some(shard),
             Some(all) => {
@@ -39,18 +47,6 @@ pub fn run(
                         "{} was graded on another game or suite than {}: merge shards of one class",
                         dir.display(),
                         shards[0].display()
-                    )
-                    .into());
-                }
-                if let Some(twice) = shard
-                    .submissions
-                    .iter()
-                    .find(|s| all.submissions.iter().any(|a| a.id == s.id))
-                {
-                    return Err(format!(
-                        "{} is in two shards (again in {})",
-                        twice.id,
-                        dir.display()
                     )
                     .into());
                 }
@@ -69,10 +65,12 @@ pub fn run(
     let stamp = folder::Stamp::new(&merged.game, suite, shards, None);
     folder::check(out, &stamp, force)?;
     for submission in &merged.submissions {
-        write_detail(out, submission).map_err(|e| {
-            let file = detail_file(out, &submission.id);
-            format!("{}: cannot write it: {e}", file.display())
-        })?;
+        let file = detail_file(out, &submission.id);
+        let copied = match sources.get(&submission.id) {
+            Some(source) => copy_detail(source, &file),
+            None => write_detail(out, submission),
+        };
+        copied.map_err(|e| format!("{}: cannot write it: {e}", file.display()))?;
     }
     let written = folder::publish(out, &merged, &stamp)?;
     println!(
@@ -108,9 +106,11 @@ fn part(dir: &Path, results: &ClassResults) -> Result<split::Part, Failure> {
     })
 }
 
-/// A shard's results, each submission completed from its details file
-/// (which holds the transcripts results.json leaves out).
-fn read_shard(dir: &Path) -> Result<ClassResults, Failure> {
+/// A shard's results, each submission compact where its details file
+/// holds its whole result (the transcripts results.json leaves out), so
+/// that merging a class takes little memory; `sources` learns where each
+/// such file is. A submission without one stays as results.json has it.
+fn read_shard(dir: &Path, sources: &mut HashMap<String, PathBuf>) -> Result<ClassResults, Failure> {
     let file = dir.join(json::FILE);
     let text = fs::read_to_string(&file).map_err(|e| {
         format!(
@@ -121,15 +121,24 @@ fn read_shard(dir: &Path) -> Result<ClassResults, Failure> {
     })?;
     let mut results: ClassResults = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not referee results: {e}", file.display()))?;
+    drop(text);
     for submission in &mut results.submissions {
         let detail = detail_file(dir, &submission.id);
-        if let Ok(full) = fs::read_to_string(&detail) {
-            if let Ok(full) = serde_json::from_str::<SubmissionResult>(&full) {
-                if full.fingerprint == submission.fingerprint {
-                    *submission = full;
-                }
-            }
+        let compact = submission.compact();
+        if whole_result(dir, &compact).is_ok() {
+            *submission = compact;
+            sources.insert(submission.id.clone(), detail);
         }
     }
     Ok(results)
+}
+
+/// Copies a shard's details file into the merged folder, replacing it
+/// whole.
+fn copy_detail(source: &Path, target: &Path) -> std::io::Result<()> {
+    if let Some(parent) = target.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    let bytes = fs::read(source)?;
+    referee::atomic::write(target, &bytes)
 }

@@ -15,11 +15,11 @@
 //! `|<column id>`), fills that one in. Students not graded have no row.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::Path;
 
 use super::csv::{text, write};
 use super::view;
-use super::Exporter;
+use super::{Exporter, Sink};
 use crate::results::{ClassResults, SubmissionResult};
 use crate::text::points;
 
@@ -30,8 +30,11 @@ pub const FILE: &str = "blackboard-grades.csv";
 pub struct Blackboard;
 
 impl Exporter for Blackboard {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(super::file_if(FILE, grade_center(results)?))
+    fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
+        match grade_center(results)? {
+            Some(text) => out.file(Path::new(FILE), text.as_bytes()),
+            None => Ok(()),
+        }
     }
 }
 

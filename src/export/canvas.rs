@@ -14,11 +14,11 @@
 //! their grade as it is.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::Path;
 
 use super::csv::{text, write};
 use super::view;
-use super::Exporter;
+use super::{Exporter, Sink};
 use crate::results::ClassResults;
 use crate::text::points;
 
@@ -29,8 +29,11 @@ pub const FILE: &str = "canvas-grades.csv";
 pub struct Canvas;
 
 impl Exporter for Canvas {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(super::file_if(FILE, gradebook(results)?))
+    fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
+        match gradebook(results)? {
+            Some(text) => out.file(Path::new(FILE), text.as_bytes()),
+            None => Ok(()),
+        }
     }
 }
 

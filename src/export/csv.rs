@@ -18,10 +18,10 @@
 //! takes it as it is.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::Path;
 
-use super::view::{self, rows};
-use super::Exporter;
+use super::view;
+use super::{Exporter, Sink};
 use crate::results::ClassResults;
 use crate::text::points;
 
@@ -32,11 +32,8 @@ pub const FILE: &str = "gradebook.csv";
 pub struct Csv;
 
 impl Exporter for Csv {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(vec![(
-            PathBuf::from(FILE),
-            gradebook(results)?.into_bytes(),
-        )])
+    fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
+        out.file(Path::new(FILE), gradebook(results)?.as_bytes())
     }
 }
 
@@ -59,12 +56,12 @@ pub fn gradebook(results: &ClassResults) -> io::Result<String> {
             points(submission.max_score),
             text(view::status_id(submission.status)),
         ];
-        fields.extend(
-            rows(&results.suite, submission)
-                .iter()
-                .take(results.suite.cases.len())
-                .map(|row| row.result.map(|r| points(r.score)).unwrap_or_default()),
-        );
+        fields.extend(results.suite.cases.iter().map(|case| {
+            submission
+                .mark_of(&case.name)
+                .map(|(_, score)| points(score))
+                .unwrap_or_default()
+        }));
         records.push(fields);
     }
     write(&records)
@@ -77,8 +74,11 @@ pub const MOODLE_FILE: &str = "moodle-grades.csv";
 pub struct Moodle;
 
 impl Exporter for Moodle {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(super::file_if(MOODLE_FILE, moodle_worksheet(results)?))
+    fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
+        match moodle_worksheet(results)? {
+            Some(text) => out.file(Path::new(MOODLE_FILE), text.as_bytes()),
+            None => Ok(()),
+        }
     }
 }
 

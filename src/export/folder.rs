@@ -11,6 +11,7 @@
 //! every report file of the previous set that the new one does not have
 //! (the feedback of a student no longer in the class) is removed.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Write};
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{all, blackboard, canvas, csv, html, json, junit, markdown};
+use super::{all, blackboard, canvas, csv, html, json, junit, markdown, Sink};
 use crate::batch::DETAILS;
 use crate::fault::Fault;
 use crate::results::{ClassResults, SubmissionResult};
@@ -279,37 +280,35 @@ fn read_stamp(out: &Path) -> Option<Stamp> {
 
 /// Writes `results`' reports into `out` as one set (see the module's
 /// documentation); the paths of the reports written.
+///
+/// `results` may hold compact results
+/// ([`SubmissionResult::compact`]): each student's whole result is then
+/// read from their `details/<id>.json` in `out` when their turn comes,
+/// so the reports of a class of any size take one student's memory.
 pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<PathBuf>, Error> {
     let _timed = crate::timings::Timed::new(crate::timings::Phase::Reports);
     let cannot = |source: io::Error| Error::Write {
         out: out.to_path_buf(),
         source,
     };
+    let staging_failed = |source: io::Error| Error::Staging {
+        out: out.to_path_buf(),
+        source,
+    };
     fs::create_dir_all(out).map_err(cannot)?;
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    for exporter in all() {
-        files.extend(exporter.files(results).map_err(cannot)?);
-    }
     let stamp_json = serde_json::to_vec_pretty(stamp).map_err(|e| cannot(io::Error::other(e)))?;
     remove_leftover_staging(out);
     let staging = tempfile::Builder::new()
         .prefix(STAGING)
         .tempdir_in(out)
         .map_err(cannot)?;
-    for (relative, contents) in files
-        .iter()
-        .chain([(PathBuf::from(STAMP), stamp_json)].iter())
-    {
-        write_new(&staging.path().join(relative), contents).map_err(|source| Error::Staging {
-            out: out.to_path_buf(),
-            source,
-        })?;
-    }
+    let mut sink = Staging::new(staging.path());
+    write_reports(out, results, &mut sink).map_err(staging_failed)?;
+    sink.file(Path::new(STAMP), &stamp_json)
+        .and_then(|()| sink.close())
+        .map_err(staging_failed)?;
     let mut moved = Vec::new();
-    for (relative, _) in files
-        .iter()
-        .chain([(PathBuf::from(STAMP), Vec::new())].iter())
-    {
+    for relative in &sink.written {
         let target = out.join(relative);
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).map_err(cannot)?;
@@ -317,9 +316,111 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
         fs::rename(staging.path().join(relative), &target).map_err(cannot)?;
         moved.push(target);
     }
-    remove_stale(out, &files, &results.submissions);
+    remove_stale(out, &sink.written, &results.submissions);
     moved.pop(); // the stamp is not a report
     Ok(moved)
+}
+
+/// Every format's files of `results`, a student at a time.
+fn write_reports(out: &Path, results: &ClassResults, sink: &mut Staging) -> io::Result<()> {
+    let mut formats = all();
+    for format in &mut formats {
+        format.start(results, sink)?;
+    }
+    let names = super::view::file_names(results);
+    for (student, name) in results.submissions.iter().zip(&names) {
+        let whole = whole(out, student);
+        for format in &mut formats {
+            format.student(results, name, &whole, sink)?;
+        }
+    }
+    for format in &mut formats {
+        format.finish(results, sink)?;
+    }
+    Ok(())
+}
+
+/// A student's whole result: `student` itself, or, when it is compact,
+/// what their details file in `out` keeps. A details file gone or
+/// changed since grading (removed by hand) is said, and the compact
+/// result stands: the student's pages then show their score and no case.
+fn whole<'a>(out: &Path, student: &'a SubmissionResult) -> Cow<'a, SubmissionResult> {
+    if !student.is_compact() {
+        return Cow::Borrowed(student);
+    }
+    match crate::batch::whole_result(out, student) {
+        Ok(full) => Cow::Owned(full),
+        Err(why) => {
+            eprintln!(
+                "referee: warning: {}: {why}; the feedback of {} shows no case: grade again with \
+                 --force to remake it",
+                crate::batch::detail_file(out, &student.id).display(),
+                crate::export::view::printable(&student.id)
+            );
+            Cow::Borrowed(student)
+        }
+    }
+}
+
+/// The staging folder, as formats write into it: each file flushed to
+/// disk once whole, so a full disk is found before anything is replaced.
+struct Staging<'a> {
+    dir: &'a Path,
+    /// Every file made, in the order they were begun.
+    written: Vec<PathBuf>,
+    /// The same, to tell a file written again (a class has thousands).
+    made: HashSet<PathBuf>,
+    /// The files being written in pieces.
+    open: Vec<(PathBuf, io::BufWriter<fs::File>)>,
+}
+
+impl<'a> Staging<'a> {
+    fn new(dir: &'a Path) -> Staging<'a> {
+        Staging {
+            dir,
+            written: Vec::new(),
+            made: HashSet::new(),
+            open: Vec::new(),
+        }
+    }
+
+    /// Notes that `relative` is one of the set.
+    fn made(&mut self, relative: &Path) {
+        if self.made.insert(relative.to_path_buf()) {
+            self.written.push(relative.to_path_buf());
+        }
+    }
+
+    /// Finishes the files written in pieces.
+    fn close(&mut self) -> io::Result<()> {
+        for (_, file) in self.open.drain(..) {
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        }
+        Ok(())
+    }
+}
+
+impl super::Sink for Staging<'_> {
+    fn file(&mut self, relative: &Path, contents: &[u8]) -> io::Result<()> {
+        write_new(&self.dir.join(relative), contents)?;
+        self.made(relative);
+        Ok(())
+    }
+
+    fn append(&mut self, relative: &Path, piece: &[u8]) -> io::Result<()> {
+        if let Some((_, file)) = self.open.iter_mut().find(|(p, _)| p == relative) {
+            return file.write_all(piece);
+        }
+        let path = self.dir.join(relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let mut file = io::BufWriter::new(fs::File::create(path)?);
+        file.write_all(piece)?;
+        self.open.push((relative.to_path_buf(), file));
+        self.made(relative);
+        Ok(())
+    }
 }
 
 /// Removes the staging folders a run stopped at once (a second Ctrl-C)
@@ -348,8 +449,8 @@ fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
 
 /// Removes the report files of a previous set that this one does not
 /// have, and the kept results of students no longer in the class.
-fn remove_stale(out: &Path, files: &[(PathBuf, Vec<u8>)], submissions: &[SubmissionResult]) {
-    let new: HashSet<&Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+fn remove_stale(out: &Path, files: &[PathBuf], submissions: &[SubmissionResult]) {
+    let new: HashSet<&Path> = files.iter().map(|p| p.as_path()).collect();
     for name in TOP_FILES {
         if !new.contains(Path::new(name)) {
             let _ = fs::remove_file(out.join(name));
@@ -382,6 +483,61 @@ fn remove_unlisted(dir: &Path, keep: impl Fn(&str) -> bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The test class as grading holds it: compact, each whole result
+    /// kept in `out`'s details/ (but `missing`'s).
+    fn kept(out: &Path, missing: &str) -> ClassResults {
+        let mut class = crate::export::view::tests::class();
+        for s in &mut class.submissions {
+            s.fingerprint = format!("print-{}", s.id);
+            if s.id != missing {
+                crate::batch::write_detail(out, s).unwrap();
+            }
+            *s = s.compact();
+        }
+        class
+    }
+
+    #[test]
+    fn each_students_reports_are_made_from_their_details_file() {
+        let out = tempfile::tempdir().unwrap();
+        let results = kept(out.path(), "");
+        let stamp = Stamp::new("pentago", "suite".into(), &[], None);
+        let written = publish(out.path(), &results, &stamp).unwrap();
+        assert!(written.contains(&out.path().join("feedback/alice.html")));
+        let page = fs::read_to_string(out.path().join("feedback/alice.html")).unwrap();
+        assert!(
+            page.contains("O wins &lt;script&gt;"),
+            "alice's transcript is on her page"
+        );
+        let json = fs::read_to_string(out.path().join(json::FILE)).unwrap();
+        let back: ClassResults = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.submissions.len(), 3);
+        assert!(
+            json.contains("SECRET-hidden-fail"),
+            "explanations are in results.json"
+        );
+        assert!(!json.contains("O wins"), "transcripts are not");
+        let junit = fs::read_to_string(out.path().join(junit::FILE)).unwrap();
+        assert!(junit.contains("hidden-fail reason"));
+    }
+
+    #[test]
+    fn a_details_file_gone_before_the_reports_costs_that_students_cases_only() {
+        let out = tempfile::tempdir().unwrap();
+        let results = kept(out.path(), "alice");
+        let stamp = Stamp::new("pentago", "suite".into(), &[], None);
+        publish(out.path(), &results, &stamp).unwrap();
+        let page = fs::read_to_string(out.path().join("feedback/alice.md")).unwrap();
+        assert!(!page.contains("O wins"), "no transcript to show");
+        let json = fs::read_to_string(out.path().join(json::FILE)).unwrap();
+        let back: ClassResults = serde_json::from_str(&json).unwrap();
+        let ids: Vec<&str> = back.submissions.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["alice", "bob, \"the builder\"", "carol"]);
+        assert_eq!(back.submissions[0].score, results.submissions[0].score);
+        let gradebook = fs::read_to_string(out.path().join(csv::FILE)).unwrap();
+        assert_eq!(gradebook.lines().count(), 4, "every student has a row");
+    }
 
     #[test]
     fn an_unusable_output_folder_is_the_graders() {

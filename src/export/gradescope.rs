@@ -20,13 +20,13 @@
 //! instructor (`stdout_visibility: hidden`).
 
 use std::io;
-use std::path::PathBuf;
+use std::path::Path;
 
 use serde::Serialize;
 
 use super::markdown::summary;
 use super::view::{self, rows, Row};
-use super::Exporter;
+use super::{Exporter, Sink};
 use crate::case::Visibility;
 use crate::results::{ClassResults, SubmissionResult};
 use crate::text::points;
@@ -77,7 +77,7 @@ pub struct Test {
 }
 
 impl Exporter for Gradescope {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
+    fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
         let [submission] = &results.submissions[..] else {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -90,7 +90,7 @@ impl Exporter for Gradescope {
         let doc = document(results, submission, self.execution_time);
         let mut json = serde_json::to_vec_pretty(&doc).map_err(io::Error::other)?;
         json.push(b'\n');
-        Ok(vec![(PathBuf::from(FILE), json)])
+        out.file(Path::new(FILE), &json)
     }
 }
 
@@ -186,7 +186,7 @@ mod tests {
 
     fn json(i: usize) -> serde_json::Value {
         let files = Gradescope { execution_time: 7 }.files(&one(i)).unwrap();
-        assert_eq!(files[0].0, PathBuf::from("results.json"));
+        assert_eq!(files[0].0, std::path::PathBuf::from("results.json"));
         serde_json::from_slice(&files[0].1).unwrap()
     }
 

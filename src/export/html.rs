@@ -17,11 +17,11 @@
 
 use std::fmt::Write;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::markdown::{summary, DIR};
 use super::view::{self, rows, Row};
-use super::Exporter;
+use super::{Exporter, Sink};
 use crate::case::Visibility;
 use crate::compare::{self, Options, Region, RowKind, Turns};
 use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
@@ -37,24 +37,36 @@ pub const INDEX: &str = "index.html";
 const CONTEXT: usize = 3;
 
 /// `feedback/<id>.html` and `index.html`.
-pub struct Html;
+#[derive(Default)]
+pub struct Html {
+    /// The suite's ignored regions, compiled once for the class.
+    regions: Vec<Region>,
+}
 
 impl Exporter for Html {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
+    fn start(&mut self, results: &ClassResults, _out: &mut dyn Sink) -> io::Result<()> {
+        self.regions = ignored_regions(results);
+        Ok(())
+    }
+
+    fn student(
+        &mut self,
+        results: &ClassResults,
+        name: &str,
+        student: &SubmissionResult,
+        out: &mut dyn Sink,
+    ) -> io::Result<()> {
+        let path = PathBuf::from(DIR).join(format!("{name}.html"));
+        out.file(
+            &path,
+            student_page(results, student, &self.regions).as_bytes(),
+        )
+    }
+
+    /// The class's page, from its compact results.
+    fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
         let names = view::file_names(results);
-        let regions = ignored_regions(results);
-        let mut files: Vec<(PathBuf, Vec<u8>)> = results
-            .submissions
-            .iter()
-            .zip(&names)
-            .map(|(s, name)| {
-                let path = PathBuf::from(DIR).join(format!("{name}.html"));
-                (path, student_page(results, s, &regions).into_bytes())
-            })
-            .collect();
-        let index = index(results, &names).into_bytes();
-        files.push((PathBuf::from(INDEX), index));
-        Ok(files)
+        out.file(Path::new(INDEX), index(results, &names).as_bytes())
     }
 }
 
@@ -588,11 +600,7 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
          <th class=\"num\">Cases passed</th><th>Feedback</th></tr></thead><tbody>\n",
     );
     for (s, name) in results.submissions.iter().zip(names) {
-        let passed = s
-            .cases
-            .iter()
-            .filter(|c| c.verdict == Verdict::Pass)
-            .count();
+        let passed = s.passed();
         let tone = match s.status {
             Status::Graded => "pass",
             _ => "fail",
@@ -637,9 +645,8 @@ fn pass_rates(results: &ClassResults) -> String {
             .submissions
             .iter()
             .filter(|s| {
-                s.cases
-                    .iter()
-                    .any(|c| c.name == case.name && c.verdict == Verdict::Pass)
+                s.marks()
+                    .any(|(name, verdict, _)| name == case.name && verdict == Verdict::Pass)
             })
             .count();
         let _ = writeln!(
@@ -745,7 +752,7 @@ mod tests {
 
     #[test]
     fn pages_are_self_contained() {
-        let files = Html.files(&class()).unwrap();
+        let files = Html::default().files(&class()).unwrap();
         assert_eq!(files.len(), 4);
         for (path, bytes) in &files {
             let text = String::from_utf8_lossy(bytes);

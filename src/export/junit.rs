@@ -18,14 +18,15 @@
 //! drop them). A line break in an attribute (a message) is written as it
 //! is, which XML readers take for a space.
 
-use std::io;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, Read, Seek, Write};
+use std::path::Path;
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::view::{self, rows, Row};
-use super::Exporter;
+use super::{Exporter, Sink};
 use crate::results::{ClassResults, Status, SubmissionResult};
 use crate::text::points;
 use crate::verdict::Verdict;
@@ -33,29 +34,128 @@ use crate::verdict::Verdict;
 /// The file's name.
 pub const FILE: &str = "junit.xml";
 
-/// `junit.xml`.
-pub struct Junit;
+/// `junit.xml`, written a student at a time: each student's
+/// `<testsuite>` is spilled to a temporary file as it comes, since the
+/// class's totals open the document; the document is put together at the
+/// end, the same bytes as `quick-junit` writes of the whole report.
+#[derive(Default)]
+pub struct Junit {
+    /// The `<testsuite>` elements so far.
+    body: Option<File>,
+    /// The class's counts, its suites left out.
+    totals: Counts,
+}
+
+/// What the document's root counts.
+#[derive(Default)]
+struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+    millis: u64,
+}
 
 impl Exporter for Junit {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        Ok(vec![(PathBuf::from(FILE), document(results)?.into_bytes())])
+    fn start(&mut self, _class: &ClassResults, _out: &mut dyn Sink) -> io::Result<()> {
+        self.body = Some(tempfile::tempfile()?);
+        self.totals = Counts::default();
+        Ok(())
+    }
+
+    fn student(
+        &mut self,
+        class: &ClassResults,
+        _name: &str,
+        student: &SubmissionResult,
+        _out: &mut dyn Sink,
+    ) -> io::Result<()> {
+        let (suite, millis) = testsuite(class, student);
+        self.totals.millis += millis;
+        self.spill(suite)
+    }
+
+    fn finish(&mut self, class: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
+        if let Some(missing) = &class.missing {
+            self.spill(missing_shards(class, missing))?;
+        }
+        let mut report = Report::new(shown(&format!("referee: {}", class.suite.title)));
+        let totals = &self.totals;
+        report.tests = totals.tests;
+        report.failures = totals.failures;
+        report.errors = totals.errors;
+        report.skipped = totals.skipped;
+        report.set_time(Duration::from_millis(totals.millis));
+        let empty = report.to_string().map_err(io::Error::other)?;
+        let file = Path::new(FILE);
+        let Some(mut body) = self
+            .body
+            .take()
+            .filter(|_| totals.tests > 0 || class.missing.is_some())
+        else {
+            return out.append(file, empty.as_bytes());
+        };
+        let (opening, closing) = split_root(&empty)?;
+        out.append(file, opening.as_bytes())?;
+        body.rewind()?;
+        let mut chunk = vec![0; 64 * 1024];
+        loop {
+            let n = body.read(&mut chunk)?;
+            if n == 0 {
+                break;
+            }
+            out.append(file, &chunk[..n])?;
+        }
+        out.append(file, closing.as_bytes())
     }
 }
 
-/// The whole document.
+impl Junit {
+    /// Adds `suite` to the document's body and its counts to the totals.
+    fn spill(&mut self, suite: TestSuite) -> io::Result<()> {
+        let totals = &mut self.totals;
+        totals.tests += suite.tests;
+        totals.failures += suite.failures;
+        totals.errors += suite.errors;
+        totals.skipped += suite.skipped;
+        let mut alone = Report::unnamed();
+        alone.add_test_suite(suite);
+        let document = alone.to_string().map_err(io::Error::other)?;
+        let (opening, closing) = split_root(&document)?;
+        let inner = &document[opening.len()..document.len() - closing.len()];
+        let body = self
+            .body
+            .as_mut()
+            .ok_or_else(|| io::Error::other("junit.xml was not started"))?;
+        body.write_all(inner.as_bytes())
+    }
+}
+
+/// A document's opening up to its root's start tag (and the line break
+/// after it), and its closing from the root's end tag. Attribute values
+/// are escaped, so the first `>` after `<testsuites` ends the tag.
+fn split_root(document: &str) -> io::Result<(&str, &str)> {
+    let malformed = || io::Error::other("quick-junit wrote an unexpected document");
+    let root = document.find("<testsuites").ok_or_else(malformed)?;
+    let tag_end = root + document[root..].find('>').ok_or_else(malformed)? + 1;
+    let opening_end = if document[tag_end..].starts_with('\n') {
+        tag_end + 1
+    } else {
+        tag_end
+    };
+    let closing = "</testsuites>\n";
+    let closing_start = document.rfind(closing).ok_or_else(malformed)?;
+    if closing_start < opening_end {
+        return Err(malformed());
+    }
+    Ok((&document[..opening_end], &document[closing_start..]))
+}
+
+/// The whole document, in memory.
 pub fn document(results: &ClassResults) -> io::Result<String> {
-    let mut report = Report::new(shown(&format!("referee: {}", results.suite.title)));
-    let mut millis = 0;
-    for submission in &results.submissions {
-        let (suite, suite_millis) = testsuite(results, submission);
-        report.add_test_suite(suite);
-        millis += suite_millis;
-    }
-    if let Some(missing) = &results.missing {
-        report.add_test_suite(missing_shards(results, missing));
-    }
-    report.set_time(Duration::from_millis(millis));
-    report.to_string().map_err(io::Error::other)
+    let files = Junit::default().files(results)?;
+    let bytes = files.into_iter().next().map(|(_, b)| b).unwrap_or_default();
+    String::from_utf8(bytes).map_err(io::Error::other)
 }
 
 /// The shards a merge lacked, as a suite of skipped tests: CI pages show
@@ -147,6 +247,36 @@ mod tests {
     use crate::export::view::tests::{class, empty_class};
 
     /// The document, parsed.
+    /// The document as `quick-junit` writes the whole report at once.
+    fn at_once(results: &ClassResults) -> String {
+        let mut report = Report::new(shown(&format!("referee: {}", results.suite.title)));
+        let mut millis = 0;
+        for submission in &results.submissions {
+            let (suite, suite_millis) = testsuite(results, submission);
+            report.add_test_suite(suite);
+            millis += suite_millis;
+        }
+        if let Some(missing) = &results.missing {
+            report.add_test_suite(missing_shards(results, missing));
+        }
+        report.set_time(Duration::from_millis(millis));
+        report.to_string().unwrap()
+    }
+
+    #[test]
+    fn written_a_student_at_a_time_it_is_the_whole_report() {
+        let mut missing = class();
+        missing.missing = Some(crate::results::Missing {
+            shards: vec!["2/2".into()],
+            students: 4,
+        });
+        let mut only_missing = empty_class();
+        only_missing.missing = missing.missing.clone();
+        for results in [class(), empty_class(), missing, only_missing] {
+            assert_eq!(document(&results).unwrap(), at_once(&results));
+        }
+    }
+
     fn parsed(xml: &str) -> roxmltree::Document<'_> {
         roxmltree::Document::parse(xml).expect("well-formed XML")
     }

@@ -16,7 +16,7 @@ use std::io;
 use std::path::PathBuf;
 
 use super::view::{self, rows, Row};
-use super::Exporter;
+use super::{Exporter, Sink};
 use crate::case::Visibility;
 use crate::results::{ClassResults, Exploration, SubmissionResult};
 use crate::text::points;
@@ -28,17 +28,15 @@ pub const DIR: &str = "feedback";
 pub struct Markdown;
 
 impl Exporter for Markdown {
-    fn files(&self, results: &ClassResults) -> io::Result<Vec<(PathBuf, Vec<u8>)>> {
-        let names = view::file_names(results);
-        Ok(results
-            .submissions
-            .iter()
-            .zip(names)
-            .map(|(s, name)| {
-                let path = PathBuf::from(DIR).join(format!("{name}.md"));
-                (path, feedback(results, s).into_bytes())
-            })
-            .collect())
+    fn student(
+        &mut self,
+        results: &ClassResults,
+        name: &str,
+        student: &SubmissionResult,
+        out: &mut dyn Sink,
+    ) -> io::Result<()> {
+        let path = PathBuf::from(DIR).join(format!("{name}.md"));
+        out.file(&path, feedback(results, student).as_bytes())
     }
 }
 

@@ -29,19 +29,18 @@ pub mod markdown;
 pub mod summary;
 pub mod view;
 
-pub(crate) use exporter::file_if;
-pub use exporter::Exporter;
+pub use exporter::{Exporter, Sink};
 
 /// Every format `grade` and `merge` write.
 pub fn all() -> Vec<Box<dyn Exporter>> {
     vec![
-        Box::new(json::Json),
+        Box::<json::Json>::default(),
         Box::new(csv::Csv),
         Box::new(csv::Moodle),
         Box::new(canvas::Canvas),
         Box::new(blackboard::Blackboard),
-        Box::new(junit::Junit),
+        Box::<junit::Junit>::default(),
         Box::new(markdown::Markdown),
-        Box::new(html::Html),
+        Box::<html::Html>::default(),
     ]
 }

@@ -90,7 +90,7 @@ pub fn exploration(results: &ClassResults) -> String {
     };
     let differs =
         |s: &&&SubmissionResult| s.exploration.as_ref().is_some_and(|e| e.found.is_some());
-    let passes = |s: &SubmissionResult| s.cases.iter().all(|c| c.verdict == Verdict::Pass);
+    let passes = |s: &SubmissionResult| s.passes_every_case();
     let surprising: Vec<&SubmissionResult> = explored
         .iter()
         .filter(differs)
@@ -223,11 +223,11 @@ fn histogram(out: &mut String, scored: &[&SubmissionResult], max: f64) {
 
 fn most_failed(out: &mut String, scored: &[&SubmissionResult]) {
     let mut failures: Vec<(String, usize)> = Vec::new();
-    for case in scored.iter().flat_map(|s| &s.cases) {
-        if case.verdict != Verdict::Pass {
-            match failures.iter_mut().find(|(n, _)| *n == case.name) {
+    for (name, verdict, _) in scored.iter().flat_map(|s| s.marks()) {
+        if verdict != Verdict::Pass {
+            match failures.iter_mut().find(|(n, _)| n == name) {
                 Some((_, n)) => *n += 1,
-                None => failures.push((case.name.clone(), 1)),
+                None => failures.push((name.to_string(), 1)),
             }
         }
     }
@@ -243,7 +243,7 @@ fn most_failed(out: &mut String, scored: &[&SubmissionResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::view::tests::class;
+    use crate::export::view::tests::{class, explored_game};
     use crate::results::Status;
 
     #[test]
@@ -251,22 +251,7 @@ mod tests {
         use crate::results::{Exploration, ExploredGame};
         let mut class = class();
         assert_eq!(exploration(&class), "", "nothing explored, nothing said");
-        let found = ExploredGame {
-            game: 3,
-            verdict: Verdict::WrongOutput,
-            reason: "differs".into(),
-            description: "7 moves, Red wins".into(),
-            moves: 7,
-            input: Some(vec!["0".into()]),
-            call: None,
-            explanation: String::new(),
-            expected: None,
-            actual: None,
-            not_shown: 0,
-            compare: Vec::new(),
-            prompts: None,
-            case: String::new(),
-        };
+        let found = explored_game();
         let explored = |found: Option<ExploredGame>| Exploration {
             games: 2000,
             seed: 4,

@@ -317,6 +317,27 @@ pub(crate) mod tests {
         assert_eq!(reason(&result).as_deref(), Some("The board differs"));
     }
 
+    /// A game exploring found played differently: 7 moves, nothing
+    /// kept of its transcripts.
+    pub fn explored_game() -> crate::results::ExploredGame {
+        crate::results::ExploredGame {
+            game: 3,
+            verdict: Verdict::WrongOutput,
+            reason: "differs".into(),
+            description: "7 moves, Red wins".into(),
+            moves: 7,
+            input: Some(vec!["0".into()]),
+            call: None,
+            explanation: String::new(),
+            expected: None,
+            actual: None,
+            not_shown: 0,
+            compare: Vec::new(),
+            prompts: None,
+            case: String::new(),
+        }
+    }
+
     /// A small class: a graded student with a public and a hidden
     /// failure, one that does not compile, one with no program.
     pub fn class() -> ClassResults {
@@ -365,6 +386,7 @@ pub(crate) mod tests {
                 ),
             ],
             exploration: None,
+            brief: None,
         };
         let compile = SubmissionResult {
             id: "bob, \"the builder\"".into(),
@@ -395,6 +417,7 @@ pub(crate) mod tests {
                 })
                 .collect(),
             exploration: None,
+            brief: None,
         };
         let empty = SubmissionResult {
             id: "carol".into(),
@@ -408,6 +431,7 @@ pub(crate) mod tests {
             fingerprint: String::new(),
             cases: vec![],
             exploration: None,
+            brief: None,
         };
         ClassResults {
             game: "pentago".into(),
