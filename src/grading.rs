@@ -362,7 +362,39 @@ fn run_all<K: Send>(
             None => return Ok(None),
         }
     }
+    settle(&timeouts, cases, &mut outcomes, digest);
     Ok(Some(outcomes))
+}
+
+/// Makes the cases' outcomes what running them one at a time gives,
+/// whatever order they were run in: a case that a run of its kind earlier
+/// in the suite had already made not to run (see [`Timeouts`]) is judged
+/// so, even if a worker ran it before those timeouts were counted (cases
+/// start in order, so one not run in parallel is never one that would
+/// have run alone).
+fn settle<K>(
+    timeouts: &Timeouts,
+    cases: &[Prepared<'_>],
+    outcomes: &mut [(CaseOutcome, K)],
+    digest: Digest<'_, K>,
+) {
+    if timeouts.limit == 0 {
+        return;
+    }
+    let (mut games, mut calls) = (0, 0);
+    for (prepared, (outcome, digested)) in cases.iter().zip(outcomes.iter_mut()) {
+        let seen = if prepared.case.call.is_some() {
+            &mut calls
+        } else {
+            &mut games
+        };
+        if *seen >= timeouts.limit {
+            *outcome = timeouts.not_run();
+            *digested = digest(prepared, outcome);
+        } else if outcome.judgement.verdict == Verdict::Timeout {
+            *seen += 1;
+        }
+    }
 }
 
 /// Failing fast on a program that loops: once a submission has run out
@@ -394,6 +426,19 @@ impl Timeouts {
         }
     }
 
+    /// The outcome of a case not run because of the timeouts before it.
+    fn not_run(&self) -> CaseOutcome {
+        let judgement = Judgement::nothing(
+            Verdict::Timeout,
+            format!(
+                "not run: your program had already run out of time on {} cases like this \
+                 one, so the rest count as timed out too",
+                self.limit
+            ),
+        );
+        outcome(judgement, Faults::default(), None, None)
+    }
+
     /// The outcome of `prepared`: `run` it, unless the submission has
     /// already timed out too often on cases of its kind.
     fn run(
@@ -403,15 +448,7 @@ impl Timeouts {
     ) -> Result<CaseOutcome, Error> {
         let count = self.count(prepared.case);
         if self.limit > 0 && count.load(Ordering::Relaxed) >= self.limit {
-            let judgement = Judgement::nothing(
-                Verdict::Timeout,
-                format!(
-                    "not run: your program had already run out of time on {} cases like this \
-                     one, so the rest count as timed out too",
-                    self.limit
-                ),
-            );
-            return Ok(outcome(judgement, Faults::default(), None, None));
+            return Ok(self.not_run());
         }
         let outcome = run()?;
         if outcome.judgement.verdict == Verdict::Timeout {

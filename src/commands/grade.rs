@@ -68,16 +68,17 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         Ok(prepared) => prepared,
         Err(error) => return stopped_before_grading().ok_or(error.into()),
     };
+    let (at_once, per_submission) = share_workers(jobs, entries.len());
     let batch = Batch {
         suite: &suite,
         prepared: &prepared,
         settings: Settings {
             flags: super::flags(&args.cflags, &args.cxxflags),
-            jobs: 1,
+            jobs: per_submission,
             max_timeouts: args.max_timeouts,
             ..Settings::default()
         },
-        jobs,
+        jobs: at_once,
         out: &args.out,
         force: args.force,
         stop: &STOP,
@@ -105,7 +106,7 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     if args.timings {
         eprint!(
             "{}",
-            referee::timings::table(referee::timings::since_start(), batch.jobs)
+            referee::timings::table(referee::timings::since_start(), jobs)
         );
     }
     print_summary(
@@ -132,6 +133,18 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::from(code));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How `jobs` workers are shared out over a class of `submissions`: how
+/// many submissions are graded at once, and how many of each one's cases.
+/// A class has one worker per submission, each running its cases one
+/// after another on the worker's own sandbox slot; a class smaller than
+/// the workers (one late submission, a regrade of two) runs each
+/// submission's cases side by side instead, so that no core waits idle.
+/// The grade is the same either way (see `grading::run_all`).
+fn share_workers(jobs: usize, submissions: usize) -> (usize, usize) {
+    let at_once = jobs.min(submissions).max(1);
+    (at_once, (jobs / at_once).max(1))
 }
 
 /// How many submissions to grade at once: `requested` (`--jobs`), else
@@ -296,4 +309,18 @@ fn say_what_the_roster_missed(missed: &[String]) {
          (their grades are in gradebook.csv)",
         shown.join(", ")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share_workers;
+
+    #[test]
+    fn workers_left_over_by_a_small_class_run_its_cases() {
+        assert_eq!(share_workers(2, 1), (1, 2));
+        assert_eq!(share_workers(8, 3), (3, 2));
+        assert_eq!(share_workers(2, 21), (2, 1));
+        assert_eq!(share_workers(1, 1), (1, 1));
+        assert_eq!(share_workers(4, 0), (1, 4));
+    }
 }
