@@ -502,3 +502,86 @@ fn timings_name_every_phase_and_count_what_it_did() {
         "the table goes to stderr"
     );
 }
+
+/// An output folder of `students` copies of `graded`'s one student (its
+/// entry in results.json and its details file, under new ids), as a
+/// shard of a large class leaves it.
+fn copies_of(graded: &Path, students: usize, into: &Path) {
+    let mut results = read_json(&graded.join("results.json"));
+    let one = results["submissions"][0].clone();
+    let id = one["id"].as_str().unwrap().to_string();
+    let detail = read_json(&graded.join(format!("details/{id}.json")));
+    fs::create_dir_all(into.join("details")).unwrap();
+    fs::copy(
+        graded.join(".referee-out.json"),
+        into.join(".referee-out.json"),
+    )
+    .unwrap();
+    let mut submissions = Vec::new();
+    for i in 0..students {
+        let id = format!("s{i:05}");
+        let (mut entry, mut whole) = (one.clone(), detail.clone());
+        entry["id"] = id.clone().into();
+        whole["id"] = id.clone().into();
+        let details = into.join(format!("details/{id}.json"));
+        fs::write(details, serde_json::to_vec(&whole).unwrap()).unwrap();
+        submissions.push(entry);
+    }
+    results["submissions"] = Value::Array(submissions);
+    let text = serde_json::to_vec_pretty(&results).unwrap();
+    fs::write(into.join("results.json"), text).unwrap();
+}
+
+/// `merge` reads a shard's results.json as a stream, each student made
+/// compact as soon as it is read: its memory grows by a compact result
+/// per student (some 4 KiB, docs/reliability.md), not by the shard's
+/// results.json, which it held whole before (a shard of 1,000 such
+/// students, 19 MB of results.json, took 44 MiB to merge; 12 MiB now).
+#[test]
+fn merging_a_large_shard_takes_a_compact_result_per_student() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    let bugs = test_file("fixtures/connect4/bugs");
+    fs::copy(bugs.join("board-upside-down.c"), class.join("bad.c")).unwrap();
+    let graded = work.path().join("graded");
+    let run = referee_in(
+        work.path(),
+        &[
+            "grade",
+            "--game",
+            "connect4",
+            "--out",
+            graded.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    let peak = |students: usize| {
+        let shard = work.path().join(format!("shard-{students}"));
+        copies_of(&graded, students, &shard);
+        let size = fs::metadata(shard.join("results.json")).unwrap().len();
+        let out = work.path().join(format!("merged-{students}"));
+        let args = [
+            "merge",
+            "--out",
+            out.to_str().unwrap(),
+            shard.to_str().unwrap(),
+        ];
+        let (status, peak) = referee_peak_kib(work.path(), &args);
+        assert!(status.success(), "{status}");
+        let merged = read_json(&out.join("results.json"));
+        assert_eq!(merged["submissions"].as_array().unwrap().len(), students);
+        (peak, size)
+    };
+    let (few, _) = peak(40);
+    let (many, size) = peak(800);
+    let per_student = (many.saturating_sub(few)) * 1024 / 760;
+    assert!(size / 800 > 12 * 1024, "{size} bytes of results.json");
+    assert!(
+        per_student < 8 * 1024,
+        "merging took {per_student} more bytes per student ({few} KiB for 40, {many} KiB for \
+         800; results.json holds {} per student)",
+        size / 800
+    );
+}

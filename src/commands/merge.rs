@@ -10,7 +10,7 @@ use super::Failure;
 use referee::batch::{detail_file, whole_result, write_detail};
 use referee::class::{split, Shard};
 use referee::export::{folder, json};
-use referee::results::ClassResults;
+use referee::results::{ClassResults, SubmissionResult};
 
 /// Merges the shards' results; fails when they are not every shard of
 /// one split of one class (another game or suite, a shard missing or
@@ -110,27 +110,107 @@ fn part(dir: &Path, results: &ClassResults) -> Result<split::Part, Failure> {
 /// holds its whole result (the transcripts results.json leaves out), so
 /// that merging a class takes little memory; `sources` learns where each
 /// such file is. A submission without one stays as results.json has it.
+/// The file is read as a stream, each submission made compact as soon as
+/// it is read: a shard's `results.json` is never held whole.
 fn read_shard(dir: &Path, sources: &mut HashMap<String, PathBuf>) -> Result<ClassResults, Failure> {
     let file = dir.join(json::FILE);
-    let text = fs::read_to_string(&file).map_err(|e| {
+    let opened = fs::File::open(&file).map_err(|e| {
         format!(
             "{}: cannot read it ({e}); is {} a grade --out folder?",
             file.display(),
             dir.display()
         )
     })?;
-    let mut results: ClassResults = serde_json::from_str(&text)
+    let mut reader = serde_json::Deserializer::from_reader(std::io::BufReader::new(opened));
+    let shard = ShardFile { dir, sources };
+    let results = serde::de::DeserializeSeed::deserialize(shard, &mut reader)
+        .and_then(|results| reader.end().map(|()| results))
         .map_err(|e| format!("{}: not referee results: {e}", file.display()))?;
-    drop(text);
-    for submission in &mut results.submissions {
-        let detail = detail_file(dir, &submission.id);
-        let compact = submission.compact();
-        if whole_result(dir, &compact).is_ok() {
-            *submission = compact;
-            sources.insert(submission.id.clone(), detail);
-        }
-    }
     Ok(results)
+}
+
+/// Reads a shard's results.json (see [`read_shard`]).
+struct ShardFile<'a> {
+    dir: &'a Path,
+    sources: &'a mut HashMap<String, PathBuf>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for ShardFile<'_> {
+    type Value = ClassResults;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<ClassResults, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ShardFile<'_> {
+    type Value = ClassResults;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a class's results")
+    }
+
+    /// The class's keys are kept as they are, and read as a class of no
+    /// submissions; the submissions are read one at a time.
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ClassResults, A::Error> {
+        let mut keys = serde_json::Map::new();
+        let mut submissions = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "submissions" {
+                let each = Submissions {
+                    dir: self.dir,
+                    sources: &mut *self.sources,
+                };
+                submissions = Some(map.next_value_seed(each)?);
+            } else {
+                keys.insert(key, map.next_value()?);
+            }
+        }
+        let submissions =
+            submissions.ok_or_else(|| serde::de::Error::missing_field("submissions"))?;
+        keys.insert("submissions".into(), serde_json::Value::Array(Vec::new()));
+        let mut results: ClassResults =
+            serde_json::from_value(keys.into()).map_err(serde::de::Error::custom)?;
+        results.submissions = submissions;
+        Ok(results)
+    }
+}
+
+/// A shard's submissions, each compact as soon as it is read where its
+/// details file holds it whole.
+struct Submissions<'a> {
+    dir: &'a Path,
+    sources: &'a mut HashMap<String, PathBuf>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Submissions<'_> {
+    type Value = Vec<SubmissionResult>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Submissions<'_> {
+    type Value = Vec<SubmissionResult>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of submissions")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut submissions = Vec::new();
+        while let Some(mut submission) = seq.next_element::<SubmissionResult>()? {
+            let compact = submission.compact();
+            if whole_result(self.dir, &compact).is_ok() {
+                let detail = detail_file(self.dir, &compact.id);
+                self.sources.insert(compact.id.clone(), detail);
+                submission = compact;
+            }
+            submissions.push(submission);
+        }
+        Ok(submissions)
+    }
 }
 
 /// Copies a shard's details file into the merged folder, replacing it
