@@ -545,17 +545,7 @@ fn merging_a_large_shard_takes_a_compact_result_per_student() {
     let bugs = test_file("fixtures/connect4/bugs");
     fs::copy(bugs.join("board-upside-down.c"), class.join("bad.c")).unwrap();
     let graded = work.path().join("graded");
-    let run = referee_in(
-        work.path(),
-        &[
-            "grade",
-            "--game",
-            "connect4",
-            "--out",
-            graded.to_str().unwrap(),
-            class.to_str().unwrap(),
-        ],
-    );
+    let run = grade_builtin("connect4", work.path(), &graded, &[], &class);
     assert!(run.status.success(), "{}", stderr(&run));
     let peak = |students: usize| {
         let shard = work.path().join(format!("shard-{students}"));

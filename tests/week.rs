@@ -390,17 +390,7 @@ fn one_looping_program_costs_seconds_not_minutes() {
     );
     let out = work.path().join("out");
     // The shipped suite, as a TA grades with it.
-    let run = referee_in(
-        work.path(),
-        &[
-            "grade",
-            "--game",
-            "connect4",
-            "--out",
-            out.to_str().unwrap(),
-            class.to_str().unwrap(),
-        ],
-    );
+    let run = grade_builtin("connect4", work.path(), &out, &[], &class);
     assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
     let results = read_json(&out.join("results.json"));
     let looper = submission(&results, "looper");
@@ -432,19 +422,7 @@ fn a_submission_graded_alone_gets_the_same_grade_from_two_workers_as_from_one() 
     );
     let graded = |jobs: &str| {
         let out = work.path().join(format!("out-{jobs}"));
-        let run = referee_in(
-            work.path(),
-            &[
-                "grade",
-                "--game",
-                "connect4",
-                "--jobs",
-                jobs,
-                "--out",
-                out.to_str().unwrap(),
-                class.to_str().unwrap(),
-            ],
-        );
+        let run = grade_builtin("connect4", work.path(), &out, &["--jobs", jobs], &class);
         assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
         without_times(read_json(&out.join("results.json")))["submissions"][0].clone()
     };

@@ -81,6 +81,15 @@ pub fn grade_connect4(
     grade_game("connect4", dir, cases, out, extra, class)
 }
 
+/// `referee grade --game GAME --out OUT EXTRA.. CLASS` in `dir`: the
+/// game's built-in suite, as a TA grades with it.
+pub fn grade_builtin(game: &str, dir: &Path, out: &Path, extra: &[&str], class: &Path) -> Output {
+    let mut args = vec!["grade", "--game", game, "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.push(class.to_str().unwrap());
+    referee_in(dir, &args)
+}
+
 /// `referee grade --game GAME --cases CASES --out OUT EXTRA.. CLASS` in
 /// `dir`.
 pub fn grade_game(
