@@ -362,39 +362,8 @@ fn run_all<K: Send>(
             None => return Ok(None),
         }
     }
-    settle(&timeouts, cases, &mut outcomes, digest);
+    timeouts.settle(cases, &mut outcomes, digest);
     Ok(Some(outcomes))
-}
-
-/// Makes the cases' outcomes what running them one at a time gives,
-/// whatever order they were run in: a case that a run of its kind earlier
-/// in the suite had already made not to run (see [`Timeouts`]) is judged
-/// so, even if a worker ran it before those timeouts were counted (cases
-/// start in order, so one not run in parallel is never one that would
-/// have run alone).
-fn settle<K>(
-    timeouts: &Timeouts,
-    cases: &[Prepared<'_>],
-    outcomes: &mut [(CaseOutcome, K)],
-    digest: Digest<'_, K>,
-) {
-    if timeouts.limit == 0 {
-        return;
-    }
-    let (mut games, mut calls) = (0, 0);
-    for (prepared, (outcome, digested)) in cases.iter().zip(outcomes.iter_mut()) {
-        let seen = if prepared.case.call.is_some() {
-            &mut calls
-        } else {
-            &mut games
-        };
-        if *seen >= timeouts.limit {
-            *outcome = timeouts.not_run();
-            *digested = digest(prepared, outcome);
-        } else if outcome.judgement.verdict == Verdict::Timeout {
-            *seen += 1;
-        }
-    }
 }
 
 /// Failing fast on a program that loops: once a submission has run out
@@ -405,24 +374,51 @@ fn settle<K>(
 /// Python file whose game loops may still have working functions.
 struct Timeouts {
     limit: usize,
-    games: AtomicUsize,
-    calls: AtomicUsize,
+    /// Timeouts so far, of each kind ([`Timeouts::kind`]).
+    counts: [AtomicUsize; 2],
 }
 
 impl Timeouts {
     fn new(limit: usize) -> Timeouts {
         Timeouts {
             limit,
-            games: AtomicUsize::new(0),
-            calls: AtomicUsize::new(0),
+            counts: [AtomicUsize::new(0), AtomicUsize::new(0)],
         }
     }
 
+    /// The kind a case's timeouts count as: whole games 0, calls 1.
+    fn kind(case: &Case) -> usize {
+        usize::from(case.call.is_some())
+    }
+
     fn count(&self, case: &Case) -> &AtomicUsize {
-        if case.call.is_some() {
-            &self.calls
-        } else {
-            &self.games
+        &self.counts[Timeouts::kind(case)]
+    }
+
+    /// Makes the cases' outcomes what running them one at a time gives,
+    /// whatever order they were run in: a case that timeouts of its kind
+    /// earlier in the suite had already made not to run is judged so, even
+    /// if a worker ran it before those timeouts were counted (cases start
+    /// in order, so one not run in parallel is never one that would have
+    /// run alone).
+    fn settle<K>(
+        &self,
+        cases: &[Prepared<'_>],
+        outcomes: &mut [(CaseOutcome, K)],
+        digest: Digest<'_, K>,
+    ) {
+        if self.limit == 0 {
+            return;
+        }
+        let mut seen = [0; 2];
+        for (prepared, (outcome, digested)) in cases.iter().zip(outcomes.iter_mut()) {
+            let seen = &mut seen[Timeouts::kind(prepared.case)];
+            if *seen >= self.limit {
+                *outcome = self.not_run();
+                *digested = digest(prepared, outcome);
+            } else if outcome.judgement.verdict == Verdict::Timeout {
+                *seen += 1;
+            }
         }
     }
 

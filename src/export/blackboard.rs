@@ -15,7 +15,6 @@
 //! `|<column id>`), fills that one in. Students not graded have no row.
 
 use std::io;
-use std::path::Path;
 
 use super::csv::{text, write};
 use super::view;
@@ -31,10 +30,7 @@ pub struct Blackboard;
 
 impl Exporter for Blackboard {
     fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
-        match grade_center(results)? {
-            Some(text) => out.file(Path::new(FILE), text.as_bytes()),
-            None => Ok(()),
-        }
+        super::file_if(out, FILE, grade_center(results)?)
     }
 }
 

@@ -14,7 +14,6 @@
 //! their grade as it is.
 
 use std::io;
-use std::path::Path;
 
 use super::csv::{text, write};
 use super::view;
@@ -30,10 +29,7 @@ pub struct Canvas;
 
 impl Exporter for Canvas {
     fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
-        match gradebook(results)? {
-            Some(text) => out.file(Path::new(FILE), text.as_bytes()),
-            None => Ok(()),
-        }
+        super::file_if(out, FILE, gradebook(results)?)
     }
 }
 

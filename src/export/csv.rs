@@ -75,10 +75,7 @@ pub struct Moodle;
 
 impl Exporter for Moodle {
     fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
-        match moodle_worksheet(results)? {
-            Some(text) => out.file(Path::new(MOODLE_FILE), text.as_bytes()),
-            None => Ok(()),
-        }
+        super::file_if(out, MOODLE_FILE, moodle_worksheet(results)?)
     }
 }
 

@@ -66,6 +66,15 @@ pub trait Exporter {
     }
 }
 
+/// Writes the file `name` of a format that writes it only for some
+/// classes (a learning system's grades): `text`, or nothing.
+pub(crate) fn file_if(out: &mut dyn Sink, name: &str, text: Option<String>) -> io::Result<()> {
+    match text {
+        Some(text) => out.file(Path::new(name), text.as_bytes()),
+        None => Ok(()),
+    }
+}
+
 /// Files kept in memory, in the order they were first written.
 #[derive(Default)]
 pub struct Memory {

@@ -246,7 +246,6 @@ mod tests {
     use super::*;
     use crate::export::view::tests::{class, empty_class};
 
-    /// The document, parsed.
     /// The document as `quick-junit` writes the whole report at once.
     fn at_once(results: &ClassResults) -> String {
         let mut report = Report::new(shown(&format!("referee: {}", results.suite.title)));
@@ -277,6 +276,7 @@ mod tests {
         }
     }
 
+    /// The document, parsed.
     fn parsed(xml: &str) -> roxmltree::Document<'_> {
         roxmltree::Document::parse(xml).expect("well-formed XML")
     }

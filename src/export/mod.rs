@@ -29,6 +29,7 @@ pub mod markdown;
 pub mod summary;
 pub mod view;
 
+pub(crate) use exporter::file_if;
 pub use exporter::{Exporter, Sink};
 
 /// Every format `grade` and `merge` write.
