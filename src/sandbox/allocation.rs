@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::cgroup::{below, own_path, Mounts};
+use super::cgroup::{below, own_path, Control, Mounts};
 
 /// Where the limits are read: the machine's files and environment, or a
 /// test's.
@@ -545,11 +545,18 @@ impl System for Given {
 /// out-of-memory killer killed in referee's group. `None` where nothing
 /// can be read.
 pub fn enclosing_pressure(own_kills: bool) -> Option<u64> {
-    static FILES: std::sync::OnceLock<Vec<Counter>> = std::sync::OnceLock::new();
-    let counters = FILES.get_or_init(|| counters(&Machine));
+    // Read before and after every run: opened once (see Control).
+    static FILES: std::sync::OnceLock<Vec<(Counter, Control)>> = std::sync::OnceLock::new();
+    let counters = FILES.get_or_init(|| {
+        let open = |c: Counter| {
+            let file = Control::open(c.file.clone(), false);
+            (c, file)
+        };
+        counters(&Machine).into_iter().map(open).collect()
+    });
     let mut total = None;
-    for counter in counters.iter().filter(|c| own_kills || !c.kills) {
-        let text = fs::read_to_string(&counter.file).ok();
+    for (counter, file) in counters.iter().filter(|(c, _)| own_kills || !c.kills) {
+        let text = file.read().ok();
         let value = match counter.field {
             Some(name) => text.as_deref().and_then(|t| field(t, name)),
             None => text.and_then(|t| t.trim().parse().ok()),

@@ -5,6 +5,7 @@
 use std::ffi::CString;
 use std::fs;
 use std::io;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -78,6 +79,55 @@ pub enum Refusal {
         /// How many.
         others: usize,
     },
+}
+
+/// A control file read (or written) before and after every run: opened
+/// once, then read from its start each time, which shows its values as
+/// they are then (the kernel makes a control file's text anew for a read
+/// at offset 0). Opening a control file costs more than reading it, and a
+/// slot's files are read several times a run. Where it could not be
+/// opened, each use opens it by its path, as before.
+#[derive(Debug)]
+pub struct Control {
+    path: PathBuf,
+    file: Option<fs::File>,
+}
+
+impl Control {
+    /// `path`, opened for reading and, with `write`, writing.
+    pub fn open(path: PathBuf, write: bool) -> Control {
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(write)
+            .open(&path)
+            .ok();
+        Control { path, file }
+    }
+
+    /// The file's text now.
+    pub fn read(&self) -> io::Result<String> {
+        let Some(file) = &self.file else {
+            return fs::read_to_string(&self.path);
+        };
+        let mut bytes = Vec::with_capacity(256);
+        let mut chunk = [0u8; 1024];
+        loop {
+            let n = file.read_at(&mut chunk, bytes.len() as u64)?;
+            if n == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&chunk[..n]);
+        }
+        String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+
+    /// Writes `value` (a control file takes each write whole).
+    pub fn write(&self, value: &str) -> io::Result<()> {
+        match &self.file {
+            Some(file) => file.write_at(value.as_bytes(), 0).map(|_| ()),
+            None => fs::write(&self.path, value),
+        }
+    }
 }
 
 /// The limits last written to a slot's group: a run with the same limits
@@ -240,4 +290,45 @@ pub fn stale_groups(dir: &Path) -> Vec<PathBuf> {
 
 pub fn c_path(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_control_file_reads_what_it_holds_now() {
+        // A file of /proc makes its text anew at each read from its
+        // start, as a control file does.
+        let status = Control::open(PathBuf::from("/proc/self/status"), false);
+        assert!(status.file.is_some());
+        let threads = |text: String| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|n| n.trim().parse::<u32>().ok())
+                .expect("a thread count")
+        };
+        let before = threads(status.read().unwrap());
+        let (tell, wait) = std::sync::mpsc::channel::<()>();
+        let (started, running) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || {
+            let _ = started.send(());
+            let _ = wait.recv();
+        });
+        running.recv().unwrap();
+        assert_eq!(threads(status.read().unwrap()), before + 1);
+        tell.send(()).unwrap();
+        other.join().unwrap();
+    }
+
+    #[test]
+    fn a_control_file_that_could_not_be_opened_is_used_by_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = Control::open(dir.path().join("memory.failcnt"), true);
+        assert!(file.read().is_err());
+        fs::write(&file.path, "7").unwrap();
+        assert_eq!(file.read().unwrap(), "7");
+        file.write("0").unwrap();
+        assert_eq!(fs::read_to_string(&file.path).unwrap(), "0");
+    }
 }

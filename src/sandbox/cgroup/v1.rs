@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::files::{
-    below, c_path, own_path, remove_tree, stale_groups, Mounts, Unavailable, Written,
+    below, c_path, own_path, remove_tree, stale_groups, Control, Mounts, Unavailable, Written,
 };
 
 /// Where referee's groups go in each hierarchy.
@@ -57,6 +57,8 @@ impl Base {
             fs::create_dir_all(dir)?;
         }
         Ok(Group {
+            failcnt: Control::open(memory.join("memory.failcnt"), true),
+            oom_control: Control::open(memory.join("memory.oom_control"), false),
             pids,
             memory,
             limits: Written::default(),
@@ -93,6 +95,10 @@ pub struct Group {
     pids: PathBuf,
     memory: PathBuf,
     limits: Written,
+    /// `memory.failcnt`, zeroed before each run, read after.
+    failcnt: Control,
+    /// `memory.oom_control`, read before and after each run.
+    oom_control: Control,
     /// `oom_kill` when the run started.
     oom_kills: std::sync::Mutex<u64>,
 }
@@ -126,7 +132,7 @@ impl Group {
             let _ = fs::write(&memsw, &limit);
             Ok(())
         })?;
-        fs::write(self.memory.join("memory.failcnt"), "0")?;
+        self.failcnt.write("0")?;
         if let Ok(mut kills) = self.oom_kills.lock() {
             *kills = self.read_oom_kills();
         }
@@ -137,7 +143,7 @@ impl Group {
     /// for memory, whichever limit (its own, an ancestor's, the
     /// machine's) the killer enforced.
     fn read_oom_kills(&self) -> u64 {
-        let text = fs::read_to_string(self.memory.join("memory.oom_control")).unwrap_or_default();
+        let text = self.oom_control.read().unwrap_or_default();
         crate::sandbox::allocation::field(&text, "oom_kill").unwrap_or(0)
     }
 
@@ -151,7 +157,8 @@ impl Group {
     /// charges refused by this group's own limit (an ancestor's refusals
     /// count in the ancestor).
     pub fn hit_memory_limit(&self) -> bool {
-        fs::read_to_string(self.memory.join("memory.failcnt"))
+        self.failcnt
+            .read()
             .ok()
             .and_then(|t| t.trim().parse::<u64>().ok())
             .is_some_and(|n| n > 0)

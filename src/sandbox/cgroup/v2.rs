@@ -31,7 +31,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::files::{
-    below, c_path, own_path, remove_tree, stale_groups, Mounts, Refusal, Unavailable, Written,
+    below, c_path, own_path, remove_tree, stale_groups, Control, Mounts, Refusal, Unavailable,
+    Written,
 };
 
 const WANTED: [&str; 2] = ["pids", "memory"];
@@ -144,6 +145,7 @@ impl Base {
         // No swapping past the limit; absent without swap accounting.
         let _ = fs::write(dir.join("memory.swap.max"), "0");
         Ok(Group {
+            events_file: Control::open(dir.join("memory.events"), false),
             dir,
             limits: Written::default(),
             events: Mutex::new(Events::default()),
@@ -167,6 +169,8 @@ impl Base {
 pub struct Group {
     dir: PathBuf,
     limits: Written,
+    /// `memory.events`, read before and after each run.
+    events_file: Control,
     /// `memory.events` when the run started.
     events: Mutex<Events>,
 }
@@ -212,7 +216,7 @@ impl Group {
     }
 
     fn read_events(&self) -> Events {
-        Events::parse(&fs::read_to_string(self.dir.join("memory.events")).unwrap_or_default())
+        Events::parse(&self.events_file.read().unwrap_or_default())
     }
 
     /// See [`super::Group::prepare`].
