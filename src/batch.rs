@@ -344,11 +344,16 @@ pub fn detail_file(out: &Path, id: &str) -> PathBuf {
     out.join(DETAILS).join(format!("{id}.json"))
 }
 
-/// Writes a submission's whole result to its [`detail_file`].
+/// Writes a submission's whole result to its [`detail_file`], whole but
+/// not yet flushed to disk: publishing the reports flushes every details
+/// file of the class at once ([`crate::atomic::flush_filesystem`]), so
+/// grading does not wait on the disk once a student. A details file a
+/// crash of the machine cut short does not parse or match, and its
+/// student is graded again.
 pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()> {
     fs::create_dir_all(out.join(DETAILS))?;
     let json = serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?;
-    crate::atomic::write(&detail_file(out, &result.id), &json)
+    crate::atomic::replace(&detail_file(out, &result.id), &json)
 }
 
 /// `student`'s whole result, when it is compact: what its details file

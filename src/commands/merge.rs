@@ -214,11 +214,12 @@ impl<'de> serde::de::Visitor<'de> for Submissions<'_> {
 }
 
 /// Copies a shard's details file into the merged folder, replacing it
-/// whole.
+/// whole (flushed to disk with the merged reports when they are
+/// published).
 fn copy_detail(source: &Path, target: &Path) -> std::io::Result<()> {
     if let Some(parent) = target.parent() {
         fs::create_dir_all(parent)?;
     }
     let bytes = fs::read(source)?;
-    referee::atomic::write(target, &bytes)
+    referee::atomic::replace(target, &bytes)
 }

@@ -306,6 +306,7 @@ pub fn publish(out: &Path, results: &ClassResults, stamp: &Stamp) -> Result<Vec<
     write_reports(out, results, &mut sink).map_err(staging_failed)?;
     sink.file(Path::new(STAMP), &stamp_json)
         .and_then(|()| sink.close())
+        .and_then(|()| crate::atomic::flush_filesystem(out))
         .map_err(staging_failed)?;
     let mut moved = Vec::new();
     for relative in &sink.written {
@@ -362,8 +363,11 @@ fn whole<'a>(out: &Path, student: &'a SubmissionResult) -> Cow<'a, SubmissionRes
     }
 }
 
-/// The staging folder, as formats write into it: each file flushed to
-/// disk once whole, so a full disk is found before anything is replaced.
+/// The staging folder, as formats write into it. Nothing is flushed file
+/// by file: [`publish`] flushes the output folder's filesystem once the
+/// set is whole (the details files of the grading with it), and a full
+/// disk is found then, or as a file is written, before anything is
+/// replaced.
 struct Staging<'a> {
     dir: &'a Path,
     /// Every file made, in the order they were begun.
@@ -394,7 +398,7 @@ impl<'a> Staging<'a> {
     /// Finishes the files written in pieces.
     fn close(&mut self) -> io::Result<()> {
         for (_, file) in self.open.drain(..) {
-            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            file.into_inner().map_err(|e| e.into_error())?;
         }
         Ok(())
     }
@@ -437,14 +441,12 @@ fn remove_leftover_staging(out: &Path) {
     }
 }
 
-/// Writes a new file and flushes it to disk, so a full disk is found now.
+/// Writes a new file (flushed with the rest of the set by [`publish`]).
 fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)?;
     }
-    let mut file = fs::File::create(path)?;
-    file.write_all(contents)?;
-    file.sync_all()
+    fs::File::create(path)?.write_all(contents)
 }
 
 /// Removes the report files of a previous set that this one does not
