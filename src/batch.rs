@@ -147,6 +147,8 @@ impl Batch<'_> {
             if let Some(run) = outcome.run.as_mut() {
                 run.transcript = crate::transcript::Transcript::default();
             }
+            // The terminals the explanation and the kept transcripts shared.
+            outcome.diffed.take();
             result
         };
         let graded = grading::grade_each(
@@ -392,14 +394,19 @@ fn case_result(
     let mut reason = outcome.judgement.reason.clone();
     let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
         + results::limited(&mut reason, results::REASON_ROOM);
-    let (expected, actual, prompts) = match (&prepared.expected, &outcome.run, passed) {
-        (Expected::Play(reference), Some(run), false) => {
-            let kept =
-                results::kept_transcripts(reference, run, &case.text_options(), &suite.regions);
+    let diffed = match (&prepared.expected, passed) {
+        (Expected::Play(reference), false) => {
+            outcome.diffed(reference, &case.text_options(), &suite.regions)
+        }
+        _ => None,
+    };
+    let (expected, actual, prompts) = match diffed.as_deref() {
+        Some(diffed) => {
+            let kept = results::kept_transcripts(&diffed.want, &diffed.got, &diffed.diff);
             not_shown += kept.not_shown;
             (Some(kept.expected), Some(kept.actual), kept.prompts)
         }
-        _ => (None, None, None),
+        None => (None, None, None),
     };
     CaseResult {
         name: case.name.clone(),

@@ -9,6 +9,7 @@ use reference::Game;
 
 use crate::call::{self, Call};
 use crate::case::{Case, Suite};
+use crate::compare::{self, LineDiff, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::fault::Fault;
 use crate::game::{self, Reading};
@@ -20,6 +21,7 @@ use crate::sandbox::Jail;
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::terminal;
 use crate::timings::{Phase, Timed};
+use crate::transcript::TermLine;
 use crate::untrusted::{self, Refusal};
 use crate::verdict::{Judgement, Verdict};
 
@@ -135,6 +137,69 @@ pub struct CaseOutcome {
     pub call: Option<call::Outcome>,
     /// What was wrong, part by part, for explanations.
     pub faults: Faults,
+    /// Both terminals and their diff, made the first time something
+    /// shows them ([`CaseOutcome::diffed`]); empty until then, and emptied
+    /// again with the run's output once the case has its result.
+    pub diffed: OnceLock<Diffed>,
+}
+
+/// A case's two terminals, the reference's and the program's, and their
+/// diff under the case's options: what an explanation and the kept
+/// transcripts of a failed case both show, made once for both.
+#[derive(Clone, Debug)]
+pub struct Diffed {
+    /// The reference's terminal.
+    pub want: Vec<TermLine>,
+    /// The program's.
+    pub got: Vec<TermLine>,
+    /// The options they were diffed under.
+    pub options: Options,
+    /// Their diff ([`compare::terminal_diff`]).
+    pub diff: LineDiff,
+}
+
+impl Diffed {
+    /// Diffs `reference`'s terminal and `run`'s.
+    pub fn new(
+        reference: &ReferenceRun,
+        run: &RunResult,
+        options: &Options,
+        regions: &[Region],
+    ) -> Diffed {
+        let want = terminal::reference_lines(reference);
+        let got = terminal::run_lines(run);
+        let diff = compare::terminal_diff(&want, &got, options, regions);
+        Diffed {
+            want,
+            got,
+            options: *options,
+            diff,
+        }
+    }
+}
+
+impl CaseOutcome {
+    /// The reference's terminal (`reference`, this case's) and the run's,
+    /// diffed under `options` and the suite's `regions`: made at the first
+    /// call and kept, so the explanation and the kept transcripts of a
+    /// failed case share one diff. `None` without a run. A call with other
+    /// options than the first is diffed anew (and not kept).
+    pub fn diffed(
+        &self,
+        reference: &ReferenceRun,
+        options: &Options,
+        regions: &[Region],
+    ) -> Option<std::borrow::Cow<'_, Diffed>> {
+        let run = self.run.as_ref()?;
+        let kept = self
+            .diffed
+            .get_or_init(|| Diffed::new(reference, run, options, regions));
+        Some(if kept.options == *options {
+            std::borrow::Cow::Borrowed(kept)
+        } else {
+            std::borrow::Cow::Owned(Diffed::new(reference, run, options, regions))
+        })
+    }
 }
 
 /// Whether a submission ran at all.
@@ -316,6 +381,7 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
         run: None,
         call: None,
         faults: Faults::default(),
+        diffed: OnceLock::new(),
     };
     Graded {
         status: Status::CompileError(messages),
@@ -530,6 +596,7 @@ fn outcome(
         run,
         call,
         faults,
+        diffed: OnceLock::new(),
     }
 }
 

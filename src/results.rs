@@ -10,11 +10,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::case::Visibility;
-use crate::compare::{Options, Region};
-use crate::expected::ReferenceRun;
-use crate::run::RunResult;
-use crate::terminal;
-use crate::transcript;
+use crate::compare::LineDiff;
+use crate::transcript::{self, TermLine};
 use crate::verdict::{PartScore, Verdict};
 
 /// The format's version, written in every `results.json`.
@@ -612,22 +609,16 @@ pub struct Kept {
 /// The transcripts reports keep of a failed run: the reference's and the
 /// program's, each whole when small, else cut around where they first
 /// differ (under the case's comparison), with how many bytes were left
-/// out, and under `prompts` where their turns and prompts are.
-pub fn kept_transcripts(
-    reference: &ReferenceRun,
-    run: &RunResult,
-    options: &Options,
-    regions: &[Region],
-) -> Kept {
-    let want = terminal::reference_lines(reference);
-    let got = terminal::run_lines(run);
-    let diff = crate::compare::terminal_diff(&want, &got, options, regions);
-    let focus = crate::compare::focus(&diff, &want, &got);
-    let expected = transcript::excerpt(&want, focus.map(|f| f.0));
-    let actual = transcript::excerpt(&got, focus.map(|f| f.1));
-    let prompts = diff.turns.map(|(want_turns, got_turns)| Prompts {
-        expected: kept_turns(&want_turns, &expected.lines, want.len()),
-        actual: kept_turns(&got_turns, &actual.lines, got.len()),
+/// out, and under `prompts` where their turns and prompts are: `want`
+/// and `got` are both terminals and `diff` their diff under the case's
+/// options (see [`crate::grading::Diffed`]).
+pub fn kept_transcripts(want: &[TermLine], got: &[TermLine], diff: &LineDiff) -> Kept {
+    let focus = crate::compare::focus(diff, want, got);
+    let expected = transcript::excerpt(want, focus.map(|f| f.0));
+    let actual = transcript::excerpt(got, focus.map(|f| f.1));
+    let prompts = diff.turns.as_ref().map(|(want_turns, got_turns)| Prompts {
+        expected: kept_turns(want_turns, &expected.lines, want.len()),
+        actual: kept_turns(got_turns, &actual.lines, got.len()),
     });
     Kept {
         expected: expected.text,

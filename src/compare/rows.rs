@@ -18,7 +18,7 @@ const WINDOW: usize = 2_000;
 
 /// The lines of two outputs that the comparison compares, and the diff
 /// of their keys.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LineDiff {
     /// The indices of the expected output's compared lines, in order.
     pub expected_kept: Vec<usize>,

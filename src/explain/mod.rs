@@ -2,16 +2,17 @@
 //! followed, the first line that differs, the transcripts side by side as
 //! a unified diff, and what the program printed before it was stopped.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use similar::{group_diff_ops, DiffOp, DiffTag};
 
 use crate::call;
 use crate::case::Mode;
-use crate::compare::{self, terminal_diff, Options, Region};
+use crate::compare::{self, terminal_diff, LineDiff, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
-use crate::grading::{CaseOutcome, Expected, Prepared};
+use crate::grading::{CaseOutcome, Diffed, Expected, Prepared};
 use crate::judge::{self, FormatDifference, PlayFault};
 use crate::run::{Ending, RunResult};
 use crate::terminal;
@@ -398,11 +399,14 @@ fn text_case(
     let mut text = String::new();
     let mut trimmed = false;
     let _ = writeln!(text, "  {}.", capitalized(&judgement.reason));
-    let want = terminal::reference_lines(expected);
-    let got = terminal::run_lines(run);
+    // The diff the kept transcripts are cut by too (see CaseOutcome::diffed).
+    let diffed = outcome
+        .diffed(expected, options, regions)
+        .unwrap_or_else(|| Cow::Owned(Diffed::new(expected, run, options, regions)));
+    let (want, got) = (&diffed.want, &diffed.got);
     let mut diff_shown = false;
     if text_differs || judgement.verdict == Verdict::WaitingForInput {
-        let diff = TerminalDiff::new(&want, &got, options, regions);
+        let diff = TerminalDiff::of(want, got, options, &diffed.diff);
         if let Some(first) = diff.first_difference() {
             let _ = writeln!(text, "  {}", first);
             trimmed = diff.render(&mut text, style, room);
@@ -498,7 +502,16 @@ impl<'a> TerminalDiff<'a> {
         options: &Options,
         regions: &[Region],
     ) -> Self {
-        let diff = terminal_diff(want, got, options, regions);
+        Self::of(
+            want,
+            got,
+            options,
+            &terminal_diff(want, got, options, regions),
+        )
+    }
+
+    /// `want` and `got` as `diff` (theirs, under `options`) compares them.
+    fn of(want: &'a [TermLine], got: &'a [TermLine], options: &Options, diff: &LineDiff) -> Self {
         let mut got_prompts = vec![false; if diff.turns.is_some() { got.len() } else { 0 }];
         for &i in diff.turns.iter().flat_map(|(_, g)| &g.prompts) {
             if let Some(p) = got_prompts.get_mut(i) {
@@ -508,9 +521,9 @@ impl<'a> TerminalDiff<'a> {
         TerminalDiff {
             want,
             got,
-            want_kept: diff.expected_kept,
-            got_kept: diff.actual_kept,
-            ops: diff.ops,
+            want_kept: diff.expected_kept.clone(),
+            got_kept: diff.actual_kept.clone(),
+            ops: diff.ops.clone(),
             options: *options,
             got_prompts,
         }

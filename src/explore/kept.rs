@@ -37,18 +37,21 @@ fn explored_game(found: &Found, suite: &Suite, seed: u64, explain: ExplainFound)
     let mut reason = found.outcome.judgement.reason.clone();
     let mut not_shown = results::limited(&mut explanation, results::EXPLANATION_ROOM)
         + results::limited(&mut reason, results::REASON_ROOM);
-    let (expected, actual, prompts) = match (&found.expected, &found.outcome.run) {
-        (Expected::Play(expected), Some(run)) => {
-            let kept = results::kept_transcripts(
-                expected,
-                run,
-                &found.case.text_options(),
-                &suite.regions,
-            );
+    let diffed = match &found.expected {
+        Expected::Play(expected) => {
+            found
+                .outcome
+                .diffed(expected, &found.case.text_options(), &suite.regions)
+        }
+        Expected::Call(_) => None,
+    };
+    let (expected, actual, prompts) = match diffed.as_deref() {
+        Some(diffed) => {
+            let kept = results::kept_transcripts(&diffed.want, &diffed.got, &diffed.diff);
             not_shown += kept.not_shown;
             (Some(kept.expected), Some(kept.actual), kept.prompts)
         }
-        _ => (None, None, None),
+        None => (None, None, None),
     };
     let (input, call) = match &found.task {
         Task::Input(lines) => (Some(lines.clone()), None),

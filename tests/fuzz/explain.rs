@@ -175,6 +175,7 @@ fn judge_and_explain(
         run: Some(run.clone()),
         call: None,
         faults,
+        diffed: Default::default(),
     };
     let prepared = Prepared::with(case, Expected::Play(expected.clone()));
     let explanation = timed("explaining", || {
