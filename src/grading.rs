@@ -2,6 +2,7 @@
 //! reference, and judge every run. Used by `check` (one student) and
 //! `grade` (a class).
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -160,7 +161,7 @@ pub struct Diffed {
 
 impl Diffed {
     /// Diffs `reference`'s terminal and `run`'s.
-    pub fn new(
+    fn new(
         reference: &ReferenceRun,
         run: &RunResult,
         options: &Options,
@@ -189,15 +190,15 @@ impl CaseOutcome {
         reference: &ReferenceRun,
         options: &Options,
         regions: &[Region],
-    ) -> Option<std::borrow::Cow<'_, Diffed>> {
+    ) -> Option<Cow<'_, Diffed>> {
         let run = self.run.as_ref()?;
         let kept = self
             .diffed
             .get_or_init(|| Diffed::new(reference, run, options, regions));
         Some(if kept.options == *options {
-            std::borrow::Cow::Borrowed(kept)
+            Cow::Borrowed(kept)
         } else {
-            std::borrow::Cow::Owned(Diffed::new(reference, run, options, regions))
+            Cow::Owned(Diffed::new(reference, run, options, regions))
         })
     }
 }

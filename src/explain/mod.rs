@@ -2,7 +2,6 @@
 //! followed, the first line that differs, the transcripts side by side as
 //! a unified diff, and what the program printed before it was stopped.
 
-use std::borrow::Cow;
 use std::fmt::Write;
 
 use similar::{group_diff_ops, DiffOp, DiffTag};
@@ -12,7 +11,7 @@ use crate::case::Mode;
 use crate::compare::{self, terminal_diff, LineDiff, Options, Region};
 use crate::expected::ReferenceRun;
 use crate::game;
-use crate::grading::{CaseOutcome, Diffed, Expected, Prepared};
+use crate::grading::{CaseOutcome, Expected, Prepared};
 use crate::judge::{self, FormatDifference, PlayFault};
 use crate::run::{Ending, RunResult};
 use crate::terminal;
@@ -155,8 +154,9 @@ fn format_part(
         prompts: false,
         ..*options
     };
-    let diff = TerminalDiff::new(&difference.reference, &difference.yours, &options, &[]);
-    diff.render(text, style, room)
+    let (want, got) = (&difference.reference, &difference.yours);
+    let lines = terminal_diff(want, got, &options, &[]);
+    TerminalDiff::of(want, got, &options, &lines).render(text, style, room)
 }
 
 /// What each part of the case was worth and earned: "the play 2/2, the
@@ -399,10 +399,10 @@ fn text_case(
     let mut text = String::new();
     let mut trimmed = false;
     let _ = writeln!(text, "  {}.", capitalized(&judgement.reason));
-    // The diff the kept transcripts are cut by too (see CaseOutcome::diffed).
-    let diffed = outcome
-        .diffed(expected, options, regions)
-        .unwrap_or_else(|| Cow::Owned(Diffed::new(expected, run, options, regions)));
+    // The diff the kept transcripts are cut by too (`None` only without a run).
+    let Some(diffed) = outcome.diffed(expected, options, regions) else {
+        return Explanation { text, trimmed };
+    };
     let (want, got) = (&diffed.want, &diffed.got);
     let mut diff_shown = false;
     if text_differs || judgement.verdict == Verdict::WaitingForInput {
@@ -486,9 +486,9 @@ struct TerminalDiff<'a> {
     want: &'a [TermLine],
     got: &'a [TermLine],
     /// Indices into `want`/`got` of the lines compared.
-    want_kept: Vec<usize>,
-    got_kept: Vec<usize>,
-    ops: Vec<DiffOp>,
+    want_kept: &'a [usize],
+    got_kept: &'a [usize],
+    ops: &'a [DiffOp],
     /// The options compared under.
     options: Options,
     /// Under `prompts`, which of `got` are prompts (not compared).
@@ -496,22 +496,13 @@ struct TerminalDiff<'a> {
 }
 
 impl<'a> TerminalDiff<'a> {
-    fn new(
+    /// `want` and `got` as `diff` (theirs, under `options`) compares them.
+    fn of(
         want: &'a [TermLine],
         got: &'a [TermLine],
         options: &Options,
-        regions: &[Region],
+        diff: &'a LineDiff,
     ) -> Self {
-        Self::of(
-            want,
-            got,
-            options,
-            &terminal_diff(want, got, options, regions),
-        )
-    }
-
-    /// `want` and `got` as `diff` (theirs, under `options`) compares them.
-    fn of(want: &'a [TermLine], got: &'a [TermLine], options: &Options, diff: &LineDiff) -> Self {
         let mut got_prompts = vec![false; if diff.turns.is_some() { got.len() } else { 0 }];
         for &i in diff.turns.iter().flat_map(|(_, g)| &g.prompts) {
             if let Some(p) = got_prompts.get_mut(i) {
@@ -521,9 +512,9 @@ impl<'a> TerminalDiff<'a> {
         TerminalDiff {
             want,
             got,
-            want_kept: diff.expected_kept.clone(),
-            got_kept: diff.actual_kept.clone(),
-            ops: diff.ops.clone(),
+            want_kept: &diff.expected_kept,
+            got_kept: &diff.actual_kept,
+            ops: &diff.ops,
             options: *options,
             got_prompts,
         }
@@ -722,7 +713,7 @@ impl<'a> TerminalDiff<'a> {
             style.actual("+ your program")
         );
         let mut shown = 0;
-        for group in group_diff_ops(self.ops.clone(), CONTEXT) {
+        for group in group_diff_ops(self.ops.to_vec(), CONTEXT) {
             let Some(first) = group.first() else { continue };
             let (_, old, _) = first.as_tag_tuple();
             let line_number = old
@@ -789,7 +780,8 @@ mod tests {
 
     fn diff_of(want: &[Option<&str>], got: &[Option<&str>], options: &Options) -> (String, String) {
         let (want, got) = (terminal(want), terminal(got));
-        let diff = TerminalDiff::new(&want, &got, options, &[]);
+        let lines = terminal_diff(&want, &got, options, &[]);
+        let diff = TerminalDiff::of(&want, &got, options, &lines);
         let mut out = String::new();
         diff.render(&mut out, &Style::PLAIN, Room::default());
         (diff.first_difference().unwrap_or_default(), out)
