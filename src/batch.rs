@@ -81,7 +81,8 @@ impl Batch<'_> {
                 .iter()
                 .filter_map(|e| submission::locate(&e.path).ok()),
         );
-        let done = queue::map(entries, self.jobs, None, |entry| {
+        let spare = self.settings.spare.as_deref();
+        let done = queue::map_lending(entries, self.jobs, None, spare, |entry| {
             let (result, cached) = self.one(entry, &suite_print, &shared);
             progress.finished(&result, cached);
             result

@@ -39,6 +39,9 @@ pub struct Settings {
     /// Timeouts after which the remaining cases of the same kind are not
     /// run (see [`Timeouts`]); 0 runs every case.
     pub max_timeouts: usize,
+    /// Workers of a class that have no submission left, which help with
+    /// the cases of those still graded (with `jobs` 1).
+    pub spare: Option<std::sync::Arc<queue::Spare>>,
 }
 
 impl Default for Settings {
@@ -48,6 +51,7 @@ impl Default for Settings {
             feed: Feed::Interactive,
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_timeouts: MAX_TIMEOUTS,
+            spare: None,
         }
     }
 }
@@ -409,6 +413,11 @@ fn run_all<K: Send>(
         let digested = digest(prepared, &mut outcome);
         Ok((outcome, digested))
     };
+    if let (true, Some(spare)) = (settings.jobs <= 1, settings.spare.as_deref()) {
+        // On this thread, which keeps its slot, helped by idle workers.
+        let results = queue::map_helped(cases, Some(stop), spare, judge);
+        return collect(results, cases, &timeouts, digest);
+    }
     if settings.jobs <= 1 {
         // On this thread: it keeps its sandbox slot (and, as root, its
         // control groups) from one submission to the next.
@@ -422,6 +431,17 @@ fn run_all<K: Send>(
         return Ok(Some(outcomes));
     }
     let results = queue::map(cases, settings.jobs, Some(stop), judge);
+    collect(results, cases, &timeouts, digest)
+}
+
+/// The cases' outcomes from a parallel run of them, made what one at a
+/// time gives; `None` when one was not run (stopped).
+fn collect<K>(
+    results: Vec<Option<Result<(CaseOutcome, K), Error>>>,
+    cases: &[Prepared<'_>],
+    timeouts: &Timeouts,
+    digest: Digest<'_, K>,
+) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
     let mut outcomes = Vec::with_capacity(cases.len());
     for slot in results {
         match slot {

@@ -25,7 +25,7 @@ pub mod grading;
 pub mod judge;
 pub mod notice;
 pub mod oracle;
-pub(crate) mod queue;
+pub mod queue;
 pub mod results;
 pub mod run;
 pub mod sandbox;

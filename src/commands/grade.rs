@@ -16,8 +16,9 @@ use referee::class::{self, roster::Roster};
 use referee::explore;
 use referee::export::{self, folder};
 use referee::grading::{self, Settings};
+use referee::queue;
 use referee::results::{ClassResults, Status, SubmissionResult};
-use referee::sandbox::allocation;
+use referee::sandbox::{self, allocation};
 
 /// Set by the first SIGINT or SIGTERM: no new submission starts.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -76,6 +77,9 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             flags: super::flags(&args.cflags, &args.cxxflags),
             jobs: per_submission,
             max_timeouts: args.max_timeouts,
+            // The last submissions' cases are shared by idle workers.
+            spare: (per_submission == 1)
+                .then(|| std::sync::Arc::new(queue::Spare::new(sandbox::release_thread_slot))),
             ..Settings::default()
         },
         jobs: at_once,

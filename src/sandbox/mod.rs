@@ -850,6 +850,14 @@ impl Slot {
     }
 }
 
+/// Gives this thread's slot back to the pool now, not when the thread
+/// ends: for a worker whose place another thread is about to take (see
+/// [`crate::queue::Spare`]), which then finds the slot ready.
+pub fn release_thread_slot() {
+    let slot = THREAD_SLOT.with(|cell| cell.borrow_mut().take());
+    drop(slot);
+}
+
 /// Gives up this thread's slot: the next jail is made in a fresh one.
 /// For a slot something went wrong in (the grader's trouble, not a
 /// program's).
