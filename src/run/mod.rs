@@ -4,16 +4,16 @@
 //!
 //! This is the one place processes are started and stopped. The pieces:
 //! [`pty`] (the terminal), [`spawn`] (starting the program in its own
-//! session under resource limits), [`notify`] and [`procfs`] (knowing when
-//! it waits for input), and the session loop that ties them together.
+//! session under resource limits), [`notify`] (answering the calls the
+//! slot's listener holds) and [`procfs`] (knowing when it waits for
+//! input), and the session loop that ties them together.
 
 use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::notice;
-use crate::sandbox::Jail;
+use crate::sandbox::{listener, Jail};
 
 mod notify;
 mod outcome;
@@ -65,25 +65,13 @@ pub enum Feed {
     AllAtOnce,
 }
 
-/// How waits are detected, when `REFEREE_DETECT` forces it: `notify`
-/// (seccomp notifications), `proc` (the `/proc` fallback) or `none` (type
-/// everything at once). For tests, and for machines where detection
-/// misbehaves.
-fn forced_detection() -> Option<&'static str> {
-    static FORCED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    FORCED
-        .get_or_init(|| std::env::var("REFEREE_DETECT").ok())
-        .as_deref()
-}
-
 /// How this machine tells that a program waits for input, in words.
 pub fn detection_method() -> &'static str {
-    let forced = forced_detection();
+    let forced = listener::forced_detection();
     if forced == Some("none") {
         return "not detected (REFEREE_DETECT=none): input is typed all at once";
     }
-    let seccomp = crate::sandbox::seccomp_available();
-    if notify::SUPPORTED && seccomp && matches!(forced, None | Some("notify")) {
+    if listener::wanted() {
         "seccomp notifications: each read of stdin held and answered by the runner, output through a pipe (no polling)"
     } else if procfs::Watcher::available() {
         "watching /proc for a program asleep reading stdin"
@@ -91,12 +79,6 @@ pub fn detection_method() -> &'static str {
         "not detected: input is typed all at once"
     }
 }
-
-/// What this process has learnt about detecting waits.
-static DETECTION: AtomicU8 = AtomicU8::new(UNTRIED);
-const UNTRIED: u8 = 0;
-const NOTIFY_WORKS: u8 = 1;
-const NOTIFY_FAILS: u8 = 2;
 
 /// What a run is given to read: lines (without newlines), and whether
 /// the input then ends, as Ctrl-D ends it on a terminal.
@@ -162,26 +144,14 @@ pub fn run<'a>(
     Ok(result)
 }
 
-/// Runs with the best way of detecting waits this machine has, falling
-/// back (and saying so once) when one fails.
+/// Runs with the best way of detecting waits this machine has: the
+/// slot's listener where it has one (see [`listener`]), else watching
+/// `/proc`, else (saying so once) typing everything at the start.
 fn attempt(job: Job<'_>, feed: Feed) -> io::Result<RunResult> {
-    let forced = forced_detection();
-    if feed == Feed::Interactive
-        && notify::SUPPORTED
-        && matches!(forced, None | Some("notify"))
-        && DETECTION.load(Ordering::Relaxed) != NOTIFY_FAILS
-    {
-        match Session::start(job, How::Notify).and_then(Session::run) {
-            Ok(result) => {
-                DETECTION.store(NOTIFY_WORKS, Ordering::Relaxed);
-                return Ok(result);
-            }
-            // Once notifications worked, a failure is the program's (say,
-            // a missing file), not the filter's.
-            Err(e) if DETECTION.load(Ordering::Relaxed) == NOTIFY_WORKS => return Err(e),
-            Err(_) => DETECTION.store(NOTIFY_FAILS, Ordering::Relaxed),
-        }
+    if feed == Feed::Interactive && job.jail.listener().is_some() {
+        return Session::start(job, How::Notify)?.run();
     }
+    let forced = listener::forced_detection();
     if feed == Feed::Interactive && forced != Some("none") && procfs::Watcher::available() {
         return Session::start(job, How::Watch)?.run();
     }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use nix::poll::{PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 
-use super::notify::{self, Call, Notifier, Reply};
+use super::notify::{Call, Notifier, Reply};
 use super::outcome::{classify, Clock, Ending, RunResult};
 use super::procfs::Watcher;
 use super::serve;
@@ -52,9 +52,9 @@ pub enum How {
 
 /// How the session learns that the program waits for input.
 enum Detector {
-    /// Seccomp notifications: each `read(0)` is held for the runner to
+    /// The slot's listener: each `read(0)` is held for the runner to
     /// answer, and so are questions about the output (see [`serve`]).
-    Notify(Notifier),
+    Notify,
     /// Looking at `/proc` with a back-off.
     Watch(Watcher),
     /// Not at all: every line was typed up front.
@@ -81,8 +81,6 @@ struct Ready {
     output: bool,
     read_call: bool,
     exited: bool,
-    /// No process uses the filter any more: no call can come.
-    hung_up: bool,
 }
 
 /// The pipe a program's stdout and stderr go to, when notifications let
@@ -118,6 +116,9 @@ pub struct Session<'a> {
     /// The program's process id.
     pid: i32,
     detector: Detector,
+    /// The slot's listener, if it has one: answered as the terminal would
+    /// with [`Detector::Notify`], let through otherwise.
+    listener: Option<Notifier<'a>>,
     started: Instant,
     /// The next input line to give.
     next: usize,
@@ -129,9 +130,6 @@ pub struct Session<'a> {
     /// Whether any input was typed on the terminal itself (which the
     /// program then reads without the runner's help).
     typed: bool,
-    /// Whether the notifications ended: every process of the program has
-    /// exited, though it may not be reaped yet.
-    hung_up: bool,
     /// Whether the end of input was given.
     ended: bool,
     /// Watching `/proc`: how many times the program had slept when the
@@ -152,7 +150,10 @@ impl<'a> Session<'a> {
         let stdout = output
             .as_ref()
             .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
-        let filter = (how == How::Notify).then(notify::filter);
+        let listener = jail.listener().map(Notifier::new);
+        if how == How::Notify && listener.is_none() {
+            return Err(io::Error::other("the slot has no listener"));
+        }
         if job.ends && how != How::Notify {
             pty.allow_end_of_input(END_OF_INPUT)?;
         }
@@ -162,21 +163,13 @@ impl<'a> Session<'a> {
             stdout,
             stderr: stdout,
         };
-        let spawned = jail.spawn(job.argv, stdio, filter)?;
-        let detector = match (how, spawned.listener) {
-            (How::Notify, Some(listener)) => Detector::Notify(Notifier::new(listener)),
-            (How::Notify, None) => {
-                let _ = jail.stop();
-                return Err(io::Error::other(
-                    "the program did not send its read listener",
-                ));
-            }
+        let spawned = jail.spawn(job.argv, stdio, how == How::Watch)?;
+        let detector = match how {
+            How::Notify => Detector::Notify,
             // A watcher that cannot start leaves the program typed to all
             // at once, as on a machine without /proc.
-            (How::Watch, _) => {
-                Watcher::new(spawned.pid).map_or(Detector::AllAtOnce, Detector::Watch)
-            }
-            (How::AllAtOnce, _) => Detector::AllAtOnce,
+            How::Watch => Watcher::new(spawned.pid).map_or(Detector::AllAtOnce, Detector::Watch),
+            How::AllAtOnce => Detector::AllAtOnce,
         };
         Ok(Session {
             job,
@@ -184,13 +177,13 @@ impl<'a> Session<'a> {
             output,
             pid: spawned.pid,
             detector,
+            listener,
             started,
             next: 0,
             transcript: Transcript::new(),
             buf: vec![0; 64 * 1024],
             pending: Vec::new(),
             typed: false,
-            hung_up: false,
             ended: false,
             end_unread: None,
         })
@@ -225,14 +218,10 @@ impl<'a> Session<'a> {
             if let Detector::Watch(w) = &self.detector {
                 timeout = timeout.min(w.delay());
             }
-            if matches!(self.detector, Detector::Notify(_)) {
+            if matches!(self.detector, Detector::Notify) {
                 timeout = timeout.min(COLLECT_EVERY);
             }
             let ready = self.wait(timeout)?;
-            // Between its last process's exit and its reaping (the kernel
-            // tearing down its memory) the listener stays readable:
-            // watching it then would spin against the exiting program.
-            self.hung_up |= ready.hung_up;
             let idle = !(ready.read_call || ready.exited);
             if ready.output && self.collect(false)? {
                 return Ok(Stop::Stopped(Ending::OutputLimit));
@@ -270,12 +259,8 @@ impl<'a> Session<'a> {
             fds.push(PollFd::new(self.pty.master(), PollFlags::POLLIN));
         }
         fds.push(PollFd::new(self.job.jail.as_fd(), PollFlags::POLLIN));
-        let notify = match &self.detector {
-            Detector::Notify(n) if !self.hung_up => Some(n),
-            _ => None,
-        };
-        if let Some(n) = notify {
-            fds.push(PollFd::new(n.as_fd(), PollFlags::POLLIN));
+        if let Some(listener) = &self.listener {
+            fds.push(PollFd::new(listener.as_fd(), PollFlags::POLLIN));
         }
         match nix::poll::ppoll(&mut fds, Some(TimeSpec::from_duration(timeout)), None) {
             Ok(_) => {}
@@ -289,14 +274,9 @@ impl<'a> Session<'a> {
             ready.output = rest.next().is_some_and(is_ready);
         }
         ready.exited = rest.next().is_some_and(is_ready);
-        if notify.is_some() {
-            let revents = rest
-                .next()
-                .and_then(PollFd::revents)
-                .unwrap_or(PollFlags::empty());
-            ready.read_call = revents.contains(PollFlags::POLLIN);
-            ready.hung_up = revents.contains(PollFlags::POLLHUP) && !ready.read_call;
-        }
+        ready.read_call = rest
+            .next()
+            .is_some_and(|fd| fd.revents().is_some_and(|r| r.contains(PollFlags::POLLIN)));
         Ok(ready)
     }
 
@@ -349,9 +329,13 @@ impl<'a> Session<'a> {
 
     /// A call is held: answer it.
     fn answer_call(&mut self) -> io::Result<Option<Ending>> {
-        let Detector::Notify(notifier) = &self.detector else {
+        let Some(notifier) = &self.listener else {
             return Ok(None);
         };
+        if !matches!(self.detector, Detector::Notify) {
+            notifier.let_through()?;
+            return Ok(None);
+        }
         let Some(call) = notifier.receive()? else {
             return Ok(None);
         };
@@ -363,7 +347,7 @@ impl<'a> Session<'a> {
         } else {
             self.answer_question(&call)
         };
-        if let Detector::Notify(notifier) = &self.detector {
+        if let Some(notifier) = &self.listener {
             notifier.reply(&call, reply)?;
         }
         Ok(None)
@@ -439,10 +423,7 @@ impl<'a> Session<'a> {
     /// of the run is the slot keeper's child, reaped by the keeper, so
     /// even the program's own pid is asked about.)
     fn still_held(&self, call: &Call) -> bool {
-        match &self.detector {
-            Detector::Notify(notifier) => notifier.still_held(call),
-            _ => false,
-        }
+        self.listener.as_ref().is_some_and(|n| n.still_held(call))
     }
 
     /// With the `/proc` fallback: after a pause in the program's activity,

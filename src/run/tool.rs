@@ -9,6 +9,10 @@ use std::io::{self, Read, Seek};
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
+use nix::poll::{PollFd, PollFlags};
+use nix::sys::time::TimeSpec;
+
+use super::notify::Notifier;
 use super::stop::{halted, halted_error, Pressure, HALT_EVERY};
 use crate::sandbox::{Ended, Jail, Stdio};
 
@@ -61,7 +65,7 @@ pub fn run(
             stdout: messages.as_fd(),
             stderr: messages.as_fd(),
         },
-        None,
+        false,
     )?;
     let (ended, timed_out) = wait(jail, timeout)?;
     let mut text = Vec::new();
@@ -91,14 +95,24 @@ fn wait(jail: &Jail, timeout: Duration) -> io::Result<(Ended, bool)> {
             return Err(halted_error());
         }
         let left = left.min(HALT_EVERY);
-        let mut poll = libc::pollfd {
-            fd: std::os::fd::AsRawFd::as_raw_fd(&jail.as_fd()),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
-        // SAFETY: polling one descriptor of ours.
-        unsafe { libc::poll(&mut poll, 1, ms) };
+        let listener = jail.listener().map(Notifier::new);
+        let mut fds = vec![PollFd::new(jail.as_fd(), PollFlags::POLLIN)];
+        if let Some(listener) = &listener {
+            fds.push(PollFd::new(listener.as_fd(), PollFlags::POLLIN));
+        }
+        match nix::poll::ppoll(&mut fds, Some(TimeSpec::from_duration(left)), None) {
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let held = fds
+            .get(1)
+            .and_then(PollFd::revents)
+            .is_some_and(|r| r.contains(PollFlags::POLLIN));
+        if let (true, Some(listener)) = (held, &listener) {
+            // A tool's questions about its output (is stderr a terminal?)
+            // are its own to ask: let them through.
+            listener.let_through()?;
+        }
         if let Some(ended) = jail.ended()? {
             return Ok((ended, false));
         }

@@ -35,7 +35,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io;
-use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -49,6 +49,7 @@ mod clean;
 pub mod keeper;
 pub mod landlock;
 pub mod limits;
+pub mod listener;
 pub mod pty;
 pub mod rootfs;
 pub mod seccomp;
@@ -57,6 +58,7 @@ pub mod uid;
 
 pub use keeper::{Ended, Spawned};
 pub use limits::{clean_env, Limits};
+pub use seccomp::available as seccomp_available;
 pub use space::Isolation;
 
 use keeper::{protocol, Blueprint, Keeper};
@@ -172,12 +174,6 @@ pub fn turned_off(name: &str) -> bool {
 /// The names of every layer, for messages.
 pub fn layer_names() -> &'static [&'static str] {
     LAYERS
-}
-
-/// Whether seccomp filters can be installed here.
-pub fn seccomp_available() -> bool {
-    // SAFETY: asking for the calling thread's seccomp mode.
-    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
 }
 
 /// Which layers a slot's keeper is made with; narrowed, once for the
@@ -657,7 +653,11 @@ impl Sandbox {
                 without.clone()
             });
         }
+        blueprint.listener = listener::wanted().then(|| listener::filter().into());
         let keeper = Keeper::start(blueprint, namespaces, user).map_err(|e| blame(&e, layers))?;
+        if let Some(fd) = keeper.listener() {
+            listener::wake_synchronously(fd);
+        }
         Ok(Slot {
             _folders: Folders {
                 dir: dir.clone(),
@@ -1068,16 +1068,21 @@ impl Jail {
         &self.slot.pty
     }
 
+    /// The slot's listener (see [`listener`]): whoever runs a program in
+    /// a jail with one answers every call it holds.
+    pub fn listener(&self) -> Option<BorrowedFd<'_>> {
+        self.slot.keeper.listener().map(|fd| fd.as_fd())
+    }
+
     /// Starts `argv` (its first element the program's path, as referee
     /// sees it, or a name to find on `PATH`) in the working folder with
-    /// `stdio`, under every layer. With `listener`, that filter is
-    /// installed last and its listener handed back; a program run without
-    /// one has its pid told (for watching it in `/proc`).
+    /// `stdio`, under every layer; with `tell_pid`, the program's pid is
+    /// told (for watching it in `/proc`).
     pub fn spawn(
         &self,
         argv: &[OsString],
         stdio: Stdio<'_>,
-        listener: Option<&[libc::sock_filter]>,
+        tell_pid: bool,
     ) -> io::Result<Spawned> {
         let first = argv
             .first()
@@ -1098,8 +1103,7 @@ impl Jail {
         let mut flags = 0;
         if self.kind == Kind::Run {
             flags |= protocol::FLAG_TERMINAL;
-            // Without a listener the runner watches the program in /proc.
-            if listener.is_none() {
+            if tell_pid {
                 flags |= protocol::FLAG_PID;
             }
         }
@@ -1122,7 +1126,6 @@ impl Jail {
             args: &args,
             env: &env,
             rlimits: self.limits.rlimits(self.nproc),
-            filter: listener,
         }
         .encode()
         .map_err(|_| {

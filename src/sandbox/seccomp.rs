@@ -366,6 +366,12 @@ fn rule(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompRule, BuildError
     SeccompRule::new(vec![condition]).map_err(|e| BuildError(e.to_string()))
 }
 
+/// Whether seccomp filters can be installed here.
+pub fn available() -> bool {
+    // SAFETY: asking for the calling thread's seccomp mode.
+    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+}
+
 /// Installs `filter` on the calling thread with `flags` (0, or
 /// `SECCOMP_FILTER_FLAG_NEW_LISTENER` for a filter that notifies);
 /// returns what the kernel returns: the listener's descriptor with that

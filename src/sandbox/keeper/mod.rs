@@ -41,6 +41,8 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(20);
 pub struct Keeper {
     pid: libc::pid_t,
     socket: OwnedFd,
+    /// The slot's listener, when the keeper installed one.
+    listener: Option<OwnedFd>,
 }
 
 /// A program the keeper started.
@@ -49,8 +51,6 @@ pub struct Spawned {
     /// Its process id, in referee's numbering, when asked for
     /// ([`protocol::FLAG_PID`]); 0 otherwise.
     pub pid: i32,
-    /// The listener of the filter it installed, if it was given one.
-    pub listener: Option<OwnedFd>,
 }
 
 /// How a run ended, as the keeper saw it.
@@ -117,18 +117,25 @@ impl Keeper {
         blueprint.maps_written = maps.as_ref().map(|(read, _)| read.as_raw_fd());
         let pid = clone_keeper(&mut blueprint, namespaces).map_err(StartError::Clone)?;
         drop(theirs);
-        let keeper = Keeper { pid, socket: mine };
+        let mut keeper = Keeper {
+            pid,
+            socket: mine,
+            listener: None,
+        };
         if let (Some((read, write)), Some((uid, gid))) = (maps, user) {
             drop(read);
             write_maps(pid, uid, gid).map_err(StartError::Talk)?;
             // SAFETY: writing one byte to our pipe.
             unsafe { libc::write(write.as_raw_fd(), b"m".as_ptr().cast(), 1) };
         }
-        let (report, _) = keeper
+        let (report, message) = keeper
             .receive(Some(ANSWER_WITHIN))
             .map_err(StartError::Talk)?;
         match report.kind {
-            protocol::READY => Ok(keeper),
+            protocol::READY => {
+                keeper.listener = message.fd;
+                Ok(keeper)
+            }
             protocol::SETUP_FAILED => Err(StartError::Setup {
                 step: describe_step(&blueprint, report.step),
                 error: io::Error::from_raw_os_error(report.errno),
@@ -142,23 +149,23 @@ impl Keeper {
         self.pid
     }
 
+    /// The slot's listener (see [`crate::sandbox::listener`]), if the
+    /// keeper could install one.
+    pub fn listener(&self) -> Option<&OwnedFd> {
+        self.listener.as_ref()
+    }
+
     /// Asks the keeper to start a program (`request`, from
     /// [`protocol::Spawn::encode`]) with `fds` (stdin, stdout, stderr,
     /// then a Landlock ruleset if the request says so).
     pub fn spawn(&self, request: &[u8], fds: &[RawFd]) -> io::Result<Spawned> {
         send_with_fds(self.socket.as_raw_fd(), request, fds)?;
-        let mut spawned = Spawned {
-            pid: 0,
-            listener: None,
-        };
+        let mut spawned = Spawned { pid: 0 };
         loop {
             let (report, message) = self.receive(Some(ANSWER_WITHIN))?;
             match report.kind {
                 protocol::HELLO => spawned.pid = message.pid,
-                protocol::STARTED => {
-                    spawned.listener = message.fd;
-                    return Ok(spawned);
-                }
+                protocol::STARTED => return Ok(spawned),
                 protocol::SPAWN_FAILED => return Err(io::Error::from_raw_os_error(report.errno)),
                 // A stale report of an earlier run: not this one's.
                 _ => {}

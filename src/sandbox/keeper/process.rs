@@ -62,6 +62,10 @@ pub struct Blueprint {
     /// namespace) or on each child (without: the keeper must be free to
     /// give each child a process group of its own).
     pub allowlist: Option<Box<[libc::sock_filter]>>,
+    /// The slot's listener filter (see [`crate::sandbox::listener`]),
+    /// installed on the keeper last, its listener sent with the keeper's
+    /// first report.
+    pub listener: Option<Box<[libc::sock_filter]>>,
     /// Buffers.
     pub request: Box<[u8]>,
     /// `argv` pointers for the child.
@@ -87,6 +91,7 @@ impl Blueprint {
             identity: None,
             pid_namespace: false,
             allowlist: None,
+            listener: None,
             request: vec![0u8; protocol::MAX_REQUEST].into_boxed_slice(),
             argv: vec![null(); protocol::MAX_ARGS + 1].into_boxed_slice(),
             envp: vec![null(); protocol::MAX_ENV + 1].into_boxed_slice(),
@@ -101,8 +106,12 @@ pub extern "C" fn main(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: referee passed its blueprint; this process has its own copy.
     let blueprint = unsafe { &mut *(arg as *mut Blueprint) };
     let code = match set_up(blueprint) {
-        Ok(sigfd) => {
-            send(blueprint.socket, &report(protocol::READY), None);
+        Ok((sigfd, listener)) => {
+            send(blueprint.socket, &report(protocol::READY), listener);
+            if let Some(fd) = listener {
+                // SAFETY: our copy, sent: a child must not inherit it.
+                unsafe { libc::close(fd) };
+            }
             serve(blueprint, sigfd)
         }
         Err((step, errno)) => {
@@ -134,8 +143,9 @@ fn errno() -> i32 {
 }
 
 /// Everything up to serving: descriptors, namespaces' contents, root,
-/// terminal, signals, identity, filter. The SIGCHLD descriptor.
-fn set_up(b: &mut Blueprint) -> Result<RawFd, Failure> {
+/// terminal, signals, identity, filters. The SIGCHLD descriptor, and the
+/// listener if one was asked for and the kernel allows it.
+fn set_up(b: &mut Blueprint) -> Result<(RawFd, Option<RawFd>), Failure> {
     // SAFETY (whole function): system calls on the blueprint's memory.
     unsafe {
         // Seen as such in `ps`, not as a second referee.
@@ -185,7 +195,14 @@ fn set_up(b: &mut Blueprint) -> Result<RawFd, Failure> {
                     .map_err(|e| (STEP_SECCOMP, e.raw_os_error().unwrap_or(libc::EIO)))?;
             }
         }
-        Ok(sigfd)
+        // Best effort: without a listener the runner watches /proc.
+        let listener = b.listener.as_ref().and_then(|filter| {
+            let flags = libc::SECCOMP_FILTER_FLAG_NEW_LISTENER as libc::c_ulong;
+            seccomp::install(filter.as_ptr(), filter.len() as u16, flags)
+                .ok()
+                .map(|fd| fd as RawFd)
+        });
+        Ok((sigfd, listener))
     }
 }
 
@@ -658,11 +675,8 @@ struct Child<'a> {
     cwd: *const libc::c_char,
     fds: [RawFd; protocol::MAX_FDS],
     rlimits: [[u64; 3]; protocol::RLIMITS],
-    filter: Option<(*const libc::sock_filter, u16)>,
     /// Set by the child when it fails before `exec`.
     errno: i32,
-    /// Set by the child: its filter's listener, in the shared table.
-    listener: RawFd,
 }
 
 /// Starts the requested program; the run, when it started.
@@ -710,12 +724,6 @@ fn spawn(
         b.envp[i] = starts.next().unwrap_or(null());
     }
     b.envp[env] = null();
-    let filter = (header.filter > 0).then(|| {
-        (
-            decoded.filter.as_ptr().cast::<libc::sock_filter>(),
-            header.filter as u16,
-        )
-    });
     let wants_terminal = header.flags & protocol::FLAG_TERMINAL != 0;
     // A build has no controlling terminal: give it up while it runs.
     // SAFETY: terminal ioctls on the slot's terminal, as session leader.
@@ -733,9 +741,7 @@ fn spawn(
         cwd,
         fds: *fds,
         rlimits: header.rlimits,
-        filter,
         errno: 0,
-        listener: -1,
     };
     let top = {
         let stack = &b.child_stack;
@@ -758,24 +764,13 @@ fn spawn(
     // SAFETY: the child is gone or has called exec; it wrote its errno
     // before either.
     let child_errno = unsafe { std::ptr::read_volatile(&child.errno) };
-    let listener = unsafe { std::ptr::read_volatile(&child.listener) };
-    let listener = (listener >= 0).then_some(listener);
     if child_errno != 0 {
         let mut status = 0;
-        // SAFETY: reaping the failed child, closing its listener.
-        unsafe {
-            libc::waitpid(pid, &mut status, libc::__WALL);
-            if let Some(fd) = listener {
-                libc::close(fd);
-            }
-        }
+        // SAFETY: reaping the failed child.
+        unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
         return failed(b, child_errno);
     }
-    send(b.socket, &report(protocol::STARTED), listener);
-    if let Some(fd) = listener {
-        // SAFETY: our copy, sent.
-        unsafe { libc::close(fd) };
-    }
+    send(b.socket, &report(protocol::STARTED), None);
     Some(Running { pid, reaped: None })
 }
 
@@ -802,8 +797,8 @@ extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
 
 /// The child's set-up: its own process group where the keeper is not the
 /// init of a PID namespace, standard descriptors, working folder, limits,
-/// no other descriptor across `exec`, Landlock, filters, and the hello
-/// that tells referee its pid (and hands over its listener).
+/// no other descriptor across `exec`, Landlock, the allowlist where the
+/// keeper is not under it, and the hello that tells referee its pid.
 unsafe fn prepare(child: &mut Child<'_>) -> Result<(), i32> {
     let b = child.b;
     let mut all: libc::sigset_t = zeroed();
@@ -855,14 +850,6 @@ unsafe fn prepare(child: &mut Child<'_>) -> Result<(), i32> {
             seccomp::install(filter.as_ptr(), filter.len() as u16, 0)
                 .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
         }
-    }
-    if let Some((filter, len)) = child.filter {
-        let flags = libc::SECCOMP_FILTER_FLAG_NEW_LISTENER as libc::c_ulong;
-        let fd = seccomp::install(filter, len, flags)
-            .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
-        // The descriptor table is the keeper's too (CLONE_FILES): the
-        // keeper hands the listener over with its report that we started.
-        std::ptr::write_volatile(&mut child.listener, fd as RawFd);
     }
     if child.flags & protocol::FLAG_PID != 0 {
         // The kernel puts our pid, in referee's numbering, on the message.

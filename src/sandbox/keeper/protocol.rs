@@ -6,7 +6,7 @@
 //! The keeper decodes requests with system calls only (it is a copy of a
 //! multi-threaded process), so requests are plain bytes laid out here:
 //! a [`Header`], then NUL-terminated strings (the working folder, the
-//! program, its arguments, its environment), then a listener filter.
+//! program, its arguments, its environment).
 
 use std::mem::size_of;
 
@@ -54,20 +54,21 @@ pub struct Header {
     pub env: u32,
     /// Bytes of strings after the header.
     pub strings: u32,
-    /// Instructions of the listener filter after the strings (0: none).
-    pub filter: u32,
+    /// Unused.
+    pub pad: u32,
     /// Resource limits.
     pub rlimits: [[u64; 3]; RLIMITS],
 }
 
-/// Report kinds.
+/// Report kinds. Set up and serving; the slot's listener attached, if
+/// it has one.
 pub const READY: u32 = 1;
 /// The keeper could not set up its sandbox: `step`, `errno`.
 pub const SETUP_FAILED: u32 = 2;
 /// From the child, just before `exec`, when asked ([`FLAG_PID`]): its pid
 /// is in the credentials.
 pub const HELLO: u32 = 3;
-/// The child called `exec`; its filter's listener (if any) attached.
+/// The child called `exec`.
 pub const STARTED: u32 = 4;
 /// The child failed before or at `exec`: `errno`.
 pub const SPAWN_FAILED: u32 = 5;
@@ -129,8 +130,6 @@ pub struct Spawn<'a> {
     pub env: &'a [&'a [u8]],
     /// Resource limits.
     pub rlimits: [[u64; 3]; RLIMITS],
-    /// A filter to install with a listener, sent back with the hello.
-    pub filter: Option<&'a [libc::sock_filter]>,
 }
 
 /// A request could not be encoded.
@@ -158,28 +157,21 @@ impl Spawn<'_> {
         while strings.len() % 8 != 0 {
             strings.push(0);
         }
-        let filter = self.filter.unwrap_or(&[]);
         let header = Header {
             kind: SPAWN,
             flags: self.flags,
             args: self.args.len() as u32,
             env: self.env.len() as u32,
             strings: strings.len() as u32,
-            filter: filter.len() as u32,
+            pad: 0,
             rlimits: self.rlimits,
         };
-        let mut bytes = Vec::with_capacity(size_of::<Header>() + strings.len() + filter.len() * 8);
+        let mut bytes = Vec::with_capacity(size_of::<Header>() + strings.len());
         // SAFETY: Header is plain old data.
         bytes.extend_from_slice(unsafe {
             std::slice::from_raw_parts((&header as *const Header).cast::<u8>(), size_of::<Header>())
         });
         bytes.extend_from_slice(&strings);
-        for i in filter {
-            bytes.extend_from_slice(&i.code.to_ne_bytes());
-            bytes.push(i.jt);
-            bytes.push(i.jf);
-            bytes.extend_from_slice(&i.k.to_ne_bytes());
-        }
         if bytes.len() > MAX_REQUEST {
             return Err(TooLarge);
         }
@@ -207,8 +199,6 @@ pub struct Decoded<'b> {
     pub header: Header,
     /// The strings, NUL-terminated, one after the other.
     pub strings: &'b [u8],
-    /// The listener filter, as raw instructions.
-    pub filter: &'b [u8],
 }
 
 /// Decodes a request received into `bytes`.
@@ -219,12 +209,10 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded<'_>> {
     // SAFETY: the length is checked and every bit pattern is a Header.
     let header: Header = unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast()) };
     let rest = &bytes[size_of::<Header>()..];
-    let strings_len = header.strings as usize;
-    let filter_len = (header.filter as usize).checked_mul(8)?;
-    if rest.len() != strings_len.checked_add(filter_len)? {
+    if rest.len() != header.strings as usize {
         return None;
     }
-    let (strings, filter) = rest.split_at(strings_len);
+    let strings = rest;
     // Two paths, the arguments and the environment: each NUL-terminated.
     let wanted = 2 + header.args as usize + header.env as usize;
     let spawn = header.kind == SPAWN;
@@ -235,11 +223,7 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded<'_>> {
     {
         return None;
     }
-    Some(Decoded {
-        header,
-        strings,
-        filter,
-    })
+    Some(Decoded { header, strings })
 }
 
 #[cfg(test)]
@@ -248,12 +232,6 @@ mod tests {
 
     #[test]
     fn a_request_survives_encoding() {
-        let filter = [libc::sock_filter {
-            code: 6,
-            jt: 1,
-            jf: 2,
-            k: 0x7fff_0000,
-        }];
         let spawn = Spawn {
             flags: FLAG_TERMINAL,
             cwd: b"/work",
@@ -261,7 +239,6 @@ mod tests {
             args: &[b"program", b"arg"],
             env: &[b"HOME=/work"],
             rlimits: [[1, 2, 3]; RLIMITS],
-            filter: Some(&filter),
         };
         let bytes = spawn.encode().unwrap();
         let decoded = decode(&bytes).unwrap();
@@ -278,7 +255,6 @@ mod tests {
                 b"HOME=/work"
             ]
         );
-        assert_eq!(decoded.filter.len(), 8);
         assert!(decode(&bytes[..bytes.len() - 1]).is_none());
         assert!(decode(&stop()).is_some_and(|d| d.header.kind == STOP));
         // A spawn request must hold its strings.
