@@ -162,3 +162,26 @@ fn nothing_the_program_started_outlives_its_case() {
         .collect();
     assert!(left.is_empty(), "still running: {left:?}");
 }
+
+/// Whatever a run leaves in its working folder or its TMPDIR (a file,
+/// a folder) is gone before the next run in the same slot: the next run
+/// may be another student's.
+#[test]
+fn the_next_run_in_a_slot_finds_its_folders_empty() {
+    let submission = submission::locate(&test_file("programs/leaves-things.py")).unwrap();
+    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
+    let limits = Limits::default();
+    for leave in ["file", "nothing", "folder", "file", "nothing"] {
+        // One thread, one slot: each jail is the same slot made ready.
+        let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
+        let inputs = lines(leave);
+        let result = run::run(&built.program, &inputs, &limits, &jail, Feed::Interactive).unwrap();
+        assert_eq!(result.ending, Ending::Exited(0));
+        let output = String::from_utf8_lossy(&result.transcript.terminal()).into_owned();
+        assert!(
+            output.starts_with("found [[], []]\n"),
+            "before leaving {leave}: {output}"
+        );
+        assert!(output.ends_with(&format!("left {leave}\n")), "{output}");
+    }
+}

@@ -508,8 +508,9 @@ impl<'a> Session<'a> {
             Stop::Stopped(_) => self.job.jail.stop()?,
         };
         let wall = self.started.elapsed();
-        if !over_limit && !over_limit_now {
-            // What a killed program printed just before the kill.
+        // What a killed program printed just before the kill (one that
+        // exited had printed everything before its end was reported).
+        if !over_limit && !over_limit_now && matches!(stop, Stop::Stopped(_)) {
             over_limit_now = self.read_output()?;
         }
         let ending = match stop {

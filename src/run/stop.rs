@@ -78,7 +78,7 @@ impl Pressure {
     }
 
     fn now(jail: &Jail) -> Option<u64> {
-        crate::sandbox::allocation::enclosing_pressure(jail.oom_killed().is_none())
+        crate::sandbox::allocation::enclosing_pressure(!jail.has_group())
     }
 
     /// Whether memory ran short since [`Pressure::before`] (the caller

@@ -246,6 +246,9 @@ pub struct Sandbox {
 pub struct Slot {
     work: PathBuf,
     tmp: PathBuf,
+    /// On a tmpfs of the slot's own, the size an empty folder has there
+    /// (see [`Slot::empty_folders`]).
+    empty_size: Option<u64>,
     pty: Pty,
     keeper: Keeper,
     group: Option<cgroup::Group>,
@@ -588,6 +591,11 @@ impl Sandbox {
         } else {
             None
         };
+        let empty_size = if tmpfs {
+            Some(empty_folder_size(&dir).map_err(|e| context(e, "cannot make a slot's folder"))?)
+        } else {
+            None
+        };
         let (work, tmp) = (dir.join("work"), dir.join("tmp"));
         for folder in [&work, &tmp] {
             fresh(folder, 0o700).map_err(|e| context(e, "cannot make a slot's folder"))?;
@@ -666,6 +674,7 @@ impl Sandbox {
             },
             work,
             tmp,
+            empty_size,
             pty,
             keeper,
             group,
@@ -784,8 +793,12 @@ impl Slot {
         for folder in [&self.work, &self.tmp] {
             let meta = match fs::symlink_metadata(folder) {
                 Ok(meta) if meta.is_dir() => {
-                    // Most runs leave nothing: one listing says so.
-                    if fs::read_dir(folder)?.next().is_some() {
+                    // Most runs leave nothing. On a tmpfs a folder's size
+                    // grows with each entry and shrinks with each removal,
+                    // and a folder within adds a link: one look says so.
+                    // Elsewhere one listing does.
+                    let seen_empty = self.empty_size == Some(meta.size()) && meta.nlink() == 2;
+                    if !seen_empty && fs::read_dir(folder)?.next().is_some() {
                         clean::empty(folder)?;
                     }
                     Some(meta)
@@ -867,6 +880,15 @@ pub fn retire_thread_slot() {
             bound.0.retired.store(true, Ordering::Relaxed);
         }
     });
+}
+
+/// The size of an empty folder on the file system of `dir` (a tmpfs
+/// counts a little for each entry of a folder), measured on a fresh one.
+fn empty_folder_size(dir: &Path) -> io::Result<u64> {
+    let probe = tempfile::Builder::new().prefix(".empty").tempdir_in(dir)?;
+    let size = fs::symlink_metadata(probe.path())?.size();
+    probe.close()?;
+    Ok(size)
 }
 
 /// `e` with what referee was doing when it happened.
@@ -1190,6 +1212,12 @@ impl Jail {
     /// tell.
     pub fn hit_memory_limit(&self) -> Option<bool> {
         self.slot.group.as_ref().map(|g| g.hit_memory_limit())
+    }
+
+    /// Whether runs in this jail have a control group of their own (whose
+    /// counters [`Jail::hit_memory_limit`] and [`Jail::oom_killed`] read).
+    pub fn has_group(&self) -> bool {
+        self.slot.group.is_some()
     }
 
     /// Whether an out-of-memory killer killed a process of the run,

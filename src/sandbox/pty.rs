@@ -36,6 +36,8 @@ pub const MAX_LINE: usize = 4095;
 pub struct Pty {
     master: PtyMaster,
     slave: File,
+    /// The settings [`Pty::open`] made, which [`Pty::reset`] restores.
+    configured: libc::termios,
 }
 
 impl Pty {
@@ -54,9 +56,14 @@ impl Pty {
             .custom_flags_noctty_cloexec()
             .open(&path)?;
         configure(slave.as_fd())?;
+        let configured = termios::tcgetattr(slave.as_fd())?.into();
         set_window_size(slave.as_fd())?;
         set_nonblocking(master.as_fd())?;
-        Ok(Pty { master, slave })
+        Ok(Pty {
+            master,
+            slave,
+            configured,
+        })
     }
 
     /// Makes a terminal used by an earlier run as good as new: what that
@@ -67,7 +74,12 @@ impl Pty {
         termios::tcflush(self.slave.as_fd(), termios::FlushArg::TCIOFLUSH)?;
         let mut buf = [0u8; 4096];
         while self.read_output(&mut buf)? > 0 {}
-        configure(self.slave.as_fd())?;
+        // Few programs change their terminal's settings: looking costs
+        // one call, setting them again three.
+        let configured = termios::Termios::from(self.configured);
+        if termios::tcgetattr(self.slave.as_fd())? != configured {
+            termios::tcsetattr(self.slave.as_fd(), SetArg::TCSANOW, &configured)?;
+        }
         set_window_size(self.slave.as_fd())
     }
 

@@ -113,10 +113,13 @@ impl Control {
         let mut chunk = [0u8; 1024];
         loop {
             let n = file.read_at(&mut chunk, bytes.len() as u64)?;
-            if n == 0 {
+            bytes.extend_from_slice(&chunk[..n]);
+            // A control file's text is made whole for each read from its
+            // start: a read that did not fill the buffer and ends a line
+            // has all of it, and asking again for the end costs a call.
+            if n == 0 || (n < chunk.len() && bytes.ends_with(b"\n")) {
                 break;
             }
-            bytes.extend_from_slice(&chunk[..n]);
         }
         String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
     }
