@@ -185,3 +185,37 @@ fn the_next_run_in_a_slot_finds_its_folders_empty() {
         assert!(output.ends_with(&format!("left {leave}\n")), "{output}");
     }
 }
+
+/// The processors the calling thread may run on, as `/proc` lists them.
+fn my_processors() -> String {
+    // SAFETY: a CPU set on the stack, filled for this thread.
+    let cpus: Vec<String> = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+            .map(|cpu| cpu.to_string())
+            .collect()
+    };
+    cpus.join(",")
+}
+
+/// A worker's programs run on the processor its thread was given (one of
+/// its own while one is free), so that the runner, the slot's keeper and
+/// the program never wait for each other on two busy processors.
+#[test]
+fn a_program_runs_where_its_worker_does() {
+    let submission = submission::locate(&test_file("programs/says-its-processors.c")).unwrap();
+    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
+    let seen = std::thread::spawn(move || {
+        let limits = Limits::default();
+        let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
+        let result = run::run(&built.program, &[][..], &limits, &jail, Feed::Interactive).unwrap();
+        let output = String::from_utf8_lossy(&result.transcript.terminal()).into_owned();
+        (my_processors(), output)
+    })
+    .join()
+    .unwrap();
+    let (worker, output) = seen;
+    assert_eq!(output.trim(), worker);
+}

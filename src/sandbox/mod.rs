@@ -46,6 +46,7 @@ use std::time::Duration;
 pub mod allocation;
 pub mod cgroup;
 mod clean;
+pub mod cpus;
 pub mod keeper;
 pub mod landlock;
 pub mod limits;
@@ -299,13 +300,17 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// A thread's slot, given back to the pool when the thread ends.
-struct ThreadSlot(Arc<Slot>);
+/// A thread's slot, given back to the pool when the thread ends, and the
+/// processor the thread and the slot's programs run on, if one was free.
+struct ThreadSlot {
+    slot: Arc<Slot>,
+    _cpu: Option<cpus::Claim>,
+}
 
 impl Drop for ThreadSlot {
     fn drop(&mut self) {
         if let Some(sandbox) = SANDBOX.get() {
-            sandbox.give_back(Arc::clone(&self.0));
+            sandbox.give_back(Arc::clone(&self.slot));
         }
     }
 }
@@ -508,14 +513,24 @@ impl Sandbox {
     fn thread_slot(&self) -> io::Result<Arc<Slot>> {
         THREAD_SLOT.with(|cell| {
             if let Some(bound) = cell.borrow().as_ref() {
-                if !bound.0.retired.load(Ordering::Relaxed) && bound.0.is_current() {
-                    return Ok(Arc::clone(&bound.0));
+                if !bound.slot.retired.load(Ordering::Relaxed) && bound.slot.is_current() {
+                    return Ok(Arc::clone(&bound.slot));
                 }
                 // A slot whose root lacks folders shown since is made anew.
-                bound.0.retired.store(true, Ordering::Relaxed);
+                bound.slot.retired.store(true, Ordering::Relaxed);
             }
+            // The slot of before is given back first, with its processor.
+            drop(cell.borrow_mut().take());
             let slot = self.take_slot()?;
-            *cell.borrow_mut() = Some(ThreadSlot(Arc::clone(&slot)));
+            let claim = cpus::claim();
+            match &claim {
+                Some(claim) => claim.bring(slot.keeper.pid()),
+                None => cpus::free(slot.keeper.pid()),
+            }
+            *cell.borrow_mut() = Some(ThreadSlot {
+                slot: Arc::clone(&slot),
+                _cpu: claim,
+            });
             Ok(slot)
         })
     }
@@ -877,7 +892,7 @@ pub fn release_thread_slot() {
 pub fn retire_thread_slot() {
     THREAD_SLOT.with(|cell| {
         if let Some(bound) = cell.borrow_mut().take() {
-            bound.0.retired.store(true, Ordering::Relaxed);
+            bound.slot.retired.store(true, Ordering::Relaxed);
         }
     });
 }
@@ -1282,7 +1297,7 @@ pub fn shutdown() {
     let _ = THREAD_SLOT.try_with(|cell| {
         if let Ok(mut cell) = cell.try_borrow_mut() {
             if let Some(bound) = cell.take() {
-                bound.0.retired.store(true, Ordering::Relaxed);
+                bound.slot.retired.store(true, Ordering::Relaxed);
             }
         }
     });
