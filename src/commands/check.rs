@@ -20,6 +20,9 @@ use referee::{terminal, transcript};
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let style = Style::for_stdout(args.color);
     let submission = submission::locate(&args.submission)?;
+    if submission.language == submission::Language::Python {
+        submission::python::warm_up();
+    }
     let suite = load_suite(args, &submission)?;
     let cases: Vec<&case::Case> = if args.all {
         suite.cases.iter().collect()

@@ -54,6 +54,13 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     if let Some(shard) = args.shard {
         entries.retain(|e| shard.includes(&e.id));
     }
+    // A Python file among the class: find the interpreter meanwhile.
+    if entries
+        .iter()
+        .any(|e| e.path.extension().is_some_and(|x| x == "py"))
+    {
+        referee::submission::python::warm_up();
+    }
     let stamp = folder::Stamp::new(
         &suite.name,
         case::origin(&suite),

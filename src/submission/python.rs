@@ -61,19 +61,50 @@ impl Error {
 
 static PYTHON: OnceLock<Result<Python, Error>> = OnceLock::new();
 
+/// What the launcher is asked: its interpreter, the virtual environment
+/// it belongs to (if any) and its installation. Without `site` (`-S`),
+/// which on some machines imports whatever a `.pth` file of
+/// site-packages names (a third of the answer's time here), and without
+/// the environment's `PYTHON*` variables (`-I`), which programs do not
+/// run with either. `site` is what sets `sys.prefix` to a virtual
+/// environment: its `pyvenv.cfg`, beside the interpreter or a folder
+/// above, is looked for here as `site` looks for it.
+const WHERE: &str = "import os, sys
+exe = sys.executable
+here = os.path.dirname(exe)
+venv = [d for d in (here, os.path.dirname(here)) if os.path.isfile(os.path.join(d, 'pyvenv.cfg'))]
+print(exe)
+print(venv[0] if venv else sys.prefix)
+print(sys.base_prefix)";
+
 /// The interpreter: `REFEREE_PYTHON` if set, otherwise what `python3` on
 /// PATH resolves to.
 pub fn interpreter() -> Result<&'static Python, Error> {
     PYTHON.get_or_init(resolve).as_ref().map_err(Clone::clone)
 }
 
+/// Starts finding the interpreter now, in the background, for a class or
+/// a check that holds Python: asking a shim takes tens of milliseconds,
+/// which the rest of referee's set-up (the suite, the first sandbox slot)
+/// can take meanwhile. Its folders are shown to the sandbox as soon as
+/// they are known. The first build that needs the interpreter waits for
+/// the answer; nothing is asked twice.
+pub fn warm_up() {
+    let _ = std::thread::Builder::new().name("python".into()).spawn(|| {
+        if let Ok(python) = interpreter() {
+            crate::sandbox::show_read_only(python.reads());
+        }
+    });
+}
+
 fn resolve() -> Result<Python, Error> {
-    let launcher = std::env::var_os("REFEREE_PYTHON").unwrap_or_else(|| "python3".into());
-    let output = Command::new(&launcher)
-        .args([
-            "-c",
-            "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
-        ])
+    ask(&std::env::var_os("REFEREE_PYTHON").unwrap_or_else(|| "python3".into()))
+}
+
+/// The interpreter `launcher` starts.
+fn ask(launcher: &std::ffi::OsStr) -> Result<Python, Error> {
+    let output = Command::new(launcher)
+        .args(["-I", "-S", "-c", WHERE])
         .output()
         .map_err(|e| Error::Start {
             launcher: launcher.to_string_lossy().into_owned(),
@@ -111,5 +142,33 @@ mod tests {
             error.to_string(),
             "cannot start python3 (not found): install Python 3, or set REFEREE_PYTHON to its path"
         );
+    }
+
+    /// What `python` says of itself with `site`, as programs run.
+    fn prefix_with_site(python: &std::path::Path) -> PathBuf {
+        let out = Command::new(python)
+            .args(["-c", "import sys; print(sys.prefix)"])
+            .output()
+            .unwrap();
+        PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+    }
+
+    #[test]
+    fn a_virtual_environment_is_found_as_site_finds_it() {
+        let base = ask("python3".as_ref()).unwrap();
+        assert_eq!(base.prefixes[0], prefix_with_site(&base.executable));
+        let dir = tempfile::tempdir().unwrap();
+        let venv = dir.path().join("venv");
+        let made = Command::new(&base.executable)
+            .args(["-m", "venv", "--without-pip"])
+            .arg(&venv)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let inside = ask(venv.join("bin/python3").as_os_str()).unwrap();
+        assert_eq!(inside.prefixes[0], venv);
+        assert_eq!(inside.prefixes[0], prefix_with_site(&inside.executable));
+        // Its installation too: the standard library is there.
+        assert!(inside.prefixes.contains(&base.prefixes[0]), "{inside:?}");
     }
 }
