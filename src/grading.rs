@@ -349,7 +349,9 @@ pub(crate) fn grade_each<K: Send>(
     let building = ALONE.read().unwrap_or_else(|e| e.into_inner());
     let built = match shared {
         Some(shared) => shared.build(submission, &flags, &suite.support),
-        None => submission::build(submission, &flags, &suite.support).map(std::sync::Arc::new),
+        None => {
+            submission::build_lazily(submission, &flags, &suite.support).map(std::sync::Arc::new)
+        }
     };
     drop(building);
     let built = match built {
@@ -366,9 +368,20 @@ pub(crate) fn grade_each<K: Send>(
         Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
         Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
     };
-    let Some(judged) = run_all(&built, suite, cases, settings, stop, digest)? else {
+    let unparsed = OnceLock::new();
+    let Some(judged) = run_all(&built, suite, cases, settings, stop, &unparsed, digest)? else {
         return Ok(None);
     };
+    if let Some(messages) = unparsed.into_inner() {
+        // A Python file that does not parse: no case counts.
+        let mut graded = not_compiled(cases, messages);
+        let digests = cases
+            .iter()
+            .zip(&mut graded.outcomes)
+            .map(|(prepared, outcome)| digest(prepared, outcome))
+            .collect();
+        return Ok(Some((graded, digests)));
+    }
     let (outcomes, digests) = judged.into_iter().unzip();
     let graded = Graded {
         status: Status::Graded,
@@ -397,19 +410,35 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
 }
 
 /// Runs the cases, `settings.jobs` at a time; results keep the cases'
-/// order whatever order they finish in. `None` when stopped.
+/// order whatever order they finish in. `None` when stopped. A Python
+/// file's syntax is checked when a case failed before reading any input
+/// (see [`submission::build_lazily`]); when it does not parse, its
+/// messages are set in `unparsed` and the cases not yet run are not.
 fn run_all<K: Send>(
     built: &Built,
     suite: &Suite,
     cases: &[Prepared<'_>],
     settings: &Settings,
     stop: &AtomicBool,
+    unparsed: &OnceLock<String>,
     digest: Digest<'_, K>,
 ) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
     let timeouts = Timeouts::new(settings.max_timeouts);
     let judge = |prepared: &Prepared<'_>| -> Result<(CaseOutcome, K), Error> {
-        let mut outcome =
-            timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?;
+        let mut outcome = match unparsed.get() {
+            Some(_) => timeouts.not_run(),
+            None => timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?,
+        };
+        if built.syntax_unchecked() && failed_before_reading(prepared, &outcome) {
+            match built.check_syntax() {
+                Ok(()) => {}
+                Err(BuildError::Compile(messages)) => {
+                    let _ = unparsed.set(messages);
+                }
+                Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
+                Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
+            }
+        }
         let digested = digest(prepared, &mut outcome);
         Ok((outcome, digested))
     };
@@ -432,6 +461,16 @@ fn run_all<K: Send>(
     }
     let results = queue::map(cases, settings.jobs, Some(stop), judge);
     collect(results, cases, &timeouts, digest)
+}
+
+/// Whether a case failed without its program reading any of its input:
+/// what every run of a Python file that does not parse does.
+fn failed_before_reading(prepared: &Prepared<'_>, outcome: &CaseOutcome) -> bool {
+    outcome.judgement.verdict != Verdict::Pass
+        && outcome
+            .run
+            .as_ref()
+            .is_some_and(|run| run.unread_inputs == prepared.case.input.len())
 }
 
 /// The cases' outcomes from a parallel run of them, made what one at a

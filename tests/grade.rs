@@ -211,7 +211,8 @@ fn a_class_of_every_kind_is_graded_for_each_game() {
             assert_eq!(by_id(id)["score"], by_id(id)["max_score"], "{game}: {id}");
         }
         // A C file that does not compile, a Python file with a syntax
-        // error: both found before any case runs.
+        // error (found when its first case fails before reading): both
+        // compile errors, no case counts.
         let broken = by_id("broken");
         assert_eq!(broken["status"], "compile-error", "{game}");
         assert_eq!(broken["score"], 0.0, "{game}");
@@ -574,4 +575,68 @@ fn merging_a_large_shard_takes_a_compact_result_per_student() {
          800; results.json holds {} per student)",
         size / 800
     );
+}
+
+/// A Python file's syntax is checked when one of its cases fails before
+/// reading any input, which every run of a file that does not parse
+/// does: graded alone with its cases side by side, such a file is still
+/// a compile error with Python's message and no case counted, while a
+/// file that parses and fails before reading (an import that fails) is
+/// graded, case by case.
+#[test]
+fn a_python_file_is_checked_for_syntax_when_a_case_fails_before_reading() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = small_suite(
+        "connect4-bomb",
+        work.path(),
+        &[
+            "game-4x4-horizontal-win-player-2",
+            "game-5x7-horizontal-win-player-1",
+            "board-full-empty-board",
+        ],
+    );
+    for (name, source) in [
+        (
+            "broken.py",
+            fs::read_to_string(test_file("programs/does-not-parse.py")).unwrap(),
+        ),
+        (
+            "imports.py",
+            "import no_such_module\nprint(input('?'))\n".to_string(),
+        ),
+    ] {
+        let class = work.path().join(name.replace(".py", ""));
+        fs::create_dir_all(&class).unwrap();
+        fs::write(class.join(name), source).unwrap();
+        let out = work.path().join(format!("out-{name}"));
+        let done = grade_game(
+            "connect4-bomb",
+            work.path(),
+            &cases,
+            &out,
+            &["--jobs", "2"],
+            &class,
+        );
+        assert!(done.status.success(), "{}", stderr(&done));
+        let results = read_json(&out.join("results.json"));
+        let student = &results["submissions"][0];
+        let verdicts: Vec<&str> = student["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap())
+            .collect();
+        if name == "broken.py" {
+            assert_eq!(student["status"], "compile-error", "{student}");
+            assert!(
+                verdicts.iter().all(|v| *v == "compile-error"),
+                "{verdicts:?}"
+            );
+            let details = fs::read_to_string(out.join("feedback").join("broken.md")).unwrap();
+            assert!(details.contains("SyntaxError"), "{details}");
+        } else {
+            assert_eq!(student["status"], "graded", "{student}");
+            assert!(verdicts.iter().all(|v| *v == "crashed"), "{verdicts:?}");
+        }
+    }
 }

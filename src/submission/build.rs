@@ -80,6 +80,56 @@ pub struct Built {
     /// The submission's private folder (compiled program, staged source);
     /// removed when dropped.
     pub stage: TempDir,
+    /// For a Python file: whether it parses, asked the first time it
+    /// matters (see [`build_lazily`]).
+    syntax: Option<Syntax>,
+}
+
+/// A Python file's syntax check, made once, when first asked for.
+#[derive(Debug)]
+struct Syntax {
+    python: &'static python::Python,
+    source: PathBuf,
+    /// Whether it parses (else Python's messages), once known. Held
+    /// while checking: whoever asks meanwhile waits for the answer. A
+    /// check the grader could not make is not kept: the next asker tries
+    /// again.
+    verdict: std::sync::Mutex<Option<Result<(), String>>>,
+}
+
+impl Built {
+    /// Whether a Python file's syntax has not been checked yet: a run
+    /// that fails before reading anything is then worth checking it for
+    /// (see [`build_lazily`]).
+    pub fn syntax_unchecked(&self) -> bool {
+        self.syntax
+            .as_ref()
+            .is_some_and(|s| s.verdict.lock().map_or(true, |verdict| verdict.is_none()))
+    }
+
+    /// Checks a Python file's syntax, once (every other build has nothing
+    /// to check): a file that does not parse is a [`BuildError::Compile`]
+    /// with Python's message.
+    pub fn check_syntax(&self) -> Result<(), BuildError> {
+        let Some(syntax) = &self.syntax else {
+            return Ok(());
+        };
+        let mut verdict = syntax.verdict.lock().unwrap_or_else(|e| e.into_inner());
+        if verdict.is_none() {
+            let checked = crate::timings::time(crate::timings::Phase::Compile, || {
+                check_syntax(syntax.python, &syntax.source, self.stage.path())
+            });
+            *verdict = match checked {
+                Ok(()) => Some(Ok(())),
+                Err(BuildError::Compile(messages)) => Some(Err(messages)),
+                Err(other) => return Err(other),
+            };
+        }
+        match verdict.as_ref() {
+            Some(Err(messages)) => Err(BuildError::Compile(messages.clone())),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Why a submission could not be built.
@@ -117,6 +167,23 @@ pub fn sandbox() -> &'static sandbox::Sandbox {
 /// the source: a header is found however it is included (`#include
 /// "cs50.h"` or `<cs50.h>`), a Python module is imported.
 pub fn build(
+    submission: &Submission,
+    flags: &Flags,
+    support: &[Support],
+) -> Result<Built, BuildError> {
+    let built = build_lazily(submission, flags, support)?;
+    built.check_syntax()?;
+    Ok(built)
+}
+
+/// Like [`build`], but a Python file's syntax is checked only when asked
+/// ([`Built::check_syntax`]): grading asks when a run fails before
+/// reading any input, which every run of a file that does not parse
+/// does (Python reads the whole file before running any of it). A class
+/// of files that parse then pays for no check at all, which costs a
+/// start of the interpreter each (some 15 ms); one that does not parse
+/// is a `compile-error` with Python's message, as with [`build`].
+pub fn build_lazily(
     submission: &Submission,
     flags: &Flags,
     support: &[Support],
@@ -164,6 +231,7 @@ fn build_timed(
         )
     };
     let mut caller = None;
+    let mut syntax = None;
     let (program, warnings) = match submission.language {
         Language::C => compile(&C, Language::C)?,
         Language::Cpp => compile(&CPP, Language::Cpp)?,
@@ -181,7 +249,11 @@ fn build_timed(
                 reads.push(stage.path().to_path_buf());
                 Program { argv, reads }
             };
-            check_syntax(python, &staged, stage.path())?;
+            syntax = Some(Syntax {
+                python,
+                source: staged.clone(),
+                verdict: std::sync::Mutex::new(None),
+            });
             let helper = stage.path().join(call::HELPER_FILE);
             std::fs::write(&helper, call::HELPER)
                 .map_err(|e| BuildError::Grader(format!("cannot write the call helper: {e}")))?;
@@ -195,6 +267,7 @@ fn build_timed(
         warnings,
         caller,
         stage,
+        syntax,
     })
 }
 

@@ -30,7 +30,7 @@ pub mod python;
 mod shared;
 mod start;
 
-pub use build::{build, find_on_path, sandbox, BuildError, Built, COMPILER_MEMORY};
+pub use build::{build, build_lazily, find_on_path, sandbox, BuildError, Built, COMPILER_MEMORY};
 pub use error::Error;
 pub use flags::{Flags, DEFAULT_CFLAGS, DEFAULT_CXXFLAGS};
 pub use program::{Language, Submission};

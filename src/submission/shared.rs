@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
-use super::build::{build, BuildError, Built};
+use super::build::{build_lazily, BuildError, Built};
 use super::flags::Flags;
 use super::program::Submission;
 use super::start::Support;
@@ -76,10 +76,10 @@ impl SharedBuilds {
     ) -> Result<Arc<Built>, BuildError> {
         let shared = key_of(submission).and_then(|key| self.take(key));
         let Some(cell) = shared else {
-            return build(submission, flags, support).map(Arc::new);
+            return build_lazily(submission, flags, support).map(Arc::new);
         };
         let mut failed = None;
-        let done = cell.get_or_init(|| match build(submission, flags, support) {
+        let done = cell.get_or_init(|| match build_lazily(submission, flags, support) {
             Ok(built) => Ok(Arc::new(built)),
             Err(BuildError::Compile(messages)) => Err(messages),
             Err(other) => {
@@ -92,7 +92,9 @@ impl SharedBuilds {
         }
         match done {
             Ok(built) => Ok(Arc::clone(built)),
-            Err(messages) if messages.is_empty() => build(submission, flags, support).map(Arc::new),
+            Err(messages) if messages.is_empty() => {
+                build_lazily(submission, flags, support).map(Arc::new)
+            }
             Err(messages) => Err(BuildError::Compile(messages.clone())),
         }
     }
