@@ -219,3 +219,23 @@ fn a_program_runs_where_its_worker_does() {
     let (worker, output) = seen;
     assert_eq!(output.trim(), worker);
 }
+
+/// The runner answers a read of the terminal with the case's next line,
+/// whichever process of the program reads (a child too), and lets a
+/// process that made another file its stdin (`dup2` onto 0, or `close(0)`
+/// and `open`) read that file.
+#[test]
+fn reads_of_a_stdin_the_program_replaced_read_its_file() {
+    let submission = submission::locate(&test_file("programs/reads-another-stdin.c")).unwrap();
+    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
+    let limits = Limits::default();
+    let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
+    let inputs = lines("one\ntwo");
+    let result = run::run(&built.program, &inputs, &limits, &jail, Feed::Interactive).unwrap();
+    assert_eq!(result.ending, Ending::Exited(0));
+    assert_eq!(
+        String::from_utf8_lossy(&result.transcript.output()),
+        "first: one\nchild: two\nsecond: from the file\nthird: from the file\n"
+    );
+    assert_eq!(result.unread_inputs, 0);
+}

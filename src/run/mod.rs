@@ -4,9 +4,9 @@
 //!
 //! This is the one place processes are started and stopped. The pieces:
 //! [`pty`] (the terminal), [`spawn`] (starting the program in its own
-//! session under resource limits), [`notify`] (answering the calls the
-//! slot's listener holds) and [`procfs`] (knowing when it waits for
-//! input), and the session loop that ties them together.
+//! session under resource limits), the slot's listener
+//! ([`crate::sandbox::listener`]) and [`procfs`] (knowing when it waits
+//! for input), and the session loop that ties them together.
 
 use std::ffi::OsString;
 use std::io;
@@ -15,7 +15,6 @@ use std::path::PathBuf;
 use crate::notice;
 use crate::sandbox::{listener, Jail};
 
-mod notify;
 mod outcome;
 mod procfs;
 mod serve;

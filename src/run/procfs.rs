@@ -1,5 +1,5 @@
 //! Knowing when a program waits for input by looking at it in `/proc`:
-//! the fallback where [`super::notify`] is not available (seccomp blocked
+//! the fallback where [`crate::sandbox::listener`] is not available (seccomp blocked
 //! by a container, an old kernel).
 //!
 //! A program is waiting for input when it is sleeping (`S` in

@@ -6,7 +6,7 @@
 //! written; the same again for every line typed. On a virtual machine
 //! each of these hand-overs costs tens of microseconds, and a board game
 //! prints a dozen lines per move: most of a run's time went there. So
-//! where notifications work ([`super::notify`]), the program's stdout and
+//! where notifications work ([`crate::sandbox::listener`]), the program's stdout and
 //! stderr are one pipe, which it writes without waking anybody, and its
 //! stdin stays the terminal. The runner answers, as the terminal would:
 //!
@@ -28,7 +28,7 @@ use std::os::fd::{AsRawFd, BorrowedFd};
 use nix::sys::uio::{process_vm_readv, process_vm_writev, RemoteIoVec};
 use nix::unistd::Pid;
 
-use super::notify::{Call, Reply};
+use crate::sandbox::listener::{Call, Reply};
 
 /// Referee's process id, asked once: it is asked for every held read,
 /// and the C library no longer caches it.
@@ -94,7 +94,7 @@ pub fn read_memory(pid: i32, address: u64, buf: &mut [u8]) -> io::Result<usize> 
     )?)
 }
 
-/// Answers a [`super::notify::TERMINAL_QUESTIONS`] call made on the
+/// Answers a [`crate::sandbox::listener::TERMINAL_QUESTIONS`] call made on the
 /// program's output (already known to be ours) as `terminal` would.
 /// `leader` is the program's process group, for the calls that ask it.
 pub fn answer_question(call: &Call, terminal: BorrowedFd<'_>, leader: i32) -> Reply {

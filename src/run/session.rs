@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use nix::poll::{PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 
-use super::notify::{Call, Notifier, Reply};
 use super::outcome::{classify, Clock, Ending, RunResult};
 use super::procfs::Watcher;
 use super::serve;
 use super::stop::{halted, halted_error, HALT_EVERY};
+use crate::sandbox::listener::{self, Call, Notifier, Reply};
 use crate::sandbox::pty::Pty;
 use crate::sandbox::{Ended, Jail, Limits, Stdio};
 use crate::transcript::Transcript;
@@ -130,6 +130,10 @@ pub struct Session<'a> {
     /// Whether any input was typed on the terminal itself (which the
     /// program then reads without the runner's help).
     typed: bool,
+    /// The processes whose descriptor 0 was seen to be the terminal,
+    /// since any process last changed its own (see
+    /// [`Session::reads_the_terminal`]).
+    reading_the_terminal: Vec<i32>,
     /// Whether the end of input was given.
     ended: bool,
     /// Watching `/proc`: how many times the program had slept when the
@@ -184,6 +188,7 @@ impl<'a> Session<'a> {
             buf: vec![0; 64 * 1024],
             pending: Vec::new(),
             typed: false,
+            reading_the_terminal: Vec::new(),
             ended: false,
             end_unread: None,
         })
@@ -344,6 +349,11 @@ impl<'a> Session<'a> {
                 Ok(reply) => reply,
                 Err(ending) => return Ok(Some(ending)),
             }
+        } else if listener::changes_stdin(&call) {
+            // Its descriptor 0 may be another file from now on: every
+            // process is checked again at its next read.
+            self.reading_the_terminal.clear();
+            Reply::Continue
         } else {
             self.answer_question(&call)
         };
@@ -358,7 +368,7 @@ impl<'a> Session<'a> {
     /// no more input. Ends with an [`Ending`] instead of a reply.
     fn answer_read(&mut self, call: &Call) -> io::Result<Result<Reply, Ending>> {
         let wanted = call.args[2] as usize;
-        if wanted == 0 || !serve::same_file(call.pid, 0, self.pty.slave()) {
+        if wanted == 0 || !self.reads_the_terminal(call.pid) {
             return Ok(Ok(Reply::Continue));
         }
         if self.typed && self.pty.unread_input()? > 0 {
@@ -400,6 +410,26 @@ impl<'a> Session<'a> {
             }
             _ => Ok(Ok(Reply::Fail(libc::EFAULT))),
         }
+    }
+
+    /// Whether process `pid`'s descriptor 0 is the run's terminal: asked
+    /// of the kernel (`kcmp`, a couple of microseconds) once per process,
+    /// and again only after some process of the run made its descriptor 0
+    /// another file (see [`listener::changes_stdin`]), not at every read.
+    fn reads_the_terminal(&mut self, pid: i32) -> bool {
+        if self.reading_the_terminal.contains(&pid) {
+            return true;
+        }
+        let ours = serve::same_file(pid, 0, self.pty.slave());
+        if ours {
+            // A program that keeps starting processes makes a long list:
+            // forgetting costs only a check.
+            if self.reading_the_terminal.len() >= 64 {
+                self.reading_the_terminal.clear();
+            }
+            self.reading_the_terminal.push(pid);
+        }
+        ours
     }
 
     /// The program asks whether its output is a terminal: answer for the

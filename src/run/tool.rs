@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use nix::poll::{PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 
-use super::notify::Notifier;
 use super::stop::{halted, halted_error, Pressure, HALT_EVERY};
+use crate::sandbox::listener::Notifier;
 use crate::sandbox::{Ended, Jail, Stdio};
 
 /// How a tool's run ended.

@@ -1053,7 +1053,8 @@ fn extra_reads() -> &'static [PathBuf] {
 
 /// The standard descriptors of a program.
 pub struct Stdio<'a> {
-    /// Its stdin.
+    /// Its stdin: for a run, always the slot's terminal ([`Jail::pty`]),
+    /// which its keeper holds as its own stdin for every run to inherit.
     pub stdin: BorrowedFd<'a>,
     /// Its stdout.
     pub stdout: BorrowedFd<'a>,
@@ -1147,6 +1148,11 @@ impl Jail {
         if self.allowlist_in_child && !self.slot.pid_namespace {
             flags |= protocol::FLAG_ALLOWLIST;
         }
+        debug_assert!(
+            self.kind == Kind::Build
+                || stdio.stdin.as_raw_fd() == self.slot.pty.slave().as_raw_fd(),
+            "a run's stdin is the slot's terminal"
+        );
         let mut fds: Vec<RawFd> = vec![
             stdio.stdin.as_raw_fd(),
             stdio.stdout.as_raw_fd(),
@@ -1171,7 +1177,10 @@ impl Jail {
                 "a command too long, or holding a NUL byte",
             )
         })?;
-        let spawned = self.slot.keeper.spawn(&request, &fds);
+        let spawned = self
+            .slot
+            .keeper
+            .spawn(&request, &fds, self.kind == Kind::Build);
         if spawned.is_ok() {
             self.running.set(true);
         }

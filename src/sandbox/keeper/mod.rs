@@ -29,6 +29,8 @@ use std::time::Duration;
 pub mod process;
 pub mod protocol;
 
+use super::listener;
+
 pub use process::Blueprint;
 use protocol::Report;
 
@@ -158,10 +160,21 @@ impl Keeper {
     /// Asks the keeper to start a program (`request`, from
     /// [`protocol::Spawn::encode`]) with `fds` (stdin, stdout, stderr,
     /// then a Landlock ruleset if the request says so).
-    pub fn spawn(&self, request: &[u8], fds: &[RawFd]) -> io::Result<Spawned> {
+    ///
+    /// With `let_through`, what the slot's listener holds until the
+    /// keeper reports is let through: a build tool's child makes
+    /// `/dev/null` its stdin before `exec`, which the listener holds, and
+    /// everything a build holds goes ahead anyway. A run's program is not
+    /// let through: its first calls (whether its output is a terminal,
+    /// its first read) may come before the keeper's report, and are its
+    /// runner's to answer.
+    pub fn spawn(&self, request: &[u8], fds: &[RawFd], let_through: bool) -> io::Result<Spawned> {
         send_with_fds(self.socket.as_raw_fd(), request, fds)?;
         let mut spawned = Spawned { pid: 0 };
         loop {
+            if let_through {
+                self.let_through_until_report()?;
+            }
             let (report, message) = self.receive(Some(ANSWER_WITHIN))?;
             match report.kind {
                 protocol::HELLO => spawned.pid = message.pid,
@@ -170,6 +183,46 @@ impl Keeper {
                 // A stale report of an earlier run: not this one's.
                 _ => {}
             }
+        }
+    }
+
+    /// Waits for a report, letting through meanwhile whatever the slot's
+    /// listener holds: a child setting itself up before `exec` (a build
+    /// making `/dev/null` its stdin) waits for that, and the keeper for
+    /// the child.
+    fn let_through_until_report(&self) -> io::Result<()> {
+        let Some(listener) = &self.listener else {
+            return Ok(());
+        };
+        let notifier = listener::Notifier::new(listener.as_fd());
+        let deadline = std::time::Instant::now() + ANSWER_WITHIN;
+        loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: self.socket.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: listener.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            // SAFETY: polling two descriptors of ours.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, left.as_millis() as i32) };
+            if rc < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            if fds[0].revents != 0 || rc == 0 {
+                return Ok(());
+            }
+            notifier.let_through()?;
         }
     }
 

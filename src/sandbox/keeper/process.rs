@@ -183,6 +183,10 @@ fn set_up(b: &mut Blueprint) -> Result<(RawFd, Option<RawFd>), Failure> {
             STEP_TERMINAL,
             libc::ioctl(b.terminal, libc::TIOCSCTTY, 0) as libc::c_long,
         )?;
+        // A run's stdin is the terminal: its descriptor 0 is the keeper's
+        // own from the start, so that no child makes it anew (a call the
+        // slot's listener would hold, see `prepare`).
+        check(STEP_TERMINAL, libc::dup2(b.terminal, 0) as libc::c_long)?;
         let sigfd = signals(b.pid_namespace).map_err(|e| (STEP_SIGNALS, e))?;
         give_up_privileges(b.identity).map_err(|e| (STEP_IDENTITY, e))?;
         check(
@@ -749,12 +753,14 @@ fn spawn(
         (unsafe { stack.as_ptr().add(stack.len()) } as usize) & !15
     };
     // SAFETY: with CLONE_VFORK the keeper waits until the child has
-    // called exec or exited; the child only makes system calls.
+    // called exec or exited; the child only makes system calls. The child
+    // has a copy of the keeper's descriptors: what it makes of its 0, 1
+    // and 2 is its own.
     let pid = unsafe {
         libc::clone(
             child_main,
             top as *mut libc::c_void,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_FILES | libc::SIGCHLD,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
             (&mut child as *mut Child<'_>).cast(),
         )
     };
@@ -814,7 +820,11 @@ unsafe fn prepare(child: &mut Child<'_>) -> Result<(), i32> {
             libc::ioctl(child.fds[0], libc::TIOCSPGRP, &group);
         }
     }
-    for (fd, target) in child.fds[..3].iter().zip(0..) {
+    // A run's stdin is the terminal, the keeper's descriptor 0 already:
+    // making it anew would be held by the slot's listener until referee
+    // answered, a round trip for nothing. (A build's, /dev/null, is made.)
+    let first = if terminal { 1 } else { 0 };
+    for (fd, target) in child.fds[first..3].iter().zip(first as libc::c_int..) {
         if libc::dup2(*fd, target) < 0 {
             return Err(errno());
         }
