@@ -20,8 +20,9 @@
 //! on two against the floor's, Python's, compiling in the sandbox
 //! against bare `gcc`, exploring's games per second against what the
 //! floor allows for the same runs, what `referee doctor` says of every
-//! layer, the timing breakdown of one graded class, and whether each
-//! target of the performance issue is met. `REFEREE_BENCH_SCALE=0.3`
+//! layer, the timing breakdown of one graded class, where a C run's time
+//! goes (each line read, each line printed, the rest of a run, against
+//! the floor's), and whether each target of the performance issue is met. `REFEREE_BENCH_SCALE=0.3`
 //! runs fewer tries of the slow parts, for a quick look.
 
 use std::fs;
@@ -404,6 +405,7 @@ fn main() {
 
     let python = python_per_run(w, tries);
     let explore = explore_rate(w, tries);
+    per_line_costs(w, tries, &cases, ms(fixed));
     let doctor = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("doctor")
         .output()
@@ -576,4 +578,166 @@ fn explore_rate(w: &Path, tries: usize) -> f64 {
         whole_rate / floor_rate
     );
     rate / floor_rate
+}
+
+/// A program that asks for lines and says each back, until `q`.
+const ECHO: &str = r#"#include <stdio.h>
+int main(void) {
+  char s[100];
+  for (;;) {
+    printf("Enter a word: ");
+    if (scanf("%99s", s) != 1 || s[0] == 'q') return 0;
+    printf("you typed %s\n", s);
+  }
+}
+"#;
+
+/// A program that reads a count and prints that many lines of a board.
+const PRINTER: &str = r#"#include <stdio.h>
+int main(void) {
+  int n = 0;
+  if (scanf("%d", &n) != 1) return 1;
+  for (int i = 0; i < n; i++) printf("%d: . . . . . . . . . . . . . . . .\n", i);
+  return 0;
+}
+"#;
+
+/// Programs of one source for a suite of its own: `copies` executables,
+/// and one suite per input of `inputs`, each holding `cases` copies of a
+/// case typing that input (pinned by `referee new`).
+fn line_suites(
+    dir: &Path,
+    source: &str,
+    inputs: &[Vec<String>],
+    copies: usize,
+    cases: usize,
+) -> (PathBuf, Vec<PathBuf>) {
+    fs::create_dir_all(dir).expect("a folder");
+    let file = dir.join("program.c");
+    fs::write(&file, source).expect("a source");
+    let exes = compile(std::slice::from_ref(&file), &dir.join("one"), &["-O2"], 1);
+    let class = dir.join("class");
+    fs::create_dir_all(&class).expect("a folder");
+    for i in 0..copies {
+        fs::copy(&exes[0], class.join(format!("p{i:02}"))).expect("a copy");
+    }
+    let suites = inputs
+        .iter()
+        .enumerate()
+        .map(|(k, input)| {
+            let suite = dir.join(format!("suite{k}"));
+            let mut new = Command::new(env!("CARGO_BIN_EXE_referee"));
+            new.arg("new").arg(&suite).arg("--reference").arg(&file);
+            for line in input {
+                new.args(["--input", line]);
+            }
+            let made = new.stdout(Stdio::null()).status().expect("referee new");
+            assert!(made.success(), "referee new {}", suite.display());
+            for c in 1..cases {
+                for ext in ["yaml", "transcript"] {
+                    fs::copy(
+                        suite.join(format!("example.{ext}")),
+                        suite.join(format!("copy{c}.{ext}")),
+                    )
+                    .expect("a case");
+                }
+            }
+            suite
+        })
+        .collect();
+    (class, suites)
+}
+
+/// What one more line read, one more line printed, and the rest of a run
+/// cost, pinned to one core, against the spawn floor's: the grade of a
+/// class of one small program on suites that differ only in how many
+/// lines a case types or prints. Prints them beside the job's cases'
+/// averages, which say what a run of the job pays for each.
+fn per_line_costs(w: &Path, tries: usize, cases: &[Case], fixed_ms: f64) {
+    let (copies, each) = (20, 10);
+    let runs = (copies * each) as f64;
+    let words: Vec<String> = (0..100).map(|i| format!("w{i}")).chain(["q".into()]).collect();
+    let (echo_class, echo) = line_suites(
+        &w.join("lines-read"),
+        ECHO,
+        &[vec!["q".into()], words.clone()],
+        copies,
+        each,
+    );
+    let (print_class, print) = line_suites(
+        &w.join("lines-printed"),
+        PRINTER,
+        &[vec!["1".into()], vec!["1000".into()]],
+        copies,
+        each,
+    );
+    let floor_of = |class: &Path, input: &[String], name: &str| {
+        let file = w.join(format!("{name}.in"));
+        fs::write(&file, input.join("\n") + "\n").expect("an input");
+        let programs: Vec<Vec<String>> = (0..copies)
+            .map(|i| vec![class.join(format!("p{i:02}")).display().to_string()])
+            .collect();
+        let inputs = vec![file; each];
+        move || spawn_floor(&programs, &inputs, 1)
+    };
+    let out = w.join("lines-out");
+    let mut floor_echo_1 = floor_of(&echo_class, &["q".to_string()], "echo-1");
+    let mut floor_echo_101 = floor_of(&echo_class, &words, "echo-101");
+    let mut floor_print_1 = floor_of(&print_class, &["1".to_string()], "print-1");
+    let mut floor_print_1000 = floor_of(&print_class, &["1000".to_string()], "print-1000");
+    let m = fastest_of(
+        tries,
+        &mut [
+            &mut || grade(&echo_class, &echo[0], &out, 1, true),
+            &mut || grade(&echo_class, &echo[1], &out, 1, true),
+            &mut || grade(&print_class, &print[0], &out, 1, true),
+            &mut || grade(&print_class, &print[1], &out, 1, true),
+            &mut floor_echo_1,
+            &mut floor_echo_101,
+            &mut floor_print_1,
+            &mut floor_print_1000,
+        ],
+    );
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let read = (us(m[1]) - us(m[0])) / (runs * 100.0);
+    let printed = (us(m[3]) - us(m[2])) / (runs * 999.0);
+    let floor_read = (us(m[5]) - us(m[4])) / (runs * 100.0);
+    let floor_printed = (us(m[7]) - us(m[6])) / (runs * 999.0);
+    let rest = (us(m[0]) - fixed_ms * 1e3) / runs;
+    let floor_rest = us(m[4]) / runs;
+    let lines_read = cases.iter().map(|c| c.input.len()).sum::<usize>() as f64 / cases.len() as f64;
+    let lines_printed = cases
+        .iter()
+        .map(|c| {
+            run_reference(reference::Game::Connect4, &c.input)
+                .transcript
+                .output()
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        })
+        .sum::<usize>() as f64
+        / cases.len() as f64;
+    println!("\nWhere a C run's time goes, one core (a class of one small program, {runs} runs a suite):");
+    println!(
+        "  each line read: referee {read:.1} us, floor {floor_read:.1} us (the program waits, \
+         referee collects what it printed and answers with the line)"
+    );
+    println!(
+        "  each line printed: referee {printed:.2} us, floor {floor_printed:.2} us (a terminal \
+         flushes stdout at each line; referee keeps and compares it)"
+    );
+    println!(
+        "  the rest of a run: referee {:.3} ms, floor {:.3} ms (starting, limits, the slot made \
+         ready again)",
+        rest / 1e3,
+        floor_rest / 1e3
+    );
+    println!(
+        "  the job's cases read {lines_read:.1} lines and print {lines_printed:.1} on average: \
+         {:.3} + {:.3} + {:.3} ms a run above the floor",
+        lines_read * (read - floor_read) / 1e3,
+        lines_printed * (printed - floor_printed) / 1e3,
+        (rest - floor_rest) / 1e3
+    );
 }
