@@ -656,7 +656,10 @@ fn line_suites(
 fn per_line_costs(w: &Path, tries: usize, cases: &[Case], fixed_ms: f64) {
     let (copies, each) = (20, 10);
     let runs = (copies * each) as f64;
-    let words: Vec<String> = (0..100).map(|i| format!("w{i}")).chain(["q".into()]).collect();
+    let words: Vec<String> = (0..100)
+        .map(|i| format!("w{i}"))
+        .chain(["q".into()])
+        .collect();
     let (echo_class, echo) = line_suites(
         &w.join("lines-read"),
         ECHO,

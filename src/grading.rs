@@ -357,13 +357,7 @@ pub(crate) fn grade_each<K: Send>(
     let built = match built {
         Ok(built) => built,
         Err(BuildError::Compile(messages)) => {
-            let mut graded = not_compiled(cases, messages);
-            let digests = cases
-                .iter()
-                .zip(&mut graded.outcomes)
-                .map(|(prepared, outcome)| digest(prepared, outcome))
-                .collect();
-            return Ok(Some((graded, digests)));
+            return Ok(Some(not_compiled(cases, messages, digest)))
         }
         Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
         Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
@@ -374,13 +368,7 @@ pub(crate) fn grade_each<K: Send>(
     };
     if let Some(messages) = unparsed.into_inner() {
         // A Python file that does not parse: no case counts.
-        let mut graded = not_compiled(cases, messages);
-        let digests = cases
-            .iter()
-            .zip(&mut graded.outcomes)
-            .map(|(prepared, outcome)| digest(prepared, outcome))
-            .collect();
-        return Ok(Some((graded, digests)));
+        return Ok(Some(not_compiled(cases, messages, digest)));
     }
     let (outcomes, digests) = judged.into_iter().unzip();
     let graded = Graded {
@@ -392,7 +380,13 @@ pub(crate) fn grade_each<K: Send>(
     Ok(Some((graded, digests)))
 }
 
-fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
+/// A submission that does not compile: every case judged so, each handed
+/// to `digest` as a judged case is.
+fn not_compiled<K>(
+    cases: &[Prepared<'_>],
+    messages: String,
+    digest: Digest<'_, K>,
+) -> (Graded, Vec<K>) {
     let outcome = CaseOutcome {
         judgement: Judgement::nothing(Verdict::CompileError, "your program does not compile"),
         score: 0.0,
@@ -401,12 +395,18 @@ fn not_compiled(cases: &[Prepared<'_>], messages: String) -> Graded {
         faults: Faults::default(),
         diffed: OnceLock::new(),
     };
-    Graded {
+    let mut graded = Graded {
         status: Status::CompileError(messages),
         warnings: String::new(),
         outcomes: vec![outcome; cases.len()],
         built: None,
-    }
+    };
+    let digests = cases
+        .iter()
+        .zip(&mut graded.outcomes)
+        .map(|(prepared, outcome)| digest(prepared, outcome))
+        .collect();
+    (graded, digests)
 }
 
 /// Runs the cases, `settings.jobs` at a time; results keep the cases'
