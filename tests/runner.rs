@@ -13,6 +13,22 @@ use referee::sandbox;
 use referee::submission::{self, build};
 use referee::Game;
 
+/// A test program, built with the default flags.
+fn built(file: &str) -> submission::Built {
+    let submission = submission::locate(&test_file(file)).unwrap();
+    build(&submission, &submission::Flags::default(), &[]).unwrap()
+}
+
+/// One run of `built` on `inputs` in this thread's slot, with default
+/// limits: the jail (its working folder still holds what the run left)
+/// and the result.
+fn run_once(built: &submission::Built, inputs: &[String]) -> (sandbox::Jail, run::RunResult) {
+    let limits = Limits::default();
+    let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
+    let result = run::run(&built.program, inputs, &limits, &jail, Feed::Interactive).unwrap();
+    (jail, result)
+}
+
 fn lines(text: &str) -> Vec<String> {
     text.lines().map(String::from).collect()
 }
@@ -135,11 +151,8 @@ fn prompts_come_before_their_answers_in_python_too() {
 /// though the program exited normally and left it sleeping.
 #[test]
 fn nothing_the_program_started_outlives_its_case() {
-    let submission = submission::locate(&test_file("programs/leaves-a-child-behind.c")).unwrap();
-    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
-    let limits = Limits::default();
-    let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
-    let result = run::run(&built.program, &[][..], &limits, &jail, Feed::Interactive).unwrap();
+    let built = built("programs/leaves-a-child-behind.c");
+    let (jail, result) = run_once(&built, &[]);
     assert_eq!(result.ending, Ending::Exited(0));
     assert_eq!(
         std::fs::read_to_string(jail.workdir().join("child.pid")).unwrap(),
@@ -168,14 +181,10 @@ fn nothing_the_program_started_outlives_its_case() {
 /// may be another student's.
 #[test]
 fn the_next_run_in_a_slot_finds_its_folders_empty() {
-    let submission = submission::locate(&test_file("programs/leaves-things.py")).unwrap();
-    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
-    let limits = Limits::default();
+    let built = built("programs/leaves-things.py");
     for leave in ["file", "nothing", "folder", "file", "nothing"] {
         // One thread, one slot: each jail is the same slot made ready.
-        let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
-        let inputs = lines(leave);
-        let result = run::run(&built.program, &inputs, &limits, &jail, Feed::Interactive).unwrap();
+        let (_jail, result) = run_once(&built, &lines(leave));
         assert_eq!(result.ending, Ending::Exited(0));
         let output = String::from_utf8_lossy(&result.transcript.terminal()).into_owned();
         assert!(
@@ -205,12 +214,9 @@ fn my_processors() -> String {
 /// the program never wait for each other on two busy processors.
 #[test]
 fn a_program_runs_where_its_worker_does() {
-    let submission = submission::locate(&test_file("programs/says-its-processors.c")).unwrap();
-    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
+    let built = built("programs/says-its-processors.c");
     let seen = std::thread::spawn(move || {
-        let limits = Limits::default();
-        let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
-        let result = run::run(&built.program, &[][..], &limits, &jail, Feed::Interactive).unwrap();
+        let (_jail, result) = run_once(&built, &[]);
         let output = String::from_utf8_lossy(&result.transcript.terminal()).into_owned();
         (my_processors(), output)
     })
@@ -226,12 +232,7 @@ fn a_program_runs_where_its_worker_does() {
 /// and `open`) read that file.
 #[test]
 fn reads_of_a_stdin_the_program_replaced_read_its_file() {
-    let submission = submission::locate(&test_file("programs/reads-another-stdin.c")).unwrap();
-    let built = build(&submission, &submission::Flags::default(), &[]).unwrap();
-    let limits = Limits::default();
-    let jail = sandbox::get().jail(&built.program.reads, &limits).unwrap();
-    let inputs = lines("one\ntwo");
-    let result = run::run(&built.program, &inputs, &limits, &jail, Feed::Interactive).unwrap();
+    let (_jail, result) = run_once(&built("programs/reads-another-stdin.c"), &lines("one\ntwo"));
     assert_eq!(result.ending, Ending::Exited(0));
     assert_eq!(
         String::from_utf8_lossy(&result.transcript.output()),
