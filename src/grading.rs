@@ -346,6 +346,11 @@ pub(crate) fn grade_each<K: Send>(
     digest: Digest<'_, K>,
 ) -> Result<Option<(Graded, Vec<K>)>, Error> {
     let flags = settings.flags.over(&suite.compile);
+    if settings.jobs > 1 && submission.language.is_compiled() {
+        // The threads that will run cases beside this one find their
+        // slots made while it compiles.
+        submission::sandbox().make_slots_meanwhile(settings.jobs - 1);
+    }
     let building = ALONE.read().unwrap_or_else(|e| e.into_inner());
     let built = match shared {
         Some(shared) => shared.build(submission, &flags, &suite.support),
@@ -459,7 +464,9 @@ fn run_all<K: Send>(
         }
         return Ok(Some(outcomes));
     }
-    let results = queue::map(cases, settings.jobs, Some(stop), judge);
+    // This thread, which built the program, keeps its slot and takes
+    // cases too.
+    let results = queue::map_joined(cases, settings.jobs, Some(stop), judge);
     collect(results, cases, &timeouts, digest)
 }
 

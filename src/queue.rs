@@ -84,6 +84,26 @@ pub fn map_lending<T: Sync, R: Send>(
     queue.results()
 }
 
+/// Like [`map`], with the calling thread one of the `jobs`: a thread that
+/// holds something worth keeping for the items (a sandbox slot with the
+/// program's build in it) works with it instead of waiting for the
+/// others.
+pub fn map_joined<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    stop: Option<&AtomicBool>,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let queue = Queue::new(items, stop);
+    std::thread::scope(|scope| {
+        for _ in 1..jobs.clamp(1, items.len().max(1)) {
+            scope.spawn(|| queue.drain(&work));
+        }
+        queue.drain(&work);
+    });
+    queue.results()
+}
+
 /// `work` done on each of `items` by the calling thread, helped by any
 /// worker `spare` lends meanwhile (each given back when no item is
 /// left); results as [`map`]'s.
@@ -236,6 +256,30 @@ mod tests {
         map_lending(&[1, 2, 3], 3, None, Some(&spare), |n| *n);
         assert_eq!(RELEASED.load(Ordering::SeqCst), 3);
         assert_eq!(spare.idle(), 3);
+    }
+
+    #[test]
+    fn the_calling_thread_works_beside_the_others() {
+        use std::collections::HashSet;
+        let me = std::thread::current().id();
+        let threads = Mutex::new(HashSet::new());
+        let items: Vec<u64> = (0..40).collect();
+        let done = map_joined(&items, 3, None, |n| {
+            if let Ok(mut t) = threads.lock() {
+                t.insert(std::thread::current().id());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            n + 1
+        });
+        let expected: Vec<Option<u64>> = items.iter().map(|n| Some(n + 1)).collect();
+        assert_eq!(done, expected);
+        let threads = threads.into_inner().unwrap();
+        assert!(threads.contains(&me), "the caller took items too");
+        assert!(
+            threads.len() <= 3,
+            "no more threads than jobs: {}",
+            threads.len()
+        );
     }
 
     #[test]

@@ -535,6 +535,30 @@ impl Sandbox {
         })
     }
 
+    /// Makes slots in the background until `count` are free, for threads
+    /// about to run programs: a slot takes some 15 ms to make
+    /// (namespaces, a root, control groups), which a compile on the
+    /// calling thread can cover. What is made goes to the pool; a thread
+    /// that finds none there yet makes its own, as always.
+    pub fn make_slots_meanwhile(&'static self, count: usize) {
+        let free = self.free.lock().map_or(0, |f| f.len());
+        let missing = count.saturating_sub(free);
+        if missing == 0 {
+            return;
+        }
+        let _ = std::thread::Builder::new()
+            .name("slots".into())
+            .spawn(move || {
+                for _ in 0..missing {
+                    let index = self.made.fetch_add(1, Ordering::Relaxed) + 1;
+                    match self.make_slot(index) {
+                        Ok(slot) => self.give_back(Arc::new(slot)),
+                        Err(_) => break,
+                    }
+                }
+            });
+    }
+
     fn take_slot(&self) -> io::Result<Arc<Slot>> {
         while let Some(slot) = self.free.lock().ok().and_then(|mut f| f.pop()) {
             if slot.is_current() {

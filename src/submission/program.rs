@@ -39,6 +39,12 @@ impl Language {
         }
     }
 
+    /// Whether building it runs a compiler (a build worth doing other
+    /// work beside).
+    pub fn is_compiled(self) -> bool {
+        matches!(self, Language::C | Language::Cpp)
+    }
+
     /// What a game registered in this language takes, in words.
     pub fn taken(self) -> &'static str {
         match self {
