@@ -96,7 +96,22 @@ fn reading_past_the_input_is_its_own_verdict() {
 #[test]
 fn a_compile_error_shows_the_compilers_message() {
     let program = test_file("programs/does-not-compile.c");
-    let out = check(&["check", program.to_str().unwrap(), "--game", "connect4"]);
+    // A temporary folder of its own: what referee makes there while the
+    // compiler runs (the slots its cases would have run in) is gone when
+    // it ends, even though no case ran.
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let out = referee_with(
+        work.path(),
+        &["check", program.to_str().unwrap(), "--game", "connect4"],
+        &[("TMPDIR", tmp.path().to_str().unwrap())],
+    );
+    let left: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("does not compile"), "{text}");

@@ -237,6 +237,9 @@ pub struct Sandbox {
     builds: PathBuf,
     free: Mutex<Vec<Arc<Slot>>>,
     made: AtomicUsize,
+    /// Threads making slots in the background
+    /// ([`Sandbox::make_slots_meanwhile`]): [`shutdown`] waits for them.
+    making: AtomicUsize,
 }
 
 /// A place for one run at a time: working folders on a tmpfs, a terminal,
@@ -411,6 +414,7 @@ impl Sandbox {
             builds,
             free: Mutex::new(Vec::new()),
             made: AtomicUsize::new(0),
+            making: AtomicUsize::new(0),
         }
     }
 
@@ -546,7 +550,8 @@ impl Sandbox {
         if missing == 0 {
             return;
         }
-        let _ = std::thread::Builder::new()
+        self.making.fetch_add(1, Ordering::AcqRel);
+        let spawned = std::thread::Builder::new()
             .name("slots".into())
             .spawn(move || {
                 for _ in 0..missing {
@@ -556,7 +561,11 @@ impl Sandbox {
                         Err(_) => break,
                     }
                 }
+                self.making.fetch_sub(1, Ordering::AcqRel);
             });
+        if spawned.is_err() {
+            self.making.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 
     fn take_slot(&self) -> io::Result<Arc<Slot>> {
@@ -1334,6 +1343,12 @@ pub fn shutdown() {
             }
         }
     });
+    // A slot still being made in the background would be made in a folder
+    // being removed: it is finished first (it takes milliseconds).
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while sandbox.making.load(Ordering::Acquire) > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
     if let Ok(mut free) = sandbox.free.lock() {
         free.clear();
     }
