@@ -466,7 +466,7 @@ fn run_all<K: Send>(
     }
     // This thread, which built the program, keeps its slot and takes
     // cases too.
-    let results = queue::map_joined(cases, settings.jobs, Some(stop), judge);
+    let results = queue::map(cases, settings.jobs, Some(stop), judge);
     collect(results, cases, &timeouts, digest)
 }
 

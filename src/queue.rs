@@ -13,16 +13,26 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// `work` done on each of `items` by up to `jobs` threads; each item's
-/// result, in the items' order. An item has `None` when no thread did it:
-/// `stop` was set before a thread took it, or its work panicked.
+/// `work` done on each of `items` by up to `jobs` threads, the calling
+/// thread one of them (a thread that holds something worth keeping for
+/// the items, such as a sandbox slot with the program's build in it,
+/// works with it instead of waiting for the others); each item's result,
+/// in the items' order. An item has `None` when no thread did it: `stop`
+/// was set before a thread took it, or its work panicked.
 pub fn map<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     stop: Option<&AtomicBool>,
     work: impl Fn(&T) -> R + Sync,
 ) -> Vec<Option<R>> {
-    map_lending(items, jobs, stop, None, work)
+    let queue = Queue::new(items, stop);
+    std::thread::scope(|scope| {
+        for _ in 1..jobs.clamp(1, items.len().max(1)) {
+            scope.spawn(|| queue.drain(&work));
+        }
+        queue.drain(&work);
+    });
+    queue.results()
 }
 
 /// Workers that have run out of work, lent to whoever still has some.
@@ -80,26 +90,6 @@ pub fn map_lending<T: Sync, R: Send>(
                 }
             });
         }
-    });
-    queue.results()
-}
-
-/// Like [`map`], with the calling thread one of the `jobs`: a thread that
-/// holds something worth keeping for the items (a sandbox slot with the
-/// program's build in it) works with it instead of waiting for the
-/// others.
-pub fn map_joined<T: Sync, R: Send>(
-    items: &[T],
-    jobs: usize,
-    stop: Option<&AtomicBool>,
-    work: impl Fn(&T) -> R + Sync,
-) -> Vec<Option<R>> {
-    let queue = Queue::new(items, stop);
-    std::thread::scope(|scope| {
-        for _ in 1..jobs.clamp(1, items.len().max(1)) {
-            scope.spawn(|| queue.drain(&work));
-        }
-        queue.drain(&work);
     });
     queue.results()
 }
@@ -264,7 +254,7 @@ mod tests {
         let me = std::thread::current().id();
         let threads = Mutex::new(HashSet::new());
         let items: Vec<u64> = (0..40).collect();
-        let done = map_joined(&items, 3, None, |n| {
+        let done = map(&items, 3, None, |n| {
             if let Ok(mut t) = threads.lock() {
                 t.insert(std::thread::current().id());
             }

@@ -9,11 +9,7 @@ use std::io::{self, Read, Seek};
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
-use nix::poll::{PollFd, PollFlags};
-use nix::sys::time::TimeSpec;
-
 use super::stop::{halted, halted_error, Pressure, HALT_EVERY};
-use crate::sandbox::listener::Notifier;
 use crate::sandbox::{Ended, Jail, Stdio};
 
 /// How a tool's run ended.
@@ -94,25 +90,7 @@ fn wait(jail: &Jail, timeout: Duration) -> io::Result<(Ended, bool)> {
             jail.stop()?;
             return Err(halted_error());
         }
-        let left = left.min(HALT_EVERY);
-        let listener = jail.listener().map(Notifier::new);
-        let mut fds = vec![PollFd::new(jail.as_fd(), PollFlags::POLLIN)];
-        if let Some(listener) = &listener {
-            fds.push(PollFd::new(listener.as_fd(), PollFlags::POLLIN));
-        }
-        match nix::poll::ppoll(&mut fds, Some(TimeSpec::from_duration(left)), None) {
-            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-        let held = fds
-            .get(1)
-            .and_then(PollFd::revents)
-            .is_some_and(|r| r.contains(PollFlags::POLLIN));
-        if let (true, Some(listener)) = (held, &listener) {
-            // A tool's questions about its output (is stderr a terminal?)
-            // are its own to ask: let them through.
-            listener.let_through()?;
-        }
+        jail.wait_letting_through(left.min(HALT_EVERY))?;
         if let Some(ended) = jail.ended()? {
             return Ok((ended, false));
         }

@@ -1225,6 +1225,13 @@ impl Jail {
         self.slot.keeper.as_fd()
     }
 
+    /// Waits up to `within` for the run's end ([`Jail::ended`] then
+    /// says), letting through every call the slot's listener holds: for a
+    /// build tool, whose questions are its own.
+    pub fn wait_letting_through(&self, within: Duration) -> io::Result<()> {
+        self.slot.keeper.let_through_until_report(within)
+    }
+
     /// The run's end, once its program exited and everything it left was
     /// killed and reaped.
     pub fn ended(&self) -> io::Result<Option<Ended>> {

@@ -173,7 +173,7 @@ impl Keeper {
         let mut spawned = Spawned { pid: 0 };
         loop {
             if let_through {
-                self.let_through_until_report()?;
+                self.let_through_until_report(ANSWER_WITHIN)?;
             }
             let (report, message) = self.receive(Some(ANSWER_WITHIN))?;
             match report.kind {
@@ -186,32 +186,31 @@ impl Keeper {
         }
     }
 
-    /// Waits for a report, letting through meanwhile whatever the slot's
-    /// listener holds: a child setting itself up before `exec` (a build
-    /// making `/dev/null` its stdin) waits for that, and the keeper for
-    /// the child.
-    fn let_through_until_report(&self) -> io::Result<()> {
-        let Some(listener) = &self.listener else {
-            return Ok(());
-        };
-        let notifier = listener::Notifier::new(listener.as_fd());
-        let deadline = std::time::Instant::now() + ANSWER_WITHIN;
+    /// Waits up to `within` for a report, letting through meanwhile
+    /// whatever the slot's listener holds: what a build tool asks (its
+    /// child making `/dev/null` its stdin before `exec`, whether stderr
+    /// is a terminal) is its own to ask, and nobody else answers it.
+    pub fn let_through_until_report(&self, within: Duration) -> io::Result<()> {
+        let notifier = self
+            .listener
+            .as_ref()
+            .map(|fd| listener::Notifier::new(fd.as_fd()));
+        let deadline = std::time::Instant::now() + within;
         loop {
-            let mut fds = [
-                libc::pollfd {
-                    fd: self.socket.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-                libc::pollfd {
-                    fd: listener.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-            ];
+            let mut fds = [self.socket.as_raw_fd(), -1].map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            });
+            if let Some(notifier) = &notifier {
+                fds[1].fd = notifier.as_fd().as_raw_fd();
+            }
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            // SAFETY: polling two descriptors of ours.
-            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, left.as_millis() as i32) };
+            // Rounded up: a wait of less than a millisecond still waits.
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            // SAFETY: polling descriptors of ours (a negative one is
+            // skipped).
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
             if rc < 0 {
                 let e = io::Error::last_os_error();
                 if e.kind() == io::ErrorKind::Interrupted {
@@ -222,7 +221,9 @@ impl Keeper {
             if fds[0].revents != 0 || rc == 0 {
                 return Ok(());
             }
-            notifier.let_through()?;
+            if let Some(notifier) = &notifier {
+                notifier.let_through()?;
+            }
         }
     }
 
