@@ -75,8 +75,19 @@ impl Drop for Claim {
 
 /// A free processor for the calling thread, which is moved to it; `None`
 /// when every processor referee may use is held, or the thread cannot be
-/// moved (then nothing changes).
+/// moved. Without a claim the thread runs on every processor referee may
+/// use: a thread inherits its creator's processors, and a worker started
+/// by a thread that holds one (the main thread holds one while it
+/// compiles) would otherwise share that one processor with its creator.
 pub fn claim() -> Option<Claim> {
+    let claimed = try_claim();
+    if claimed.is_none() {
+        let _ = set(0, None);
+    }
+    claimed
+}
+
+fn try_claim() -> Option<Claim> {
     let mut held = HELD.lock().ok()?;
     let holders = held.get_or_insert_with(|| Holders::new(&allowed()));
     let cpu = holders.take()?;
@@ -180,5 +191,27 @@ mod tests {
         .unwrap();
         assert!(!during.is_empty());
         assert_eq!(after, allowed(), "a thread given back runs anywhere");
+    }
+
+    /// A worker started by a thread that holds a processor, finding none
+    /// free, runs anywhere, not on its creator's processor.
+    #[test]
+    fn a_thread_without_a_claim_does_not_keep_its_creators_processor() {
+        std::thread::spawn(|| {
+            // This thread holds every free processor and runs on one.
+            let held: Vec<Claim> = std::iter::from_fn(try_claim).collect();
+            let child = std::thread::spawn(|| {
+                let claim = claim();
+                let cpus = claim.as_ref().map_or_else(allowed, |c| vec![c.cpu]);
+                (cpus, mine())
+            })
+            .join()
+            .unwrap();
+            drop(held);
+            let (expected, seen) = child;
+            assert_eq!(seen, expected);
+        })
+        .join()
+        .unwrap();
     }
 }
