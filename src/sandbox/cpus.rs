@@ -98,8 +98,9 @@ fn try_claim() -> Option<Claim> {
     Some(Claim { cpu })
 }
 
-/// Lets process `pid` run on any processor referee may use: a slot's
-/// keeper whose thread has no processor of its own.
+/// Lets process `pid` (0: the calling thread) run on any processor
+/// referee may use: a slot's keeper whose thread has no processor of its
+/// own, or a helper thread started by a thread that holds one.
 pub fn free(pid: libc::pid_t) {
     let _ = set(pid, None);
 }

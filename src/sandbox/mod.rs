@@ -554,6 +554,9 @@ impl Sandbox {
         let spawned = std::thread::Builder::new()
             .name("slots".into())
             .spawn(move || {
+                // Started from a thread that may hold a processor (and
+                // compile there): the slots are made on any other.
+                cpus::free(0);
                 for _ in 0..missing {
                     let index = self.made.fetch_add(1, Ordering::Relaxed) + 1;
                     match self.make_slot(index) {
