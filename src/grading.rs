@@ -361,11 +361,7 @@ pub(crate) fn grade_each<K: Send>(
     drop(building);
     let built = match built {
         Ok(built) => built,
-        Err(BuildError::Compile(messages)) => {
-            return Ok(Some(not_compiled(cases, messages, digest)))
-        }
-        Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
-        Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
+        Err(error) => return Ok(Some(not_compiled(cases, compiler_said(error)?, digest))),
     };
     let unparsed = OnceLock::new();
     let Some(judged) = run_all(&built, suite, cases, settings, stop, &unparsed, digest)? else {
@@ -383,6 +379,16 @@ pub(crate) fn grade_each<K: Send>(
         built: Some(built),
     };
     Ok(Some((graded, digests)))
+}
+
+/// What the compiler (or Python's syntax check) said of a program that
+/// does not compile; any other build error is the grader's.
+fn compiler_said(error: BuildError) -> Result<String, Error> {
+    match error {
+        BuildError::Compile(messages) => Ok(messages),
+        BuildError::Refused(refusal) => Err(Error::Refused(refusal)),
+        BuildError::Grader(message) => Err(Error::Build(message)),
+    }
 }
 
 /// A submission that does not compile: every case judged so, each handed
@@ -435,13 +441,8 @@ fn run_all<K: Send>(
             None => timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?,
         };
         if built.syntax_unchecked() && failed_before_reading(prepared, &outcome) {
-            match built.check_syntax() {
-                Ok(()) => {}
-                Err(BuildError::Compile(messages)) => {
-                    let _ = unparsed.set(messages);
-                }
-                Err(BuildError::Refused(refusal)) => return Err(Error::Refused(refusal)),
-                Err(BuildError::Grader(message)) => return Err(Error::Build(message)),
+            if let Err(error) = built.check_syntax() {
+                let _ = unparsed.set(compiler_said(error)?);
             }
         }
         let digested = digest(prepared, &mut outcome);

@@ -195,17 +195,13 @@ fn the_next_run_in_a_slot_finds_its_folders_empty() {
     }
 }
 
-/// The processors the calling thread may run on, as `/proc` lists them.
+/// The processors the calling thread may run on, as the program prints
+/// its own.
 fn my_processors() -> String {
-    // SAFETY: a CPU set on the stack, filled for this thread.
-    let cpus: Vec<String> = unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
-            .map(|cpu| cpu.to_string())
-            .collect()
-    };
+    let cpus: Vec<String> = sandbox::cpus::this_thread()
+        .iter()
+        .map(|cpu| cpu.to_string())
+        .collect();
     cpus.join(",")
 }
 

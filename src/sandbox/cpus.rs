@@ -24,25 +24,26 @@ use std::sync::Mutex;
 /// Which processors are held, of those referee may use.
 static HELD: Mutex<Option<Holders>> = Mutex::new(None);
 
-/// How many threads hold each processor referee may use, by number.
+/// Each processor referee may use, by number, and whether a thread
+/// holds it.
 #[derive(Debug)]
-struct Holders(Vec<(usize, usize)>);
+struct Holders(Vec<(usize, bool)>);
 
 impl Holders {
     fn new(cpus: &[usize]) -> Holders {
-        Holders(cpus.iter().map(|&cpu| (cpu, 0)).collect())
+        Holders(cpus.iter().map(|&cpu| (cpu, false)).collect())
     }
 
     /// A processor nobody holds, now held.
     fn take(&mut self) -> Option<usize> {
-        let free = self.0.iter_mut().find(|(_, holders)| *holders == 0)?;
-        free.1 += 1;
+        let free = self.0.iter_mut().find(|(_, held)| !*held)?;
+        free.1 = true;
         Some(free.0)
     }
 
     fn give_back(&mut self, cpu: usize) {
         if let Some(entry) = self.0.iter_mut().find(|(c, _)| *c == cpu) {
-            entry.1 = entry.1.saturating_sub(1);
+            entry.1 = false;
         }
     }
 }
@@ -52,14 +53,6 @@ impl Holders {
 #[derive(Debug)]
 pub struct Claim {
     cpu: usize,
-}
-
-impl Claim {
-    /// Moves process `pid` to this processor too: a slot's keeper, so
-    /// that the programs it starts run there.
-    pub fn bring(&self, pid: libc::pid_t) {
-        let _ = set(pid, Some(self.cpu));
-    }
 }
 
 impl Drop for Claim {
@@ -98,31 +91,40 @@ fn try_claim() -> Option<Claim> {
     Some(Claim { cpu })
 }
 
-/// Lets process `pid` (0: the calling thread) run on any processor
-/// referee may use: a slot's keeper whose thread has no processor of its
-/// own, or a helper thread started by a thread that holds one.
-pub fn free(pid: libc::pid_t) {
-    let _ = set(pid, None);
+/// Puts process `pid` where `claim` put the calling thread: a slot's
+/// keeper, so that the programs it starts run on the thread's processor,
+/// or anywhere when the thread has none.
+pub fn follow(pid: libc::pid_t, claim: Option<&Claim>) {
+    let _ = set(pid, claim.map(|c| c.cpu));
 }
 
-/// The processors referee was allowed when it first asked.
+/// Lets the calling thread run on any processor referee may use: a
+/// helper thread started by a thread that holds one.
+pub fn free_this_thread() {
+    let _ = set(0, None);
+}
+
+/// The processors referee was allowed when it first asked (before any
+/// thread was moved).
 fn allowed() -> Vec<usize> {
     static ALLOWED: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
-    ALLOWED
-        .get_or_init(|| {
-            // SAFETY: a CPU set on the stack, filled for this process.
-            unsafe {
-                let mut set: libc::cpu_set_t = std::mem::zeroed();
-                let size = std::mem::size_of::<libc::cpu_set_t>();
-                if libc::sched_getaffinity(0, size, &mut set) != 0 {
-                    return Vec::new();
-                }
-                (0..libc::CPU_SETSIZE as usize)
-                    .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
-                    .collect()
-            }
-        })
-        .clone()
+    ALLOWED.get_or_init(this_thread).clone()
+}
+
+/// The processors the calling thread may run on now (none when the
+/// kernel does not say).
+pub fn this_thread() -> Vec<usize> {
+    // SAFETY: a CPU set on the stack, filled for this thread.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        if libc::sched_getaffinity(0, size, &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+            .collect()
+    }
 }
 
 /// Puts `pid` (0: the calling thread) on `cpu`, or (`None`) back on every
@@ -164,29 +166,17 @@ mod tests {
         assert_eq!(holders.take(), None);
     }
 
-    /// Which processors the calling thread may run on.
-    fn mine() -> Vec<usize> {
-        // SAFETY: a CPU set on the stack, filled for this thread.
-        unsafe {
-            let mut set: libc::cpu_set_t = std::mem::zeroed();
-            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
-            (0..libc::CPU_SETSIZE as usize)
-                .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
-                .collect()
-        }
-    }
-
     #[test]
     fn a_claim_moves_its_thread_and_gives_it_back() {
         // On a thread of its own: other tests may hold processors too.
         let (during, after) = std::thread::spawn(|| {
             let claim = claim();
-            let during = mine();
+            let during = this_thread();
             if let Some(claim) = &claim {
                 assert_eq!(during, [claim.cpu]);
             }
             drop(claim);
-            (during, mine())
+            (during, this_thread())
         })
         .join()
         .unwrap();
@@ -204,7 +194,7 @@ mod tests {
             let child = std::thread::spawn(|| {
                 let claim = claim();
                 let cpus = claim.as_ref().map_or_else(allowed, |c| vec![c.cpu]);
-                (cpus, mine())
+                (cpus, this_thread())
             })
             .join()
             .unwrap();

@@ -527,10 +527,7 @@ impl Sandbox {
             drop(cell.borrow_mut().take());
             let slot = self.take_slot()?;
             let claim = cpus::claim();
-            match &claim {
-                Some(claim) => claim.bring(slot.keeper.pid()),
-                None => cpus::free(slot.keeper.pid()),
-            }
+            cpus::follow(slot.keeper.pid(), claim.as_ref());
             *cell.borrow_mut() = Some(ThreadSlot {
                 slot: Arc::clone(&slot),
                 _cpu: claim,
@@ -556,7 +553,7 @@ impl Sandbox {
             .spawn(move || {
                 // Started from a thread that may hold a processor (and
                 // compile there): the slots are made on any other.
-                cpus::free(0);
+                cpus::free_this_thread();
                 for _ in 0..missing {
                     let index = self.made.fetch_add(1, Ordering::Relaxed) + 1;
                     match self.make_slot(index) {

@@ -208,17 +208,8 @@ impl Keeper {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             // Rounded up: a wait of less than a millisecond still waits.
             let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-            // SAFETY: polling descriptors of ours (a negative one is
-            // skipped).
-            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
-            if rc < 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(e);
-            }
-            if fds[0].revents != 0 || rc == 0 {
+            let ready = poll(&mut fds, ms)?;
+            if fds[0].revents != 0 || ready == 0 {
                 return Ok(());
             }
             if let Some(notifier) = &notifier {
@@ -261,29 +252,17 @@ impl Keeper {
     fn receive(&self, wait: Option<Duration>) -> io::Result<(Report, Message)> {
         let fd = self.socket.as_raw_fd();
         let timeout = wait.map_or(-1, |w| w.as_millis().min(i32::MAX as u128) as i32);
-        let mut poll = libc::pollfd {
+        let mut fds = [libc::pollfd {
             fd,
             events: libc::POLLIN,
             revents: 0,
-        };
+        }];
         // Not waiting at all, a receive that finds nothing says so itself.
-        while wait != Some(Duration::ZERO) {
-            // SAFETY: polling one descriptor of ours.
-            let rc = unsafe { libc::poll(&mut poll, 1, timeout) };
-            if rc < 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(e);
-            }
-            if rc == 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "the slot's keeper did not answer in time",
-                ));
-            }
-            break;
+        if wait != Some(Duration::ZERO) && poll(&mut fds, timeout)? == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the slot's keeper did not answer in time",
+            ));
         }
         let mut bytes = [0u8; size_of::<Report>()];
         let message = receive_message(fd, &mut bytes)?;
@@ -310,6 +289,23 @@ impl Drop for Keeper {
             while libc::waitpid(self.pid, &mut status, libc::__WALL) < 0
                 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
             {}
+        }
+    }
+}
+
+/// `poll(2)` on descriptors of ours (a negative one is skipped), again
+/// when a signal interrupts it: how many are ready, 0 when `timeout_ms`
+/// passed.
+fn poll(fds: &mut [libc::pollfd], timeout_ms: i32) -> io::Result<i32> {
+    loop {
+        // SAFETY: the kernel reads and writes `fds.len()` pollfds.
+        let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+        if rc >= 0 {
+            return Ok(rc);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
         }
     }
 }
