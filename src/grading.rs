@@ -49,7 +49,7 @@ impl Default for Settings {
         Settings {
             flags: submission::Flags::default(),
             feed: Feed::Interactive,
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: crate::sandbox::cpus::parallelism(),
             max_timeouts: MAX_TIMEOUTS,
             spare: None,
         }

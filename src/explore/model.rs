@@ -56,7 +56,7 @@ impl Default for Settings {
         Settings {
             seed: DEFAULT_SEED,
             budget: Budget::Games(DEFAULT_GAMES),
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: crate::sandbox::cpus::parallelism(),
             feed: Feed::Interactive,
             shrink_runs: SHRINK_RUNS,
         }

@@ -45,16 +45,9 @@ impl System for Machine {
     }
 
     fn affinity(&self) -> Option<usize> {
-        // SAFETY: a zeroed cpu_set_t is a valid empty set, filled in by
-        // sched_getaffinity for this process.
-        unsafe {
-            let mut set: libc::cpu_set_t = std::mem::zeroed();
-            let size = std::mem::size_of::<libc::cpu_set_t>();
-            if libc::sched_getaffinity(0, size, &mut set) != 0 {
-                return None;
-            }
-            usize::try_from(libc::CPU_COUNT(&set)).ok()
-        }
+        // The process's, not the asking thread's, which may have been
+        // given a processor of its own (see `cpus`).
+        Some(super::cpus::allowed().len()).filter(|&n| n > 0)
     }
 }
 

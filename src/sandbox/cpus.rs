@@ -82,6 +82,8 @@ pub fn claim() -> Option<Claim> {
 
 fn try_claim() -> Option<Claim> {
     let mut held = HELD.lock().ok()?;
+    // Asked before any thread is moved, and kept: see `parallelism`.
+    parallelism();
     let holders = held.get_or_insert_with(|| Holders::new(&allowed()));
     let cpu = holders.take()?;
     if set(0, Some(cpu)).is_err() {
@@ -104,9 +106,20 @@ pub fn free_this_thread() {
     let _ = set(0, None);
 }
 
+/// How many programs referee can run at once: what the standard library
+/// says (the processors referee may use, and any control group's quota),
+/// asked before any thread was moved to a processor of its own. Asked
+/// later on such a thread (the main thread, once it has compiled
+/// something), the standard library would say 1, and a `check` would
+/// run its cases, or explore, one at a time.
+pub fn parallelism() -> usize {
+    static PARALLELISM: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *PARALLELISM.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// The processors referee was allowed when it first asked (before any
 /// thread was moved).
-fn allowed() -> Vec<usize> {
+pub fn allowed() -> Vec<usize> {
     static ALLOWED: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
     ALLOWED.get_or_init(this_thread).clone()
 }
@@ -182,6 +195,20 @@ mod tests {
         .unwrap();
         assert!(!during.is_empty());
         assert_eq!(after, allowed(), "a thread given back runs anywhere");
+    }
+
+    /// How many programs run at once does not depend on the asking
+    /// thread's processor.
+    #[test]
+    fn parallelism_is_the_processes_not_the_threads() {
+        let unpinned = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (pinned, seen) = std::thread::spawn(|| {
+            let claim = claim();
+            (claim.is_some(), parallelism())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(seen, unpinned, "asked on a thread that held one: {pinned}");
     }
 
     /// A worker started by a thread that holds a processor, finding none
