@@ -411,7 +411,7 @@ fn main() {
         .output()
         .expect("doctor runs");
     let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned();
-    let every_layer = doctor.contains("Every protection is on.");
+    let every_layer = doctor.contains("every protection is on.");
     println!(
         "  referee doctor: {}",
         if every_layer {

@@ -37,7 +37,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         )
         .into());
     }
-    super::warn_about_missing_protections();
+    super::machine_ready()?;
     referee::timings::set_up_done();
     let prepared = grading::prepare(&suite, cases)?;
     let settings = Settings {

@@ -13,7 +13,21 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
     let sandbox = referee::submission::sandbox();
     println!("referee {} on this machine:", env!("CARGO_PKG_VERSION"));
     println!();
-    println!("  waiting for input   {}", run::detection_method());
+    // The same proof every grading command makes first: a known program
+    // run in a real slot must come out as a person would see it.
+    let proof = run::proof::prove();
+    match &proof {
+        Ok(how) => println!("  waiting for input   {}", run::proof::describe(*how)),
+        Err(unproven) => {
+            println!("  waiting for input   NOT WORKING: no way of telling proved right here:");
+            for (how, why) in &unproven.tried {
+                println!(
+                    "                      {}: {why}",
+                    run::proof::describe(*how)
+                );
+            }
+        }
+    }
     for protection in sandbox.protections() {
         match (&protection.on, &protection.off) {
             (Some(how), _) => println!("  {:<19} on: {how}", protection.what),
@@ -27,9 +41,26 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
         .collect();
     println!("  {:<19} {}", "games", games.join(", "));
     println!();
-    match sandbox.missing() {
-        None => println!("Every protection is on."),
-        Some(_) => println!("Grading works; the protections marked OFF are not available here."),
+    let works = match (&proof, sandbox.missing()) {
+        (Err(unproven), _) => {
+            println!("Grading does NOT work here: every grade would be wrong, so referee refuses to grade.");
+            let advice = unproven.to_string();
+            if let Some(what_to_do) = advice.lines().find(|l| l.starts_with("What to do")) {
+                println!("{what_to_do}");
+            }
+            false
+        }
+        (Ok(_), None) => {
+            println!("Grading works, and every protection is on.");
+            true
+        }
+        (Ok(_), Some(_)) => {
+            println!("Grading works; the protections marked OFF are not available here.");
+            true
+        }
+    };
+    if !works {
+        return Ok(ExitCode::from(1));
     }
     match cases {
         Some(dir) => suite(dir),

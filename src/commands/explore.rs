@@ -20,7 +20,7 @@ pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
     let suite = super::find_suite(&args.cases, args.game.map(|g| g.0), || {
         Ok(referee::games::infer_game(&submission)?)
     })?;
-    super::warn_about_missing_protections();
+    super::machine_ready()?;
     let built = build(
         &submission,
         &suite,

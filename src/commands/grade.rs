@@ -67,9 +67,9 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
         &args.submissions,
         args.shard.map(|s| s.to_string()),
     );
+    super::machine_ready()?;
     folder::check(&args.out, &stamp, args.force)?;
     folder::claim(&args.out, &stamp)?;
-    super::warn_about_missing_protections();
     let start = Instant::now();
     referee::timings::set_up_done();
     let prepared = match grading::prepare(&suite, &suite.cases) {

@@ -77,7 +77,7 @@ fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
         .prefix("referee-gradescope-")
         .tempdir()
         .map_err(|e| format!("cannot make a working folder: {e}"))?;
-    super::warn_about_missing_protections();
+    super::machine_ready()?;
     let prepared = grading::prepare(&suite, &suite.cases)?;
     let stop = AtomicBool::new(false);
     let batch = Batch {

@@ -55,6 +55,10 @@ pub enum Failure {
     /// Not even one worker fits in the memory the job was given.
     #[error(transparent)]
     Memory(#[from] referee::sandbox::allocation::TooLittleMemory),
+    /// This machine cannot run programs as a person would: grading here
+    /// would give wrong grades.
+    #[error(transparent)]
+    Unproven(#[from] referee::run::proof::Unproven),
     /// A suite folder that holds broken case files: the message lists them.
     #[error("{0}")]
     BrokenSuite(String),
@@ -75,7 +79,7 @@ impl Failure {
             Failure::Explore(e) => e.fault(),
             Failure::Reference(e) => e.fault(),
             Failure::Split(e) => e.fault(),
-            Failure::Message(_) | Failure::Memory(_) => Fault::Grader,
+            Failure::Message(_) | Failure::Memory(_) | Failure::Unproven(_) => Fault::Grader,
             Failure::BrokenSuite(_) => Fault::Suite,
         }
     }
@@ -185,11 +189,16 @@ fn flags(cflags: &Option<String>, cxxflags: &Option<String>) -> referee::submiss
     }
 }
 
-/// Says once, on stderr, which protections are off on this machine.
-pub fn warn_about_missing_protections() {
+/// Makes sure this machine runs programs as a person would before a
+/// command grades anything ([`referee::run::proof`]): where it does not,
+/// nothing is graded (every grade would be wrong), and the failure says
+/// what is missing. Says once, on stderr, which protections are off.
+pub fn machine_ready() -> Result<(), Failure> {
+    referee::run::proof::prove()?;
     if let Some(missing) = referee::submission::sandbox().missing() {
         referee::notice::once("protections", &missing);
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::sandbox::{listener, Jail};
 
 mod outcome;
 mod procfs;
+pub mod proof;
 mod serve;
 mod session;
 mod stop;
@@ -25,7 +26,8 @@ pub mod tool;
 pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
 pub use outcome::{Clock, Ending, RunResult};
-use session::{How, Job, Session};
+pub use session::How;
+use session::{Job, Session};
 pub use stop::{halted, job_stop, JobStop, HALT, JOB_STOPS};
 use stop::{halted_error, Pressure};
 
@@ -64,19 +66,11 @@ pub enum Feed {
     AllAtOnce,
 }
 
-/// How this machine tells that a program waits for input, in words.
+/// How this machine tells that a program waits for input, in words:
+/// the way proven by [`proof::prove`], else the one runs would take.
 pub fn detection_method() -> &'static str {
-    let forced = listener::forced_detection();
-    if forced == Some("none") {
-        return "not detected (REFEREE_DETECT=none): input is typed all at once";
-    }
-    if listener::wanted() {
-        "seccomp notifications: each read of stdin held and answered by the runner, output through a pipe (no polling)"
-    } else if procfs::Watcher::available() {
-        "watching /proc for a program asleep reading stdin"
-    } else {
-        "not detected: input is typed all at once"
-    }
+    let has_listener = listener::wanted();
+    proof::describe(proof::chosen(has_listener))
 }
 
 /// What a run is given to read: lines (without newlines), and whether
@@ -143,23 +137,33 @@ pub fn run<'a>(
     Ok(result)
 }
 
-/// Runs with the best way of detecting waits this machine has: the
-/// slot's listener where it has one (see [`listener`]), else watching
-/// `/proc`, else (saying so once) typing everything at the start.
+/// Runs with the way of detecting waits this machine was proven to
+/// allow ([`proof::prove`]): the slot's listener where it has one (see
+/// [`listener`]), else watching `/proc`, else (saying so once) typing
+/// everything at the start.
 fn attempt(job: Job<'_>, feed: Feed) -> io::Result<RunResult> {
-    if feed == Feed::Interactive && job.jail.listener().is_some() {
-        return Session::start(job, How::Notify)?.run();
-    }
-    let forced = listener::forced_detection();
-    if feed == Feed::Interactive && forced != Some("none") && procfs::Watcher::available() {
-        return Session::start(job, How::Watch)?.run();
-    }
-    if feed == Feed::Interactive {
+    let how = match feed {
+        Feed::Interactive => proof::chosen(job.jail.listener().is_some()),
+        Feed::AllAtOnce => How::AllAtOnce,
+    };
+    // A slot without a listener (seccomp turned off since) cannot be
+    // notified: watch it instead.
+    let how = match how {
+        How::Notify | How::NotifyTyping if job.jail.listener().is_none() => {
+            if procfs::Watcher::available() {
+                How::Watch
+            } else {
+                How::AllAtOnce
+            }
+        }
+        how => how,
+    };
+    if feed == Feed::Interactive && how == How::AllAtOnce {
         notice::once(
             "all-at-once",
             "this system cannot tell when a program waits for input, so each case's \
              input is typed all at once at the start; transcripts show every input first",
         );
     }
-    Session::start(job, How::AllAtOnce)?.run()
+    Session::start(job, how)?.run()
 }

@@ -39,7 +39,9 @@ fn own_pid() -> u32 {
 
 /// Whether descriptor `fd` of process `pid` is the same open file as
 /// `ours`: the program may have closed or replaced it since it started.
-pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> bool {
+/// `None` when referee may not look (the program is another user's and
+/// referee lacks `CAP_SYS_PTRACE`, as root in a container).
+pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> Option<bool> {
     const KCMP_FILE: libc::c_int = 0;
     // SAFETY: kcmp compares two processes' descriptors; no memory.
     let rc = unsafe {
@@ -53,17 +55,19 @@ pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> bool {
         )
     };
     if rc >= 0 {
-        return rc == 0;
+        return Some(rc == 0);
     }
-    // Kernels built without kcmp: compare what the descriptors point at.
+    // Kernels built without kcmp, or a seccomp profile that refuses it:
+    // compare what the descriptors point at.
     let theirs = std::fs::metadata(format!("/proc/{pid}/fd/{fd}"));
     let mine = std::fs::metadata(format!("/proc/self/fd/{}", ours.as_raw_fd()));
     match (theirs, mine) {
         (Ok(a), Ok(b)) => {
             use std::os::unix::fs::MetadataExt;
-            a.dev() == b.dev() && a.ino() == b.ino()
+            Some(a.dev() == b.dev() && a.ino() == b.ino())
         }
-        _ => false,
+        (Err(e), _) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
+        _ => None,
     }
 }
 

@@ -40,10 +40,17 @@ pub struct Job<'a> {
 const END_OF_INPUT: u8 = 0x04;
 
 /// How a run learns the program waits.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
-    /// Seccomp notifications of its reads.
+    /// Seccomp notifications of its reads, answered by the runner as the
+    /// terminal would (output through a pipe; see [`serve`]): needs leave
+    /// to read and write the program's memory.
     Notify,
+    /// Seccomp notifications of its reads, each answered by typing the
+    /// line on the real terminal and letting the read go ahead: for a
+    /// machine where referee may not look into the program (root in a
+    /// container without `CAP_SYS_PTRACE`, the program another user).
+    NotifyTyping,
     /// Watching `/proc`.
     Watch,
     /// It does not: every line is typed at the start.
@@ -53,8 +60,10 @@ pub enum How {
 /// How the session learns that the program waits for input.
 enum Detector {
     /// The slot's listener: each `read(0)` is held for the runner to
-    /// answer, and so are questions about the output (see [`serve`]).
-    Notify,
+    /// answer, and so are questions about the output (see [`serve`]);
+    /// with `typing`, reads are answered on the terminal and questions
+    /// let through (the output is the terminal itself).
+    Notify { typing: bool },
     /// Looking at `/proc` with a back-off.
     Watch(Watcher),
     /// Not at all: every line was typed up front.
@@ -151,14 +160,15 @@ impl<'a> Session<'a> {
             How::Notify => Some(OutputPipe::open(job.limits.output)?),
             _ => None,
         };
+        let notified = matches!(how, How::Notify | How::NotifyTyping);
         let stdout = output
             .as_ref()
             .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
         let listener = jail.listener().map(Notifier::new);
-        if how == How::Notify && listener.is_none() {
+        if notified && listener.is_none() {
             return Err(io::Error::other("the slot has no listener"));
         }
-        if job.ends && how != How::Notify {
+        if job.ends && !notified {
             pty.allow_end_of_input(END_OF_INPUT)?;
         }
         let started = Instant::now();
@@ -169,7 +179,8 @@ impl<'a> Session<'a> {
         };
         let spawned = jail.spawn(job.argv, stdio, how == How::Watch)?;
         let detector = match how {
-            How::Notify => Detector::Notify,
+            How::Notify => Detector::Notify { typing: false },
+            How::NotifyTyping => Detector::Notify { typing: true },
             // A watcher that cannot start leaves the program typed to all
             // at once, as on a machine without /proc.
             How::Watch => Watcher::new(spawned.pid).map_or(Detector::AllAtOnce, Detector::Watch),
@@ -223,7 +234,7 @@ impl<'a> Session<'a> {
             if let Detector::Watch(w) = &self.detector {
                 timeout = timeout.min(w.delay());
             }
-            if matches!(self.detector, Detector::Notify) {
+            if matches!(self.detector, Detector::Notify { .. }) {
                 timeout = timeout.min(COLLECT_EVERY);
             }
             let ready = self.wait(timeout)?;
@@ -337,7 +348,7 @@ impl<'a> Session<'a> {
         let Some(notifier) = &self.listener else {
             return Ok(None);
         };
-        if !matches!(self.detector, Detector::Notify) {
+        if !matches!(self.detector, Detector::Notify { .. }) {
             notifier.let_through()?;
             return Ok(None);
         }
@@ -394,22 +405,29 @@ impl<'a> Session<'a> {
         if !self.still_held(call) {
             return Ok(Ok(Reply::Continue));
         }
+        if matches!(self.detector, Detector::Notify { typing: true }) {
+            return Ok(Ok(self.type_pending()?));
+        }
         let give = wanted.min(self.pending.len());
         match serve::write_memory(call.pid, call.args[1], &self.pending[..give]) {
             Ok(n) if n > 0 => {
                 self.pending.drain(..n);
                 Ok(Ok(Reply::Return(n as i64)))
             }
-            Err(e) if e.raw_os_error() != Some(libc::EFAULT) => {
-                // Memory the runner may not write: type the rest of the
-                // line on the terminal, for the program to read itself.
-                self.pty.type_bytes(&self.pending, false)?;
-                self.pending.clear();
-                self.typed = true;
-                Ok(Ok(Reply::Continue))
-            }
+            // Memory the runner may not write: type the rest of the line
+            // on the terminal, for the program to read itself.
+            Err(e) if e.raw_os_error() != Some(libc::EFAULT) => Ok(Ok(self.type_pending()?)),
             _ => Ok(Ok(Reply::Fail(libc::EFAULT))),
         }
+    }
+
+    /// Types what is left of the line on the terminal and lets the held
+    /// read go ahead: the kernel gives the program the line itself.
+    fn type_pending(&mut self) -> io::Result<Reply> {
+        self.pty.type_bytes(&self.pending, false)?;
+        self.pending.clear();
+        self.typed = true;
+        Ok(Reply::Continue)
     }
 
     /// Whether process `pid`'s descriptor 0 is the run's terminal: asked
@@ -420,7 +438,13 @@ impl<'a> Session<'a> {
         if self.reading_the_terminal.contains(&pid) {
             return true;
         }
-        let ours = serve::same_file(pid, 0, self.pty.slave());
+        // Where referee may not look at the program (typing), a
+        // descriptor it cannot compare is taken to be the terminal: a
+        // program that made its descriptor 0 another file and reads it
+        // then finds the line still typed on its terminal, a cost to its
+        // own transcript alone.
+        let typing = matches!(self.detector, Detector::Notify { typing: true });
+        let ours = serve::same_file(pid, 0, self.pty.slave()).unwrap_or(typing);
         if ours {
             // A program that keeps starting processes makes a long list:
             // forgetting costs only a check.
@@ -438,7 +462,8 @@ impl<'a> Session<'a> {
         let Some(pipe) = &self.output else {
             return Reply::Continue;
         };
-        if !serve::same_file(call.pid, call.fd(), pipe.writer.as_fd()) || !self.still_held(call) {
+        let ours = serve::same_file(call.pid, call.fd(), pipe.writer.as_fd()) == Some(true);
+        if !ours || !self.still_held(call) {
             return Reply::Continue;
         }
         serve::answer_question(
