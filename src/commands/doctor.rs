@@ -17,7 +17,15 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
     // run in a real slot must come out as a person would see it.
     let proof = run::proof::prove();
     match &proof {
-        Ok(how) => println!("  waiting for input   {}", run::proof::describe(*how)),
+        Ok(how) => {
+            println!("  waiting for input   {}", run::proof::describe(*how));
+            for (better, why) in run::proof::passed_over() {
+                println!(
+                    "                      (not {}: {why})",
+                    run::proof::describe(better)
+                );
+            }
+        }
         Err(unproven) => {
             println!("  waiting for input   NOT WORKING: no way of telling proved right here:");
             for (how, why) in &unproven.tried {

@@ -74,24 +74,32 @@ pub struct Unproven {
 /// fixes the way every later run tells that a program waits. The proof
 /// runs in this thread's slot, which goes back to the pool after.
 pub fn prove() -> Result<How, Unproven> {
-    static RESULT: OnceLock<Result<How, Unproven>> = OnceLock::new();
-    RESULT
-        .get_or_init(|| {
-            let result = prove_now();
-            sandbox::release_thread_slot();
-            if let Ok(how) = &result {
-                let _ = PROVEN.set(*how);
-            }
-            result
-        })
-        .clone()
+    proof().clone().map(|(how, _)| how)
 }
 
-fn prove_now() -> Result<How, Unproven> {
+/// The better ways the proof tried before the one it kept, and why each
+/// failed: for `referee doctor` to say why a slower way is used.
+pub fn passed_over() -> Vec<(How, String)> {
+    proof().clone().map(|(_, over)| over).unwrap_or_default()
+}
+
+fn proof() -> &'static Result<(How, Vec<(How, String)>), Unproven> {
+    static RESULT: OnceLock<Result<(How, Vec<(How, String)>), Unproven>> = OnceLock::new();
+    RESULT.get_or_init(|| {
+        let result = prove_now();
+        sandbox::release_thread_slot();
+        if let Ok((how, _)) = &result {
+            let _ = PROVEN.set(*how);
+        }
+        result
+    })
+}
+
+fn prove_now() -> Result<(How, Vec<(How, String)>), Unproven> {
     let mut tried = Vec::new();
     for how in candidates() {
         match attempt(how) {
-            Ok(()) => return Ok(how),
+            Ok(()) => return Ok((how, tried)),
             Err(why) => tried.push((how, why)),
         }
     }
