@@ -125,6 +125,8 @@ fn load_suite(
     game: Option<reference::Game>,
 ) -> Result<referee::case::Suite, Failure> {
     let suite = referee::case::load_suite(dir)?;
+    // Its hidden cases stay the grader's, wherever the folder lies.
+    referee::sandbox::hide_from_programs(dir);
     match (game, suite.game()) {
         (Some(game), Some(theirs)) if game != theirs => {
             return Err(Failure::Message(format!(

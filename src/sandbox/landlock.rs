@@ -49,10 +49,16 @@ pub fn kernel_abi() -> i32 {
 }
 
 /// A ruleset for one run: `read` and the system folders readable and
-/// executable, `write` readable and writable, and the devices of
-/// [`super::rootfs::DEVICES`] (the terminal only with `terminal`: a build
-/// has none).
-pub fn ruleset(read: &[PathBuf], write: &[PathBuf], terminal: bool) -> io::Result<Option<OwnedFd>> {
+/// executable, but for what is `hidden` in them (referee's own program,
+/// say, installed under `/usr`), `write` readable and writable, and the
+/// devices of [`super::rootfs::DEVICES`] (the terminal only with
+/// `terminal`: a build has none).
+pub fn ruleset(
+    read: &[PathBuf],
+    hidden: &[PathBuf],
+    write: &[PathBuf],
+    terminal: bool,
+) -> io::Result<Option<OwnedFd>> {
     let abi = ABI_WANTED;
     let fs_read = AccessFs::from_read(abi);
     let fs_all = AccessFs::from_all(abi);
@@ -66,8 +72,12 @@ pub fn ruleset(read: &[PathBuf], write: &[PathBuf], terminal: bool) -> io::Resul
         .map_err(io::Error::other)?
         .create()
         .map_err(io::Error::other)?;
-    let readable = SYSTEM.iter().map(PathBuf::from).chain(read.iter().cloned());
-    for path in readable {
+    let roots: Vec<PathBuf> = SYSTEM
+        .iter()
+        .map(PathBuf::from)
+        .chain(read.iter().cloned())
+        .collect();
+    for path in without(&roots, hidden) {
         if let Ok(fd) = PathFd::new(&path) {
             ruleset = ruleset
                 .add_rule(PathBeneath::new(fd, fs_read))
@@ -88,6 +98,55 @@ pub fn ruleset(read: &[PathBuf], write: &[PathBuf], terminal: bool) -> io::Resul
     Ok(ruleset.into())
 }
 
+/// `roots`, but for `hidden`: a root that holds a hidden path is given
+/// entry by entry instead, down the folders that lead to it, leaving it
+/// out. Landlock can only allow, so leaving out is the only way to keep
+/// one file of an allowed folder from programs. Links are left out too:
+/// the kernel checks whatever a link leads to where that lies.
+pub fn without(roots: &[PathBuf], hidden: &[PathBuf]) -> Vec<PathBuf> {
+    let hidden: Vec<PathBuf> = hidden
+        .iter()
+        .filter_map(|h| std::fs::canonicalize(h).ok())
+        .collect();
+    let mut kept = Vec::new();
+    for root in roots {
+        let Ok(real) = std::fs::canonicalize(root) else {
+            continue;
+        };
+        if hidden.iter().any(|h| real.starts_with(h)) {
+            continue;
+        }
+        if hidden.iter().any(|h| h.starts_with(&real)) {
+            entries_without(&real, &hidden, &mut kept);
+        } else {
+            kept.push(root.clone());
+        }
+    }
+    kept
+}
+
+/// The entries of folder `dir` (canonical), but for `hidden` and the
+/// links, opening the folders that lead to a hidden path.
+fn entries_without(dir: &Path, hidden: &[PathBuf], kept: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_symlink() || hidden.contains(&path) {
+            continue;
+        }
+        if kind.is_dir() && hidden.iter().any(|h| h.starts_with(&path)) {
+            entries_without(&path, hidden, kept);
+        } else {
+            kept.push(path);
+        }
+    }
+}
+
 /// Enforces a ruleset on the calling thread. Async-signal-safe; needs
 /// `PR_SET_NO_NEW_PRIVS` set first.
 pub fn restrict(ruleset: RawFd) -> io::Result<()> {
@@ -97,4 +156,33 @@ pub fn restrict(ruleset: RawFd) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hidden_file_is_left_out_of_the_folder_that_holds_it_and_nothing_else_is() {
+        let top = tempfile::tempdir().expect("a temporary folder");
+        let root = top.path().join("usr");
+        let bin = root.join("local/bin");
+        std::fs::create_dir_all(&bin).expect("folders");
+        std::fs::create_dir_all(root.join("lib")).expect("folders");
+        std::fs::write(bin.join("referee"), "secret").expect("a file");
+        std::fs::write(bin.join("tool"), "").expect("a file");
+        std::os::unix::fs::symlink(bin.join("referee"), root.join("lib/link")).expect("a link");
+        let root = std::fs::canonicalize(&root).expect("canonical");
+        let secret = root.join("local/bin/referee");
+        let mut kept = without(std::slice::from_ref(&root), std::slice::from_ref(&secret));
+        kept.sort();
+        assert_eq!(kept, vec![root.join("lib"), root.join("local/bin/tool")]);
+        // A root that is hidden, or inside what is hidden, is left out whole.
+        assert!(without(std::slice::from_ref(&secret), std::slice::from_ref(&secret)).is_empty());
+        // Nothing hidden: the roots as they are.
+        assert_eq!(
+            without(std::slice::from_ref(&root), &[]),
+            vec![root.clone()]
+        );
+    }
 }

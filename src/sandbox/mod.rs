@@ -85,6 +85,10 @@ static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
 /// it starts. Call first thing in `main`, while there is one thread.
 pub fn isolate_process() {
     close_inherited_on_exec();
+    // Asked before referee enters a mount namespace of its own: from
+    // there, a program started from a mount of the old one is named
+    // relative to that mount (`/referee` for `/usr/local/bin/referee`).
+    let _ = own_program();
     // SAFETY: reading the effective uid.
     let root = unsafe { libc::geteuid() } == 0;
     let _ = ROOT_AT_START.set(root);
@@ -133,6 +137,43 @@ pub fn show_read_only(folders: Vec<PathBuf>) {
 }
 
 static SHOWN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Keeps `path` (a file or a folder) from every program referee runs,
+/// even where it lies in a folder programs may read (a course's suite
+/// installed under `/usr/share`, say). Referee's own program, which
+/// holds the built-in suites, hidden cases included, is always kept
+/// from them ([`hidden`]). Rulesets made before are made anew.
+pub fn hide_from_programs(path: &Path) {
+    let Ok(real) = fs::canonicalize(path) else {
+        return;
+    };
+    let Ok(mut hidden) = HIDDEN.lock() else {
+        return;
+    };
+    if !hidden.contains(&real) {
+        hidden.push(real);
+        HIDDEN_GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+static HIDDEN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Where referee's own program is, found once.
+fn own_program() -> &'static Option<PathBuf> {
+    static OWN: OnceLock<Option<PathBuf>> = OnceLock::new();
+    OWN.get_or_init(|| std::env::current_exe().and_then(fs::canonicalize).ok())
+}
+
+/// How many times [`hide_from_programs`] hid something new.
+static HIDDEN_GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// Everything kept from programs: referee's own program, and what
+/// [`hide_from_programs`] was given.
+fn hidden() -> Vec<PathBuf> {
+    let mut all: Vec<PathBuf> = own_program().iter().cloned().collect();
+    all.extend(HIDDEN.lock().map(|h| h.clone()).unwrap_or_default());
+    all
+}
 
 /// How many times [`show_read_only`] showed new folders: a slot made
 /// under an older count lacks them.
@@ -295,6 +336,8 @@ type MadeRules = (RulesFor, Arc<OwnedFd>);
 struct RulesFor {
     read: Vec<PathBuf>,
     terminal: bool,
+    /// The [`HIDDEN_GENERATION`] it leaves out.
+    hidden: u64,
 }
 
 thread_local! {
@@ -475,6 +518,7 @@ impl Sandbox {
             slot.rules(RulesFor {
                 read,
                 terminal: kind == Kind::Run,
+                hidden: HIDDEN_GENERATION.load(Ordering::Relaxed),
             })
             .map_err(|e| context(e, "cannot make a Landlock ruleset"))?
         } else {
@@ -887,7 +931,8 @@ impl Slot {
             }
         }
         let write = [self.work.clone(), self.tmp.clone()];
-        let made = landlock::ruleset(&wanted.read, &write, wanted.terminal)?.map(Arc::new);
+        let made =
+            landlock::ruleset(&wanted.read, &hidden(), &write, wanted.terminal)?.map(Arc::new);
         *cached = made.clone().map(|fd| (wanted, fd));
         Ok(made)
     }

@@ -1,0 +1,261 @@
+//! The machine referee grades on (src/run/proof.rs, src/sandbox/landlock.rs):
+//! a machine that cannot run programs as a person would grades the same
+//! by another way, or not at all; and the grader's own files stay the
+//! grader's wherever referee is installed.
+//!
+//! "Cannot look at another user's process" is made real here as Docker's
+//! default settings make it: root without `CAP_SYS_PTRACE` (dropped from
+//! the bounding set with `setpriv`). The same in a real container is in
+//! tests/container.rs.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use common::attack::{As, ORDINARY};
+use common::root;
+
+/// Words of a built-in hidden case (cases/connect4), which no program
+/// may find anywhere it can read.
+const HIDDEN_CASE: &str = "with a gap (columns 0, 1, 3 and 4)";
+
+/// referee, as root without `CAP_SYS_PTRACE`: it may not look into a
+/// program that runs as a user of its slot.
+fn without_ptrace(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new("setpriv");
+    command
+        .args(["--bounding-set=-sys_ptrace", "--inh-caps=-sys_ptrace"])
+        .arg(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("setpriv (util-linux) runs referee")
+}
+
+fn plain(dir: &Path, args: &[&str]) -> Output {
+    common::referee_in(dir, args)
+}
+
+/// A class's results.json without what differs from run to run (times)
+/// or with where it was graded (paths).
+fn grades(out: &Path) -> serde_json::Value {
+    let text = fs::read_to_string(out.join("results.json")).expect("results.json is written");
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("results.json parses");
+    strip(&mut value);
+    value
+}
+
+fn strip(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove("wall_ms");
+            map.remove("path");
+            map.values_mut().for_each(strip);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_may() {
+    let work = tempfile::tempdir().unwrap();
+    let class = root().join("examples/class");
+    let class = class.to_str().unwrap();
+    let (seen, typed) = (work.path().join("seen"), work.path().join("typed"));
+    for (out, blind) in [(&seen, false), (&typed, true)] {
+        let args = [
+            "grade",
+            "--game",
+            "connect4",
+            "--jobs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            class,
+        ];
+        let output = if blind {
+            without_ptrace(work.path(), &args, &[])
+        } else {
+            plain(work.path(), &args)
+        };
+        assert!(output.status.success(), "{}", text(&output));
+    }
+    assert_eq!(grades(&seen), grades(&typed));
+    // Every student's feedback, word for word.
+    for entry in fs::read_dir(seen.join("feedback")).unwrap().flatten() {
+        let theirs = typed.join("feedback").join(entry.file_name());
+        assert_eq!(
+            fs::read(entry.path()).unwrap(),
+            fs::read(&theirs).unwrap(),
+            "{}",
+            entry.path().display()
+        );
+    }
+    let doctor = without_ptrace(work.path(), &["doctor"], &[]);
+    let said = text(&doctor);
+    assert!(doctor.status.success(), "{said}");
+    assert!(
+        said.contains("its line typed on the program's terminal"),
+        "{said}"
+    );
+    assert!(said.contains("Grading works"), "{said}");
+}
+
+#[test]
+fn where_no_way_of_telling_a_wait_proves_right_referee_refuses_to_grade_and_says_why() {
+    let work = tempfile::tempdir().unwrap();
+    let program = root().join("examples/class/alice.c");
+    let program = program.to_str().unwrap();
+    // Watching /proc is all it may do, and it may not look there either.
+    let only_proc = [("REFEREE_DETECT", "proc")];
+    let check = without_ptrace(
+        work.path(),
+        &["check", "--game", "connect4", program],
+        &only_proc,
+    );
+    let said = text(&check);
+    assert_eq!(check.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("referee cannot grade on this machine"),
+        "{said}"
+    );
+    assert!(said.contains("/proc/PID/syscall"), "{said}");
+    assert!(said.contains("--cap-add SYS_PTRACE"), "{said}");
+    assert!(!said.contains("Score:"), "no score is given: {said}");
+
+    let out = work.path().join("out");
+    let grade = without_ptrace(
+        work.path(),
+        &[
+            "grade",
+            "--game",
+            "connect4",
+            "--out",
+            out.to_str().unwrap(),
+            root().join("examples/class").to_str().unwrap(),
+        ],
+        &only_proc,
+    );
+    assert_eq!(grade.status.code(), Some(2), "{}", text(&grade));
+    assert!(!out.join("results.json").exists(), "no student got a grade");
+
+    let results = work.path().join("results.json");
+    let gradescope = without_ptrace(
+        work.path(),
+        &[
+            "gradescope",
+            "--game",
+            "connect4",
+            "--submission",
+            program,
+            "--results",
+            results.to_str().unwrap(),
+        ],
+        &only_proc,
+    );
+    assert_eq!(gradescope.status.code(), Some(2), "{}", text(&gradescope));
+    let written = fs::read_to_string(&results).expect("Gradescope's results are written");
+    assert!(written.contains("Please tell your instructor"), "{written}");
+    assert!(written.contains("\"score\": 0"), "{written}");
+
+    let doctor = without_ptrace(work.path(), &["doctor"], &only_proc);
+    let said = text(&doctor);
+    assert_eq!(doctor.status.code(), Some(1), "{said}");
+    assert!(!said.contains("Grading works"), "{said}");
+    assert!(said.contains("Grading does NOT work here"), "{said}");
+}
+
+/// Runs `referee check` on the leak probe with referee installed at
+/// /usr/local/bin (a tmpfs there, in a mount namespace of its own), as
+/// `who`; everything it printed and wrote.
+fn probe_installed(who: As) -> String {
+    let work = tempfile::tempdir().unwrap();
+    fs::set_permissions(
+        work.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let probe = work.path().join("reads-the-grader.c");
+    fs::copy(
+        root().join("tests/programs/hostile/reads-the-grader.c"),
+        &probe,
+    )
+    .unwrap();
+    let switch = match who {
+        As::Ordinary => format!("setpriv --reuid={ORDINARY} --regid={ORDINARY} --clear-groups "),
+        As::Pid1 => "unshare --pid --fork --mount-proc --kill-child ".into(),
+        As::Me => String::new(),
+    };
+    let script = format!(
+        "mount -t tmpfs -o mode=0755 none /usr/local/bin && \
+         cp '{referee}' /usr/local/bin/referee && \
+         exec {switch}/usr/local/bin/referee check --game connect4 '{probe}'",
+        referee = env!("CARGO_BIN_EXE_referee"),
+        probe = probe.display(),
+    );
+    let output = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", &script])
+        .current_dir(work.path())
+        .env("HOME", work.path())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("unshare (util-linux) runs");
+    let mut everything = text(&output);
+    for file in walk(work.path()) {
+        everything.push_str(&String::from_utf8_lossy(
+            &fs::read(file).unwrap_or_default(),
+        ));
+    }
+    assert!(
+        everything.contains("seed-example-1"),
+        "the probe was graded: {everything}"
+    );
+    everything
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else if path.is_file() {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn a_program_cannot_read_referee_installed_under_usr_nor_the_hidden_cases_it_holds() {
+    for who in [As::Me, As::Ordinary, As::Pid1] {
+        let everything = probe_installed(who);
+        assert!(
+            !everything.contains(HIDDEN_CASE),
+            "{}: a hidden case leaked: {everything}",
+            who.name()
+        );
+        assert!(
+            everything.contains("REFUSED /usr/local/bin/referee"),
+            "{}: the probe was not refused: {everything}",
+            who.name()
+        );
+    }
+}
