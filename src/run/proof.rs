@@ -79,12 +79,15 @@ pub fn prove() -> Result<How, Unproven> {
 
 /// The better ways the proof tried before the one it kept, and why each
 /// failed: for `referee doctor` to say why a slower way is used.
-pub fn passed_over() -> Vec<(How, String)> {
+pub fn passed_over() -> Tried {
     proof().clone().map(|(_, over)| over).unwrap_or_default()
 }
 
-fn proof() -> &'static Result<(How, Vec<(How, String)>), Unproven> {
-    static RESULT: OnceLock<Result<(How, Vec<(How, String)>), Unproven>> = OnceLock::new();
+/// Each way tried and what went wrong with it.
+type Tried = Vec<(How, String)>;
+
+fn proof() -> &'static Result<(How, Tried), Unproven> {
+    static RESULT: OnceLock<Result<(How, Tried), Unproven>> = OnceLock::new();
     RESULT.get_or_init(|| {
         let result = prove_now();
         sandbox::release_thread_slot();
@@ -95,7 +98,7 @@ fn proof() -> &'static Result<(How, Vec<(How, String)>), Unproven> {
     })
 }
 
-fn prove_now() -> Result<(How, Vec<(How, String)>), Unproven> {
+fn prove_now() -> Result<(How, Tried), Unproven> {
     let mut tried = Vec::new();
     for how in candidates() {
         match attempt(how) {
