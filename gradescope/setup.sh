@@ -1,28 +1,46 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's
-# image: it installs what referee needs (C and C++ compilers, Python 3,
-# Rust) and builds referee from the source in the autograder zip, which
-# Gradescope unpacks in /autograder/source. See gradescope/README.md.
+# image. It installs what referee needs (C and C++ compilers, Python 3),
+# then referee itself: the prebuilt `referee` at the root of the zip when
+# there is one (no Rust needed), else built from the source in the zip,
+# which Gradescope unpacks in /autograder/source. Last it proves that
+# this image can grade (`referee doctor`) and checks the cases, so that a
+# broken image fails its build, not every student's submission. See
+# gradescope/README.md.
 set -euxo pipefail
 export DEBIAN_FRONTEND=noninteractive
-
-apt-get update
-apt-get install -y --no-install-recommends gcc g++ libc6-dev python3 curl ca-certificates
-
-# Ubuntu's own Rust is older than referee needs: install it with rustup.
-if ! command -v cargo >/dev/null 2>&1; then
-    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
-        sh -s -- -y --profile minimal --default-toolchain stable
-fi
-export PATH="$HOME/.cargo/bin:$PATH"
-
 cd /autograder/source
-cargo build --release --locked
-install -m 0755 target/release/referee /usr/local/bin/referee
+
+if ! command -v gcc >/dev/null || ! command -v g++ >/dev/null || ! command -v python3 >/dev/null; then
+    apt-get update
+    apt-get install -y --no-install-recommends gcc g++ libc6-dev python3 curl ca-certificates
+fi
+
+if [ -f referee ]; then
+    # A prebuilt referee (zip -j autograder.zip target/release/referee).
+    install -m 0755 referee /usr/local/bin/referee
+else
+    # Ubuntu's own Rust is older than referee needs: install it with rustup.
+    if ! command -v cargo >/dev/null 2>&1; then
+        command -v curl >/dev/null || apt-get install -y --no-install-recommends curl ca-certificates
+        curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+            sh -s -- -y --profile minimal --default-toolchain stable
+    fi
+    export PATH="$HOME/.cargo/bin:$PATH"
+    cargo build --release --locked --bin referee
+    install -m 0755 target/release/referee /usr/local/bin/referee
+fi
+
+# A machine where referee cannot run programs as a person would (it says
+# why) must not grade: doctor exits 1 there, and the build fails.
+referee doctor
 
 # A broken case folder fails the build here, not on the first submission:
 # the built-in games' suites, and any suite of your own in the zip.
-referee cases validate cases/
+if [ -d cases ]; then
+    referee cases validate cases/
+fi
 for suite in */suite.yaml; do
-    [ -e "$suite" ] && referee cases validate "$(dirname "$suite")"
+    [ -e "$suite" ] || continue
+    referee cases validate "$(dirname "$suite")"
 done

@@ -2,7 +2,6 @@
    installed where packages put it (/usr/local/bin/referee), and in the
    autograder's folder, and says what it found: the grader's files must
    stay the grader's wherever referee is installed. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,8 @@ static void search(const char *path) {
   snprintf(wanted, sizeof wanted, "%s%s", part1, part2);
   FILE *f = fopen(path, "rb");
   if (!f) {
-    printf("REFUSED %s: %s\n", path, strerror(errno));
+    /* Not why: the same words wherever referee is installed or not. */
+    printf("REFUSED %s\n", path);
     return;
   }
   static char buf[1 << 16];
@@ -50,8 +50,9 @@ static void search(const char *path) {
 }
 
 int main(void) {
-  start();
   search("/usr/local/bin/referee");
   search("/autograder/source/cases/connect4/four-with-a-gap-is-not-a-win.yaml");
+  fflush(stdout);
+  start();
   return 0;
 }

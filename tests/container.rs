@@ -1,0 +1,329 @@
+//! referee where courses run it: inside a container started with
+//! Docker's default settings (its seccomp profile and capabilities, not
+//! privileged, control groups read-only, root inside), as Gradescope
+//! starts an autograder; as root, as an ordinary user, and with
+//! `--cap-add SYS_PTRACE`. Every grade must equal the machine's.
+//!
+//! These need a Docker engine and the image of tests/container/image.sh,
+//! which `.ci/run` installs and makes; run them with
+//! `cargo test --test container -- --ignored` (as root). Without an
+//! engine they fail, never pass.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use common::root;
+
+/// Words of a built-in hidden case, which no program may find.
+const HIDDEN_CASE: &str = "with a gap (columns 0, 1, 3 and 4)";
+
+/// The image, made (and the engine started) once.
+fn image() -> &'static str {
+    static IMAGE: OnceLock<String> = OnceLock::new();
+    IMAGE.get_or_init(|| {
+        let made = Command::new("bash")
+            .arg(root().join("tests/container/image.sh"))
+            .status()
+            .expect("bash runs tests/container/image.sh");
+        assert!(made.success(), "the test image could not be made");
+        std::env::var("REFEREE_TEST_IMAGE").unwrap_or_else(|_| "referee-test:bookworm".into())
+    })
+}
+
+/// How a container is started, besides Docker's defaults.
+#[derive(Clone, Copy, Debug)]
+enum Setting {
+    /// Docker's defaults, root inside (Gradescope's).
+    Root,
+    /// Docker's defaults, an ordinary user inside.
+    User,
+    /// Root with `--cap-add SYS_PTRACE`.
+    Ptrace,
+}
+
+/// Runs `script` with `sh` in a fresh container: referee at
+/// /usr/local/bin (read-only), the repository at /repo (read-only),
+/// `out` at /out.
+fn in_container(setting: Setting, out: &Path, script: &str, env: &[(&str, &str)]) -> Output {
+    in_container_with(setting, out, script, env, true)
+}
+
+/// [`in_container`], with referee installed by the script itself when
+/// not `installed`.
+fn in_container_with(
+    setting: Setting,
+    out: &Path,
+    script: &str,
+    env: &[(&str, &str)],
+    installed: bool,
+) -> Output {
+    let mut command = Command::new("docker");
+    command.args(["run", "--rm", "-i"]);
+    match setting {
+        Setting::Root => {}
+        Setting::User => {
+            command.args(["--user", "65534:65534", "-e", "HOME=/tmp"]);
+        }
+        Setting::Ptrace => {
+            command.args(["--cap-add", "SYS_PTRACE"]);
+        }
+    }
+    for (k, v) in env {
+        command.args(["-e", &format!("{k}={v}")]);
+    }
+    if installed {
+        command.arg("-v").arg(format!(
+            "{}:/usr/local/bin/referee:ro",
+            env!("CARGO_BIN_EXE_referee")
+        ));
+    }
+    command
+        .arg("-v")
+        .arg(format!("{}:/repo:ro", root().display()))
+        .arg("-v")
+        .arg(format!("{}:/out", out.display()))
+        .args([image(), "sh", "-c", script])
+        .stdin(Stdio::null());
+    command.output().expect("docker runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A folder the container's user may write.
+fn shared_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    dir
+}
+
+/// results.json without times and paths (which differ by place).
+fn grades(file: &Path) -> serde_json::Value {
+    let text =
+        fs::read_to_string(file).unwrap_or_else(|e| panic!("{} is not there: {e}", file.display()));
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("the results parse");
+    strip(&mut value);
+    value
+}
+
+fn strip(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for key in ["wall_ms", "path", "execution_time"] {
+                map.remove(key);
+            }
+            map.values_mut().for_each(strip);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+/// The classes graded: a built-in game, and a lab of one's own (C, C++
+/// and Python students, its own reference).
+const CLASSES: [(&str, &str); 2] = [
+    ("--game connect4", "examples/class"),
+    (
+        "--cases /repo/examples/temperature",
+        "examples/temperature-class",
+    ),
+];
+
+/// Grades each class on the machine; the results folders.
+fn graded_on_the_machine(work: &Path) -> Vec<PathBuf> {
+    CLASSES
+        .iter()
+        .enumerate()
+        .map(|(i, (suite, class))| {
+            let out = work.join(format!("machine{i}"));
+            let suite = suite.replace("/repo", root().to_str().unwrap());
+            let mut args: Vec<String> = vec!["grade".into()];
+            args.extend(suite.split(' ').map(String::from));
+            args.extend(["--jobs", "2", "--out"].map(String::from));
+            args.push(out.display().to_string());
+            args.push(root().join(class).display().to_string());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let output = common::referee_in(work, &args);
+            assert!(output.status.success(), "{}", text(&output));
+            out
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs a Docker engine: .ci/run starts one"]
+fn a_class_grades_in_a_default_container_exactly_as_on_the_machine() {
+    let work = shared_folder();
+    let machine = graded_on_the_machine(work.path());
+    for setting in [Setting::Root, Setting::User, Setting::Ptrace] {
+        let out = shared_folder();
+        let mut script = String::from("set -e; cd /tmp; referee doctor; ");
+        for (i, (suite, class)) in CLASSES.iter().enumerate() {
+            script.push_str(&format!(
+                "referee grade {suite} --jobs 2 --out /out/box{i} /repo/{class}; "
+            ));
+        }
+        let started = std::time::Instant::now();
+        let output = in_container(setting, out.path(), &script, &[]);
+        let said = text(&output);
+        eprintln!(
+            "{setting:?}: graded in the container in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        assert!(output.status.success(), "{setting:?}: {said}");
+        assert!(said.contains("Grading works"), "{setting:?}: {said}");
+        for (i, on_machine) in machine.iter().enumerate() {
+            let boxed = out.path().join(format!("box{i}"));
+            assert_eq!(
+                grades(&on_machine.join("results.json")),
+                grades(&boxed.join("results.json")),
+                "{setting:?}: {} grades differently in the container",
+                CLASSES[i].1
+            );
+            for entry in fs::read_dir(on_machine.join("feedback")).unwrap().flatten() {
+                let theirs = boxed.join("feedback").join(entry.file_name());
+                assert_eq!(
+                    fs::read(entry.path()).unwrap(),
+                    fs::read(&theirs).unwrap(),
+                    "{setting:?}: {}",
+                    entry.path().display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a Docker engine: .ci/run starts one"]
+fn in_a_default_container_that_cannot_watch_programs_referee_refuses_to_grade() {
+    let out = shared_folder();
+    let script = "cd /tmp; referee check --game connect4 /repo/examples/class/alice.c; \
+                  echo \"check exited $?\"; referee doctor; echo \"doctor exited $?\"";
+    let output = in_container(
+        Setting::Root,
+        out.path(),
+        script,
+        &[("REFEREE_DETECT", "proc")],
+    );
+    let said = text(&output);
+    assert!(said.contains("check exited 2"), "{said}");
+    assert!(
+        said.contains("referee cannot grade on this machine"),
+        "{said}"
+    );
+    assert!(said.contains("--cap-add SYS_PTRACE"), "{said}");
+    assert!(!said.contains("Score:"), "{said}");
+    assert!(said.contains("doctor exited 1"), "{said}");
+    assert!(!said.contains("Grading works"), "{said}");
+}
+
+/// The autograder zip of gradescope/README.md, made from a fresh clone
+/// of this repository with its own commands, referee's build added.
+fn autograder_zip(work: &Path) -> PathBuf {
+    let clone = work.join("clone");
+    let cloned = Command::new("git")
+        .args(["clone", "--quiet"])
+        .arg(root())
+        .arg(&clone)
+        .status()
+        .expect("git runs");
+    assert!(cloned.success(), "the repository could not be cloned");
+    let readme = fs::read_to_string(clone.join("gradescope/README.md")).unwrap();
+    let commands: Vec<&str> = readme
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("zip ") || l.starts_with("rm -f autograder.zip"))
+        .collect();
+    assert!(
+        commands.len() >= 3,
+        "the README's zip commands: {commands:?}"
+    );
+    fs::create_dir_all(clone.join("target/release")).unwrap();
+    fs::copy(
+        env!("CARGO_BIN_EXE_referee"),
+        clone.join("target/release/referee"),
+    )
+    .unwrap();
+    for command in commands {
+        let command = command.split("  #").next().unwrap_or(command);
+        let ran = Command::new("bash")
+            .args(["-c", command])
+            .current_dir(&clone)
+            .stdout(Stdio::null())
+            .status()
+            .expect("bash runs");
+        assert!(ran.success(), "{command}");
+    }
+    clone.join("autograder.zip")
+}
+
+#[test]
+#[ignore = "needs a Docker engine: .ci/run starts one"]
+fn the_gradescope_autograder_builds_and_grades_in_a_default_container_as_on_the_machine() {
+    let work = shared_folder();
+    let zip = autograder_zip(work.path());
+    fs::copy(&zip, work.path().join("autograder.zip")).unwrap();
+    let submissions = [
+        ("correct", "tests/fixtures/pentago/correct.c"),
+        ("buggy", "examples/prog3.c"),
+        ("not-compiling", "tests/programs/does-not-compile.c"),
+        ("hostile", "tests/programs/hostile/reads-the-grader.c"),
+    ];
+    let mut script = String::from(
+        "set -e; mkdir -p /autograder/source /autograder/results; \
+         cd /autograder/source; unzip -q /out/autograder.zip; \
+         cp setup.sh run_autograder /autograder/; bash /autograder/setup.sh > /out/setup.log 2>&1; \
+         echo setup-ok; ",
+    );
+    for (name, path) in submissions {
+        script.push_str(&format!(
+            "rm -rf /autograder/submission; mkdir -p /autograder/submission; \
+             cp /repo/{path} /autograder/submission/; bash /autograder/run_autograder; \
+             cp /autograder/results/results.json /out/{name}.json; "
+        ));
+    }
+    let output = in_container_with(Setting::Root, work.path(), &script, &[], false);
+    let said = text(&output);
+    let setup = fs::read_to_string(work.path().join("setup.log")).unwrap_or_default();
+    assert!(output.status.success(), "{said}\nsetup.sh said:\n{setup}");
+    assert!(said.contains("setup-ok"), "{said}");
+    assert!(setup.contains("Grading works"), "{setup}");
+    for (name, path) in submissions {
+        let results = work.path().join(format!("machine-{name}.json"));
+        let on_machine = common::referee_in(
+            work.path(),
+            &[
+                "gradescope",
+                "--game",
+                "pentago",
+                "--submission",
+                root().join(path).to_str().unwrap(),
+                "--results",
+                results.to_str().unwrap(),
+            ],
+        );
+        assert!(on_machine.status.success(), "{}", text(&on_machine));
+        let boxed = work.path().join(format!("{name}.json"));
+        assert_eq!(grades(&results), grades(&boxed), "{name}");
+        let written = fs::read_to_string(&boxed).unwrap();
+        assert!(!written.contains(HIDDEN_CASE), "{name}: {written}");
+    }
+    let hostile = fs::read_to_string(work.path().join("hostile.json")).unwrap();
+    assert!(
+        hostile.contains("REFUSED /usr/local/bin/referee"),
+        "the probe was graded and refused: {hostile}"
+    );
+}
