@@ -327,3 +327,53 @@ fn the_gradescope_autograder_builds_and_grades_in_a_default_container_as_on_the_
         "the probe was graded and refused: {hostile}"
     );
 }
+
+#[test]
+#[ignore = "needs a Docker engine: .ci/run starts one"]
+fn in_a_default_container_a_program_sends_nothing_out_over_udp_or_tcp() {
+    let out = shared_folder();
+    let correct = fs::read_to_string(root().join("tests/fixtures/connect4/correct.c")).unwrap();
+    let program = fs::read_to_string(root().join("tests/programs/hostile/exfiltrates-input.c"))
+        .unwrap()
+        .replace("@UDP_PORT@", "40001")
+        .replace("@TCP_PORT@", "40002")
+        .replace("@UNIX_SOCKET@", "/tmp/referee-leak.sock")
+        .replace("@CORRECT_CONNECT4@", &correct);
+    fs::write(out.path().join("exfiltrates-input.c"), program).unwrap();
+    // Listeners on the container's own loopback (no namespace of the
+    // slot's own is allowed there: seccomp alone must stop the program),
+    // writing whatever reaches them to /out/heard.
+    let listen = "import socket,threading,time\n\
+        u=socket.socket(socket.AF_INET,socket.SOCK_DGRAM);u.bind(('127.0.0.1',40001))\n\
+        t=socket.socket();t.bind(('127.0.0.1',40002));t.listen()\n\
+        x=socket.socket(socket.AF_UNIX);x.bind('/tmp/referee-leak.sock');x.listen()\n\
+        import os;os.chmod('/tmp/referee-leak.sock',0o777)\n\
+        heard=open('/out/heard','ab',buffering=0)\n\
+        def udp():\n  while True: heard.write(u.recv(4096))\n\
+        def accept(s):\n  while True:\n    c,_=s.accept();heard.write(b'connected\\n')\n\
+        for f,a in ((udp,()),(accept,(t,)),(accept,(x,))): threading.Thread(target=f,args=a,daemon=True).start()\n\
+        open('/out/listening','w').close();time.sleep(120)\n";
+    fs::write(out.path().join("listen.py"), listen).unwrap();
+    let script = "python3 /out/listen.py & \
+                  for i in $(seq 100); do [ -e /out/listening ] && break; sleep 0.1; done; \
+                  cd /tmp; referee check --game connect4 --all /out/exfiltrates-input.c; \
+                  echo \"check exited $?\"";
+    for setting in [Setting::Root, Setting::User] {
+        let _ = fs::remove_file(out.path().join("listening"));
+        let _ = fs::remove_file(out.path().join("heard"));
+        let output = in_container(setting, out.path(), script, &[]);
+        let said = text(&output);
+        assert!(
+            out.path().join("listening").exists(),
+            "{setting:?}: the listeners did not start: {said}"
+        );
+        assert!(said.contains("check exited 0"), "{setting:?}: {said}");
+        assert!(said.contains("Every case passes"), "{setting:?}: {said}");
+        let heard = fs::read(out.path().join("heard")).unwrap_or_default();
+        assert!(
+            heard.is_empty(),
+            "{setting:?}: the listeners heard {:?}",
+            String::from_utf8_lossy(&heard)
+        );
+    }
+}
