@@ -34,6 +34,15 @@ pub enum Unavailable {
     /// Referee may not make groups where its own is.
     #[error("referee may not make groups in {} (version 1 groups need root)", .0.display())]
     NotWritable(PathBuf),
+    /// The groups are mounted read-only (a container's default), whoever
+    /// referee is.
+    #[error(
+        "the control groups are mounted read-only in {} (a container's default: \
+         give the container a group of its own it may write, e.g. Docker's \
+         `--cgroupns=private` on a version 2 host)",
+        .0.display()
+    )]
+    ReadOnly(PathBuf),
     /// The group referee runs in does not allow what referee needs.
     #[error(transparent)]
     Refused(#[from] Refusal),

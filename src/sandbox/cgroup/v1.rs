@@ -35,7 +35,11 @@ impl Base {
                 own_path(cgroup, Some(controller)).ok_or(Unavailable::NotListed(controller))?;
             let dir = below(point, root, &path);
             if !writable(&dir) {
-                return Err(Unavailable::NotWritable(dir));
+                return Err(if read_only(&dir) {
+                    Unavailable::ReadOnly(dir)
+                } else {
+                    Unavailable::NotWritable(dir)
+                });
             }
             Ok(dir)
         };
@@ -170,4 +174,10 @@ impl Drop for Group {
         let _ = fs::remove_dir(&self.pids);
         let _ = fs::remove_dir(&self.memory);
     }
+}
+
+/// Whether the file system holding `dir` is mounted read-only.
+fn read_only(dir: &std::path::Path) -> bool {
+    nix::sys::statvfs::statvfs(dir)
+        .is_ok_and(|s| s.flags().contains(nix::sys::statvfs::FsFlags::ST_RDONLY))
 }
