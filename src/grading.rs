@@ -141,7 +141,7 @@ impl<'s> Prepared<'s> {
 }
 
 /// Rounded up to whole seconds, so that a short limit reads plainly and
-/// the same from one run of the reference to the next.
+/// seldom changes from one run of the reference to the next.
 fn whole_seconds(d: Duration) -> Duration {
     Duration::from_secs(d.as_secs() + u64::from(d.subsec_nanos() > 0))
 }
@@ -865,6 +865,69 @@ fn call_case(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::{ExitStatus, Mode, MoveNumbers, Visibility};
+
+    /// A case under `wall` on the clock and `cpu` of processor time.
+    fn case_within(wall: u64, cpu: u64) -> Case {
+        Case {
+            name: "c".into(),
+            file: "c.yaml".into(),
+            description: None,
+            rubric: None,
+            points: 1.0,
+            visibility: Visibility::Hidden,
+            input: Vec::new(),
+            end_of_input: false,
+            call: None,
+            limits: Limits {
+                wall: Duration::from_secs(wall),
+                cpu: Duration::from_secs(cpu),
+                ..Limits::default()
+            },
+            compare: Options::default(),
+            mode: Mode::Text,
+            format_points: 0.0,
+            move_numbers: MoveNumbers::Optional,
+            ending_points: 0.0,
+            exit_status: ExitStatus::Any,
+            format: None,
+        }
+    }
+
+    fn short(case: &Case, reference: Option<Duration>) -> Option<(f64, f64)> {
+        let nothing = ReferenceRun {
+            transcript: crate::transcript::Transcript::new(),
+            waited_at_end: false,
+            status: 0,
+        };
+        let mut prepared = Prepared::with(case, Expected::Play(nothing));
+        prepared.reference_time = reference;
+        prepared
+            .short_limits()
+            .map(|l| (l.wall.as_secs_f64(), l.cpu.as_secs_f64()))
+    }
+
+    #[test]
+    fn a_short_limit_is_ten_times_the_reference_in_whole_seconds_and_at_least_one() {
+        let case = case_within(10, 5);
+        assert_eq!(short(&case, None), Some((1.0, 1.0)), "unknown: 1 s");
+        let quick = Some(Duration::from_millis(40));
+        assert_eq!(short(&case, quick), Some((1.0, 1.0)), "0.4 s: 1 s");
+        let slower = Some(Duration::from_millis(230));
+        assert_eq!(short(&case, slower), Some((3.0, 3.0)), "2.3 s: 3 s");
+        let slow = Some(Duration::from_millis(700));
+        assert_eq!(
+            short(&case, slow),
+            Some((7.0, 5.0)),
+            "never past the case's own"
+        );
+        assert_eq!(
+            short(&case, Some(Duration::from_secs(2))),
+            None,
+            "no shorter"
+        );
+        assert_eq!(short(&case_within(1, 1), None), None, "no shorter");
+    }
 
     #[test]
     fn a_refused_file_is_the_students_and_a_failed_run_the_graders() {
