@@ -704,9 +704,11 @@ impl Run<'_> {
         };
         let mut outcome = run_case_as(self.built, self.suite, prepared, &case, self.feed)?;
         if outcome.judgement.verdict == Verdict::Timeout {
+            let cases = if timeouts == 1 { "case" } else { "cases" };
             outcome.judgement.reason.push_str(&format!(
                 " ({} rather than the case's own {}, because your program had already run \
-                 out of time on {timeouts} cases like this one: one that answers it needs far less)",
+                 out of time on {timeouts} {cases} like this one: one that answers it needs far \
+                 less)",
                 crate::text::seconds(short.wall),
                 crate::text::seconds(prepared.case.limits.wall),
             ));
