@@ -363,16 +363,55 @@ pub fn write_detail(out: &Path, result: &SubmissionResult) -> std::io::Result<()
 /// in `out` keeps, with what was learnt of the student since (see
 /// [`SubmissionResult::completed_by`]); why not, when that file is gone
 /// or holds another grading.
-pub fn whole_result(out: &Path, student: &SubmissionResult) -> Result<SubmissionResult, String> {
+pub fn whole_result(
+    out: &Path,
+    student: &SubmissionResult,
+) -> Result<SubmissionResult, DetailError> {
     if !student.is_compact() {
         return Ok(student.clone());
     }
-    let bytes = fs::read(detail_file(out, &student.id)).map_err(|e| e.to_string())?;
-    let full: SubmissionResult = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    let file = detail_file(out, &student.id);
+    let bytes = fs::read(&file).map_err(|source| DetailError::Unreadable {
+        file: file.clone(),
+        source,
+    })?;
+    let full: SubmissionResult =
+        serde_json::from_slice(&bytes).map_err(|source| DetailError::Unparsable {
+            file: file.clone(),
+            source,
+        })?;
     if full.fingerprint != student.fingerprint {
-        return Err("it holds another grading of this submission".into());
+        return Err(DetailError::Another { file });
     }
     Ok(student.completed_by(full))
+}
+
+/// Why a student's details file cannot complete their compact result:
+/// grading them again (`--force`) writes it anew.
+#[derive(Debug, thiserror::Error)]
+pub enum DetailError {
+    /// The file cannot be read (removed by hand, say).
+    #[error("{}: cannot read it: {source}", file.display())]
+    Unreadable {
+        /// The details file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a result referee wrote (cut short by a crash).
+    #[error("{}: not a whole result ({source})", file.display())]
+    Unparsable {
+        /// The details file.
+        file: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// The file is of another grading of the student.
+    #[error("{}: it holds another grading of this submission", file.display())]
+    Another {
+        /// The details file.
+        file: PathBuf,
+    },
 }
 
 /// One case's result, with the explanation and (on failure) both

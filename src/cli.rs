@@ -222,8 +222,9 @@ pub struct GradeArgs {
     /// C++ compiler flags, replacing the suite's (e.g. "-std=c++17 -Wall").
     #[arg(long, allow_hyphen_values = true)]
     pub cxxflags: Option<String>,
-    /// Timeouts after which a submission's remaining cases of the same
-    /// kind are not run but judged `timeout` (0: run every case).
+    /// Timeouts after which a submission's later cases of the same kind
+    /// still run, each under a short limit (the larger of 1 s and ten
+    /// times the reference program's time; 0: every case its own limit).
     #[arg(long, default_value_t = referee::grading::MAX_TIMEOUTS)]
     pub max_timeouts: usize,
     /// Also explore each submission on N generated games, and report the

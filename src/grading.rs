@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use reference::Game;
 
@@ -17,7 +18,7 @@ use crate::game::{self, Reading};
 use crate::judge::{self, Faults};
 use crate::oracle;
 use crate::queue;
-use crate::run::{Feed, Program, RunResult};
+use crate::run::{Feed, Limits, Program, RunResult};
 use crate::sandbox::Jail;
 use crate::submission::{self, BuildError, Built, Submission};
 use crate::terminal;
@@ -36,8 +37,9 @@ pub struct Settings {
     pub feed: Feed,
     /// Cases run at once.
     pub jobs: usize,
-    /// Timeouts after which the remaining cases of the same kind are not
-    /// run (see [`Timeouts`]); 0 runs every case.
+    /// Timeouts after which the remaining cases of the same kind run
+    /// under their short limits (see [`Timeouts`]); 0 gives every case
+    /// its own limits.
     pub max_timeouts: usize,
     /// Workers of a class that have no submission left, which help with
     /// the cases of those still graded (with `jobs` 1).
@@ -57,8 +59,18 @@ impl Default for Settings {
 }
 
 /// How many timeouts a submission may have before its remaining cases of
-/// the same kind are not run.
+/// the same kind run under their short limits.
 pub const MAX_TIMEOUTS: usize = 3;
+
+/// The least a case's short limit is ([`Prepared::short_limits`]), and
+/// what it is where the reference's time is unknown (a built-in game,
+/// run in-process, or a pinned transcript): a first-year program that
+/// answers a case needs milliseconds, Python's start included.
+pub const SHORT_LIMIT: Duration = Duration::from_secs(1);
+
+/// How many times the reference program's time a short limit allows:
+/// room for a slower language or a slower way, never for a loop.
+const SHORT_FACTOR: u32 = 10;
 
 /// What the reference does on a case: computed once per suite.
 #[derive(Clone, Debug)]
@@ -76,6 +88,9 @@ pub struct Prepared<'s> {
     pub case: &'s Case,
     /// What the reference does.
     pub expected: Expected,
+    /// The reference program's time on the clock on this case, when it
+    /// ran for it (not for a pin or a built-in game).
+    pub reference_time: Option<Duration>,
     /// The reference's play in game terms, read when a submission is
     /// first judged in game mode: once per case, not per submission.
     reading: OnceLock<Reading>,
@@ -88,8 +103,27 @@ impl<'s> Prepared<'s> {
         Prepared {
             case,
             expected,
+            reference_time: None,
             reading: OnceLock::new(),
         }
+    }
+
+    /// The limits this case runs under once the submission has run out
+    /// of time on `--max-timeouts` cases of its kind: the larger of
+    /// [`SHORT_LIMIT`] and ten times the reference's time, in whole
+    /// seconds, on the clock and of processor time, never more than the
+    /// case's own. `None` when that is no shorter than the case's own.
+    pub fn short_limits(&self) -> Option<Limits> {
+        let needs = self.reference_time.map_or(SHORT_LIMIT, |took| {
+            whole_seconds(took * SHORT_FACTOR).max(SHORT_LIMIT)
+        });
+        let own = &self.case.limits;
+        let short = Limits {
+            wall: own.wall.min(needs),
+            cpu: own.cpu.min(needs),
+            ..own.clone()
+        };
+        (short != *own).then_some(short)
     }
 
     /// The reference's play in game terms (`reference` is this case's),
@@ -106,8 +140,15 @@ impl<'s> Prepared<'s> {
     }
 }
 
+/// Rounded up to whole seconds, so that a short limit reads plainly and
+/// seldom changes from one run of the reference to the next.
+fn whole_seconds(d: Duration) -> Duration {
+    Duration::from_secs(d.as_secs() + u64::from(d.subsec_nanos() > 0))
+}
+
 /// What the reference does on each case, from its pin or a run of it
-/// ([`oracle::expected`]): once per case, whatever number of students.
+/// ([`oracle::expected_timed`]): once per case, whatever number of
+/// students.
 pub fn prepare<'s>(
     suite: &'s Suite,
     cases: impl IntoIterator<Item = &'s Case>,
@@ -117,12 +158,17 @@ pub fn prepare<'s>(
     cases
         .into_iter()
         .map(|case| {
+            let (expected, reference_time) = match &case.call {
+                Some(call) => (Expected::Call(call.expected()), None),
+                None => {
+                    let (run, took) = oracle::expected_timed(suite, case)?;
+                    (Expected::Play(run), took)
+                }
+            };
             Ok(Prepared {
                 case,
-                expected: match &case.call {
-                    Some(call) => Expected::Call(call.expected()),
-                    None => Expected::Play(oracle::expected(suite, case)?),
-                },
+                expected,
+                reference_time,
                 reading: OnceLock::new(),
             })
         })
@@ -142,6 +188,9 @@ pub struct CaseOutcome {
     pub call: Option<call::Outcome>,
     /// What was wrong, part by part, for explanations.
     pub faults: Faults,
+    /// The short limits it ran under ([`Prepared::short_limits`]), after
+    /// the submission's earlier timeouts; `None` for the case's own.
+    pub shortened: Option<Limits>,
     /// Both terminals and their diff, made the first time something
     /// shows them ([`CaseOutcome::diffed`]); empty until then, and emptied
     /// again with the run's output once the case has its result.
@@ -184,6 +233,11 @@ impl Diffed {
 }
 
 impl CaseOutcome {
+    /// The limits the case ran under: its short ones, or `case`'s own.
+    pub fn limits<'a>(&'a self, case: &'a Case) -> &'a Limits {
+        self.shortened.as_ref().unwrap_or(&case.limits)
+    }
+
     /// The reference's terminal (`reference`, this case's) and the run's,
     /// diffed under `options` and the suite's `regions`: made at the first
     /// call and kept, so the explanation and the kept transcripts of a
@@ -404,6 +458,7 @@ fn not_compiled<K>(
         run: None,
         call: None,
         faults: Faults::default(),
+        shortened: None,
         diffed: OnceLock::new(),
     };
     let mut graded = Graded {
@@ -435,10 +490,17 @@ fn run_all<K: Send>(
     digest: Digest<'_, K>,
 ) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
     let timeouts = Timeouts::new(settings.max_timeouts);
-    let judge = |prepared: &Prepared<'_>| -> Result<(CaseOutcome, K), Error> {
+    let judge_within = |prepared: &Prepared<'_>, short: Option<Limits>| {
         let mut outcome = match unparsed.get() {
-            Some(_) => timeouts.not_run(),
-            None => timeouts.run(prepared, || run_case(built, suite, prepared, settings.feed))?,
+            Some(_) => unparsed_placeholder(),
+            None => {
+                let run = Run {
+                    built,
+                    suite,
+                    feed: settings.feed,
+                };
+                run.within(prepared, short, timeouts.limit)?
+            }
         };
         if built.syntax_unchecked() && failed_before_reading(prepared, &outcome) {
             if let Err(error) = built.check_syntax() {
@@ -448,14 +510,18 @@ fn run_all<K: Send>(
         let digested = digest(prepared, &mut outcome);
         Ok((outcome, digested))
     };
-    if let (true, Some(spare)) = (settings.jobs <= 1, settings.spare.as_deref()) {
+    let judge = |prepared: &Prepared<'_>| -> Result<(CaseOutcome, K), Error> {
+        let judged = judge_within(prepared, timeouts.limits_for(prepared))?;
+        timeouts.record(prepared, &judged.0);
+        Ok(judged)
+    };
+    let results = if let (true, Some(spare)) = (settings.jobs <= 1, settings.spare.as_deref()) {
         // On this thread, which keeps its slot, helped by idle workers.
-        let results = queue::map_helped(cases, Some(stop), spare, judge);
-        return collect(results, cases, &timeouts, digest);
-    }
-    if settings.jobs <= 1 {
+        queue::map_helped(cases, Some(stop), spare, judge)
+    } else if settings.jobs <= 1 {
         // On this thread: it keeps its sandbox slot (and, as root, its
-        // control groups) from one submission to the next.
+        // control groups) from one submission to the next. One case at a
+        // time, in order: nothing to settle.
         let mut outcomes = Vec::with_capacity(cases.len());
         for prepared in cases {
             if stop.load(Ordering::Relaxed) {
@@ -464,11 +530,23 @@ fn run_all<K: Send>(
             outcomes.push(judge(prepared)?);
         }
         return Ok(Some(outcomes));
-    }
-    // This thread, which built the program, keeps its slot and takes
-    // cases too.
-    let results = queue::map(cases, settings.jobs, Some(stop), judge);
-    collect(results, cases, &timeouts, digest)
+    } else {
+        // This thread, which built the program, keeps its slot and takes
+        // cases too.
+        queue::map(cases, settings.jobs, Some(stop), judge)
+    };
+    let Some(mut outcomes) = collect(results)? else {
+        return Ok(None);
+    };
+    timeouts.settle(cases, &mut outcomes, judge_within)?;
+    Ok(Some(outcomes))
+}
+
+/// What a case not run gets once its Python file is known not to parse:
+/// never seen, as every case is then judged a compile error.
+fn unparsed_placeholder() -> CaseOutcome {
+    let judgement = Judgement::nothing(Verdict::CompileError, "your program does not compile");
+    outcome(judgement, Faults::default(), None, None)
 }
 
 /// Whether a case failed without its program reading any of its input:
@@ -481,31 +559,29 @@ fn failed_before_reading(prepared: &Prepared<'_>, outcome: &CaseOutcome) -> bool
             .is_some_and(|run| run.unread_inputs == prepared.case.input.len())
 }
 
-/// The cases' outcomes from a parallel run of them, made what one at a
-/// time gives; `None` when one was not run (stopped).
+/// The cases' outcomes from a parallel run of them; `None` when one was
+/// not run (stopped).
 fn collect<K>(
     results: Vec<Option<Result<(CaseOutcome, K), Error>>>,
-    cases: &[Prepared<'_>],
-    timeouts: &Timeouts,
-    digest: Digest<'_, K>,
 ) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
-    let mut outcomes = Vec::with_capacity(cases.len());
+    let mut outcomes = Vec::with_capacity(results.len());
     for slot in results {
         match slot {
             Some(outcome) => outcomes.push(outcome?),
             None => return Ok(None),
         }
     }
-    timeouts.settle(cases, &mut outcomes, digest);
     Ok(Some(outcomes))
 }
 
-/// Failing fast on a program that loops: once a submission has run out
-/// of time on `limit` cases of one kind (whole games, or function
-/// calls), its remaining cases of that kind are not run but judged
-/// `timeout`, with the reason, so one looping program costs a few
-/// timeouts rather than one per case. The kinds are counted apart: a
-/// Python file whose game loops may still have working functions.
+/// Keeping a program that loops from costing minutes, without a case
+/// judged by what came before it: once a submission has run out of time
+/// on `limit` cases of one kind (whole games, or function calls), each
+/// of its later cases of that kind still runs, under its short limits
+/// ([`Prepared::short_limits`]), so a case it answers still earns its
+/// points and one it loops on costs a second, not the case's whole
+/// limit. The kinds are counted apart: a Python file whose game loops
+/// keeps its functions' own limits.
 struct Timeouts {
     limit: usize,
     /// Timeouts so far, of each kind ([`Timeouts::kind`]).
@@ -529,61 +605,115 @@ impl Timeouts {
         &self.counts[Timeouts::kind(case)]
     }
 
-    /// Makes the cases' outcomes what running them one at a time gives,
-    /// whatever order they were run in: a case that timeouts of its kind
-    /// earlier in the suite had already made not to run is judged so, even
-    /// if a worker ran it before those timeouts were counted (cases start
-    /// in order, so one not run in parallel is never one that would have
-    /// run alone).
+    /// The short limits `prepared` runs under now, once the submission
+    /// has timed out on `limit` cases of its kind; `None`: its own.
+    fn limits_for(&self, prepared: &Prepared<'_>) -> Option<Limits> {
+        let count = self.count(prepared.case).load(Ordering::Relaxed);
+        (self.limit > 0 && count >= self.limit)
+            .then(|| prepared.short_limits())
+            .flatten()
+    }
+
+    /// Counts `outcome` if it is a timeout.
+    fn record(&self, prepared: &Prepared<'_>, outcome: &CaseOutcome) {
+        if outcome.judgement.verdict == Verdict::Timeout {
+            self.count(prepared.case).fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Makes the cases' outcomes what running them one at a time, in the
+    /// suite's order, gives, whatever order workers ran them in: each
+    /// case is given the limits the timeouts before it in the suite call
+    /// for, and a case run under other limits whose outcome could differ
+    /// is run again (`again`) under the right ones. A case that started
+    /// before an earlier case's timeout was counted, or after a later
+    /// case's was, is one of those.
     fn settle<K>(
         &self,
         cases: &[Prepared<'_>],
         outcomes: &mut [(CaseOutcome, K)],
-        digest: Digest<'_, K>,
-    ) {
+        again: impl Fn(&Prepared<'_>, Option<Limits>) -> Result<(CaseOutcome, K), Error>,
+    ) -> Result<(), Error> {
         if self.limit == 0 {
-            return;
+            return Ok(());
         }
         let mut seen = [0; 2];
-        for (prepared, (outcome, digested)) in cases.iter().zip(outcomes.iter_mut()) {
+        for (prepared, judged) in cases.iter().zip(outcomes.iter_mut()) {
             let seen = &mut seen[Timeouts::kind(prepared.case)];
-            if *seen >= self.limit {
-                *outcome = self.not_run();
-                *digested = digest(prepared, outcome);
-            } else if outcome.judgement.verdict == Verdict::Timeout {
+            let due = if *seen >= self.limit {
+                prepared.short_limits()
+            } else {
+                None
+            };
+            if stands(&judged.0, due.as_ref()) {
+                judged.0.shortened = due;
+            } else {
+                *judged = again(prepared, due)?;
+            }
+            if judged.0.judgement.verdict == Verdict::Timeout {
                 *seen += 1;
             }
         }
+        Ok(())
     }
+}
 
-    /// The outcome of a case not run because of the timeouts before it.
-    fn not_run(&self) -> CaseOutcome {
-        let judgement = Judgement::nothing(
-            Verdict::Timeout,
-            format!(
-                "not run: your program had already run out of time on {} cases like this \
-                 one, so the rest count as timed out too",
-                self.limit
-            ),
-        );
-        outcome(judgement, Faults::default(), None, None)
+/// Whether `outcome` is what a run under `due` (short limits, or `None`
+/// for the case's own) gives too: under the same limits; or it finished
+/// under short limits, so it would under the longer own; or it finished
+/// under its own limits within the short ones due.
+fn stands(outcome: &CaseOutcome, due: Option<&Limits>) -> bool {
+    let finished = outcome.judgement.verdict != Verdict::Timeout;
+    match (outcome.shortened.as_ref(), due) {
+        (None, None) => true,
+        (Some(_), None) => finished,
+        (had, Some(due)) => {
+            had == Some(due)
+                || finished
+                    && outcome
+                        .run
+                        .as_ref()
+                        .is_some_and(|run| run.wall <= due.wall && run.cpu <= due.cpu)
+        }
     }
+}
 
-    /// The outcome of `prepared`: `run` it, unless the submission has
-    /// already timed out too often on cases of its kind.
-    fn run(
+/// A student's program and how it is run on a case.
+struct Run<'r> {
+    built: &'r Built,
+    suite: &'r Suite,
+    feed: Feed,
+}
+
+impl Run<'_> {
+    /// Runs `prepared` and judges it: under its own limits, or under
+    /// `short` ones, given after `timeouts` earlier timeouts, which a
+    /// timeout's reason then names.
+    fn within(
         &self,
         prepared: &Prepared<'_>,
-        run: impl FnOnce() -> Result<CaseOutcome, Error>,
+        short: Option<Limits>,
+        timeouts: usize,
     ) -> Result<CaseOutcome, Error> {
-        let count = self.count(prepared.case);
-        if self.limit > 0 && count.load(Ordering::Relaxed) >= self.limit {
-            return Ok(self.not_run());
-        }
-        let outcome = run()?;
+        let Some(short) = short else {
+            return run_case(self.built, self.suite, prepared, self.feed);
+        };
+        let case = Case {
+            limits: short.clone(),
+            ..prepared.case.clone()
+        };
+        let mut outcome = run_case_as(self.built, self.suite, prepared, &case, self.feed)?;
         if outcome.judgement.verdict == Verdict::Timeout {
-            count.fetch_add(1, Ordering::Relaxed);
+            let cases = if timeouts == 1 { "case" } else { "cases" };
+            outcome.judgement.reason.push_str(&format!(
+                " ({} rather than the case's own {}, because your program had already run \
+                 out of time on {timeouts} {cases} like this one: one that answers it needs far \
+                 less)",
+                crate::text::seconds(short.wall),
+                crate::text::seconds(prepared.case.limits.wall),
+            ));
         }
+        outcome.shortened = Some(short);
         Ok(outcome)
     }
 }
@@ -595,7 +725,18 @@ pub fn run_case(
     prepared: &Prepared<'_>,
     feed: Feed,
 ) -> Result<CaseOutcome, Error> {
-    let case = prepared.case;
+    run_case_as(built, suite, prepared, prepared.case, feed)
+}
+
+/// [`run_case`], with `case` run and judged in place of `prepared`'s own
+/// (the same case under other limits).
+fn run_case_as(
+    built: &Built,
+    suite: &Suite,
+    prepared: &Prepared<'_>,
+    case: &Case,
+    feed: Feed,
+) -> Result<CaseOutcome, Error> {
     match (&prepared.expected, &case.call) {
         (Expected::Call(expected), Some(call)) => call_case(built, suite, case, call, expected),
         (Expected::Play(expected), _) => {
@@ -664,6 +805,7 @@ fn outcome(
         run,
         call,
         faults,
+        shortened: None,
         diffed: OnceLock::new(),
     }
 }
@@ -725,6 +867,69 @@ fn call_case(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::{ExitStatus, Mode, MoveNumbers, Visibility};
+
+    /// A case under `wall` on the clock and `cpu` of processor time.
+    fn case_within(wall: u64, cpu: u64) -> Case {
+        Case {
+            name: "c".into(),
+            file: "c.yaml".into(),
+            description: None,
+            rubric: None,
+            points: 1.0,
+            visibility: Visibility::Hidden,
+            input: Vec::new(),
+            end_of_input: false,
+            call: None,
+            limits: Limits {
+                wall: Duration::from_secs(wall),
+                cpu: Duration::from_secs(cpu),
+                ..Limits::default()
+            },
+            compare: Options::default(),
+            mode: Mode::Text,
+            format_points: 0.0,
+            move_numbers: MoveNumbers::Optional,
+            ending_points: 0.0,
+            exit_status: ExitStatus::Any,
+            format: None,
+        }
+    }
+
+    fn short(case: &Case, reference: Option<Duration>) -> Option<(f64, f64)> {
+        let nothing = ReferenceRun {
+            transcript: crate::transcript::Transcript::new(),
+            waited_at_end: false,
+            status: 0,
+        };
+        let mut prepared = Prepared::with(case, Expected::Play(nothing));
+        prepared.reference_time = reference;
+        prepared
+            .short_limits()
+            .map(|l| (l.wall.as_secs_f64(), l.cpu.as_secs_f64()))
+    }
+
+    #[test]
+    fn a_short_limit_is_ten_times_the_reference_in_whole_seconds_and_at_least_one() {
+        let case = case_within(10, 5);
+        assert_eq!(short(&case, None), Some((1.0, 1.0)), "unknown: 1 s");
+        let quick = Some(Duration::from_millis(40));
+        assert_eq!(short(&case, quick), Some((1.0, 1.0)), "0.4 s: 1 s");
+        let slower = Some(Duration::from_millis(230));
+        assert_eq!(short(&case, slower), Some((3.0, 3.0)), "2.3 s: 3 s");
+        let slow = Some(Duration::from_millis(700));
+        assert_eq!(
+            short(&case, slow),
+            Some((7.0, 5.0)),
+            "never past the case's own"
+        );
+        assert_eq!(
+            short(&case, Some(Duration::from_secs(2))),
+            None,
+            "no shorter"
+        );
+        assert_eq!(short(&case_within(1, 1), None), None, "no shorter");
+    }
 
     #[test]
     fn a_refused_file_is_the_students_and_a_failed_run_the_graders() {

@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use crate::case::pin::{self, PinState};
 use crate::case::{Case, Reference, Suite};
@@ -89,12 +90,22 @@ impl Error {
 /// What the reference does on a whole-game case: its pin when the pin is
 /// of the case's input, else a run of the reference.
 pub fn expected(suite: &Suite, case: &Case) -> Result<ReferenceRun, Error> {
+    expected_timed(suite, case).map(|(run, _)| run)
+}
+
+/// [`expected`], with the time on the clock the reference program took
+/// when it ran: `None` for a pin and for a game built into referee (run
+/// in-process, it has no program's time).
+pub fn expected_timed(
+    suite: &Suite,
+    case: &Case,
+) -> Result<(ReferenceRun, Option<Duration>), Error> {
     if let Ok(Some(text)) = pin::read(case) {
         if let Ok(run) = pin::parse(&text, &case.input, case.end_of_input) {
-            return Ok(run);
+            return Ok((run, None));
         }
     }
-    run(suite, case.typed(), &case.limits, &case.name)
+    run_timed(suite, case.typed(), &case.limits, &case.name)
 }
 
 /// Runs the reference on `input` under `limits` (`label` names the case
@@ -105,8 +116,19 @@ pub fn run(
     limits: &Limits,
     label: &str,
 ) -> Result<ReferenceRun, Error> {
+    run_timed(suite, input, limits, label).map(|(run, _)| run)
+}
+
+/// [`run`], with the reference program's time on the clock (`None` for a
+/// built-in game).
+fn run_timed(
+    suite: &Suite,
+    input: Input<'_>,
+    limits: &Limits,
+    label: &str,
+) -> Result<(ReferenceRun, Option<Duration>), Error> {
     let program = match &suite.reference {
-        Reference::Game(game) => return Ok(expected::play(*game, input.lines, input.ends)),
+        Reference::Game(game) => return Ok((expected::play(*game, input.lines, input.ends), None)),
         Reference::Program(program) => program,
     };
     let built = self::program(suite, program, label)?;
@@ -150,11 +172,13 @@ pub fn run(
         }
         Ending::MemoryLimit => return Err(failed("ran out of memory".into())),
     };
-    Ok(ReferenceRun {
+    let took = ran.wall;
+    let run = ReferenceRun {
         transcript: ran.transcript,
         waited_at_end,
         status,
-    })
+    };
+    Ok((run, Some(took)))
 }
 
 /// Whether the reference can run here: a built-in game always, a program

@@ -266,10 +266,10 @@ fn connect4_bomb_correct_program_plays_every_game_as_the_reference() {
 }
 
 /// Pentago programs that check whether the square is taken elsewhere
-/// than SPEC.md does (after the quadrant, or after the direction too:
+/// than SPEC.md does (after the quadrant, or last, after the direction:
 /// the handout leaves it open) play every game as the reference plays
-/// it: no generated or shrunk move carries two faults, and which of two
-/// a program names is all the order decides.
+/// it: no generated or shrunk move puts an occupied square with another
+/// fault, and which of two a program names is all the order decides.
 #[test]
 fn pentago_programs_checking_in_other_orders_play_every_game_as_the_reference() {
     let problems: Vec<String> = [
@@ -280,6 +280,32 @@ fn pentago_programs_checking_in_other_orders_play_every_game_as_the_reference() 
     .filter_map(|file| nothing_found("pentago", &fixture("pentago", &format!("rubric/{file}"))))
     .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A Pentago program that checks the quadrant before the column (an
+/// order the handout's `c05h` fixes) is found, and shrunk to the one move
+/// that shows it: its column and its quadrant wrong, on an empty board.
+#[test]
+fn pentago_quadrant_before_column_is_found_and_shrunk_to_one_move() {
+    let report = explore(
+        "pentago",
+        &fixture("pentago", "bugs/quadrant-before-column.c"),
+    );
+    let found = report.found.expect("a game played differently");
+    let game = match &found.task {
+        explore::Task::Input(lines) => lines.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(game.len(), 1, "{game:?}");
+    let fields: Vec<char> = game[0].chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(
+        fields[0].is_ascii_alphabetic() && !('1'..='6').contains(&fields[1]),
+        "a column off the board: {game:?}"
+    );
+    assert!(
+        !('1'..='4').contains(&fields[2]),
+        "and a quadrant: {game:?}"
+    );
 }
 
 #[derive(Deserialize)]

@@ -472,6 +472,312 @@ fn describe<N: Ord>(
         .join("\n")
 }
 
+/// A file's module as the folders and file name it is at, from the
+/// repository's root: `src/sandbox/cgroup/v1.rs` is `src sandbox cgroup
+/// v1`, `src/sandbox/cgroup/mod.rs` `src sandbox cgroup`, `src/lib.rs`
+/// `src`.
+fn module_parts(file: &Path) -> Vec<String> {
+    let relative = short(file);
+    let mut parts: Vec<String> = relative.split('/').map(str::to_string).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod.rs" | "lib.rs")) {
+        parts.pop();
+    } else if let Some(last) = parts.last_mut() {
+        *last = last.trim_end_matches(".rs").to_string();
+    }
+    parts
+}
+
+/// Inside each module, which of its children imports which: a file of
+/// `sandbox/cgroup/` naming one of `sandbox/allocation.rs` is `cgroup ->
+/// allocation` inside `src/sandbox`. A child's importing its own parent
+/// (`super::Thing`), or a parent its child, is no edge between children.
+fn child_edges(graph: &Graph) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut inside: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (from, targets) in &graph.edges {
+        let from = module_parts(from);
+        for target in targets {
+            let to = module_parts(target);
+            let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+            if common < from.len() && common < to.len() {
+                inside
+                    .entry(from[..common].join("/"))
+                    .or_default()
+                    .entry(from[common].clone())
+                    .or_default()
+                    .insert(to[common].clone());
+            }
+        }
+    }
+    inside
+}
+
+/// The cycles between the children of any one module, by module.
+fn cycles_inside(
+    inside: &BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+) -> Vec<(String, String)> {
+    inside
+        .iter()
+        .filter_map(|(module, edges)| {
+            let found = cycles(edges);
+            (!found.is_empty()).then(|| {
+                let text = describe(&found, edges, |child| format!("{module}/{child}"));
+                (module.clone(), text)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn no_module_has_children_that_import_each_other() {
+    let found = cycles_inside(&child_edges(&project()));
+    assert!(
+        found.is_empty(),
+        "inside a module, children that import each other, directly or around a cycle (move \
+         what they share to a leaf file both import):\n{}",
+        found
+            .iter()
+            .map(|(_, text)| text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn a_circle_inside_a_module_is_found() {
+    // The circle sandbox/ once held: allocation.rs named cgroup's files,
+    // and cgroup/v1.rs named allocation.rs. No two files import each
+    // other, so only the check between a module's children finds it.
+    let file = |f: &str| root().join(f);
+    let mut graph = Graph::default();
+    let edges = [
+        ("src/sandbox/allocation.rs", "src/sandbox/cgroup/files.rs"),
+        ("src/sandbox/cgroup/v1.rs", "src/sandbox/allocation.rs"),
+        ("src/sandbox/cgroup/v1.rs", "src/sandbox/cgroup/files.rs"),
+        ("src/sandbox/cgroup/mod.rs", "src/sandbox/cgroup/v1.rs"),
+        ("src/sandbox/cgroup/v1.rs", "src/sandbox/mod.rs"),
+    ];
+    for (from, to) in edges {
+        graph.edges.entry(file(from)).or_default().insert(file(to));
+    }
+    assert!(cycles(&graph.edges).is_empty(), "no cycle between files");
+    let found = cycles_inside(&child_edges(&graph));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "src/sandbox");
+    assert!(
+        found[0]
+            .1
+            .contains("src/sandbox/allocation <-> src/sandbox/cgroup"),
+        "{}",
+        found[0].1
+    );
+    // Without the edge back, no circle.
+    graph
+        .edges
+        .get_mut(&file("src/sandbox/cgroup/v1.rs"))
+        .unwrap()
+        .remove(&file("src/sandbox/allocation.rs"));
+    assert!(cycles_inside(&child_edges(&graph)).is_empty());
+}
+
+/// Finds `Result<_, String>` in a file's code: an error that is only
+/// text says neither which kind it is nor who must act (see
+/// ARCHITECTURE's "Errors"). Unit tests are left out, and so are the
+/// functions named in `exempt` (the command line's clap value parsers,
+/// whose errors clap itself prints).
+struct StringErrors<'e> {
+    /// The item being read (`whole_result`, `Syntax`), for the message.
+    at: Vec<String>,
+    exempt: &'e BTreeSet<String>,
+    found: Vec<String>,
+}
+
+impl StringErrors<'_> {
+    /// Reads `item`, named `name`, with `visit`, unless it is a unit
+    /// test or exempt.
+    fn within<'ast, T>(
+        &mut self,
+        name: String,
+        attrs: &[syn::Attribute],
+        item: &'ast T,
+        visit: fn(&mut Self, &'ast T),
+    ) {
+        if is_test(attrs) || self.exempt.contains(&name) {
+            return;
+        }
+        self.at.push(name);
+        visit(self, item);
+        self.at.pop();
+    }
+}
+
+/// Whether `ty` is `String` (or `std::string::String`).
+fn is_string(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "String" && s.arguments.is_none()))
+}
+
+impl<'ast> Visit<'ast> for StringErrors<'_> {
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        self.within(
+            item.ident.to_string(),
+            &item.attrs,
+            item,
+            syn::visit::visit_item_mod,
+        );
+    }
+
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        self.within(
+            item.sig.ident.to_string(),
+            &item.attrs,
+            item,
+            syn::visit::visit_item_fn,
+        );
+    }
+
+    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        self.within(
+            item.sig.ident.to_string(),
+            &item.attrs,
+            item,
+            syn::visit::visit_impl_item_fn,
+        );
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        self.within(
+            "impl".into(),
+            &item.attrs,
+            item,
+            syn::visit::visit_item_impl,
+        );
+    }
+
+    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+        self.within(
+            item.ident.to_string(),
+            &item.attrs,
+            item,
+            syn::visit::visit_item_struct,
+        );
+    }
+
+    fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
+        self.within(
+            item.ident.to_string(),
+            &item.attrs,
+            item,
+            syn::visit::visit_item_enum,
+        );
+    }
+
+    fn visit_item_type(&mut self, item: &'ast syn::ItemType) {
+        self.within(
+            item.ident.to_string(),
+            &item.attrs,
+            item,
+            syn::visit::visit_item_type,
+        );
+    }
+
+    fn visit_type_path(&mut self, ty: &'ast syn::TypePath) {
+        let last = ty.path.segments.last();
+        if let Some(syn::PathArguments::AngleBracketed(args)) =
+            last.filter(|s| s.ident == "Result").map(|s| &s.arguments)
+        {
+            let types: Vec<&syn::Type> = args
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    syn::GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            if types.len() == 2 && is_string(types[1]) {
+                self.found.push(self.at.join("::"));
+            }
+        }
+        syn::visit::visit_type_path(self, ty);
+    }
+}
+
+/// Where `file` holds a `Result<_, String>` outside unit tests and
+/// `exempt` functions: the items it is in.
+fn string_errors(file: &syn::File, exempt: &BTreeSet<String>) -> Vec<String> {
+    let mut errors = StringErrors {
+        at: Vec::new(),
+        exempt,
+        found: Vec::new(),
+    };
+    errors.visit_file(file);
+    errors.found
+}
+
+/// The functions the command line names as clap value parsers
+/// (`value_parser = at_least_one`).
+fn value_parsers(cli: &str) -> BTreeSet<String> {
+    cli.split("value_parser = ")
+        .skip(1)
+        .filter_map(|rest| {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+#[test]
+fn errors_are_typed_not_strings() {
+    let root = root();
+    let cli = fs::read_to_string(root.join("src/cli.rs")).unwrap();
+    let parsers = value_parsers(&cli);
+    assert!(parsers.contains("at_least_one"), "{parsers:?}");
+    let none = BTreeSet::new();
+    let mut found = Vec::new();
+    for (name, crate_root) in [
+        ("referee", root.join("src/lib.rs")),
+        ("referee_bin", root.join("src/main.rs")),
+    ] {
+        for (module, parsed) in modules(&crate_root, name) {
+            let exempt = if module.file.ends_with("src/cli.rs") {
+                &parsers
+            } else {
+                &none
+            };
+            for item in string_errors(&parsed, exempt) {
+                found.push(format!("{}: {item}", short(&module.file)));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Result<_, String> outside unit tests: give each a thiserror enum whose messages say \
+         which file or line and what to do (ARCHITECTURE.md, \"Errors\"):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn a_string_error_is_found_wherever_it_is() {
+    let code: syn::File = syn::parse_quote! {
+        pub fn whole_result() -> Result<u8, String> { todo!() }
+        type Cell = std::sync::OnceLock<std::result::Result<u8, std::string::String>>;
+        struct Syntax { verdict: Mutex<Option<Result<(), String>>> }
+        impl Generator { fn lines(&self) -> Result<Vec<String>, String> { todo!() } }
+        fn typed() -> Result<String, Error> { todo!() }
+        fn at_least_one(text: &str) -> Result<usize, String> { todo!() }
+        #[cfg(test)]
+        mod tests { fn helper() -> Result<(), String> { Ok(()) } }
+    };
+    let exempt = BTreeSet::from(["at_least_one".to_string()]);
+    assert_eq!(
+        string_errors(&code, &exempt),
+        ["whole_result", "Cell", "Syntax", "impl::lines"]
+    );
+}
+
 #[test]
 fn no_file_imports_a_file_that_imports_it_back() {
     let graph = project();

@@ -98,6 +98,11 @@ const FIXTURES: &[(&str, f64)] = &[
     // the handout's sample game (O wins on B6-F2) and tie input go
     // wrong (4): 51.5.
     ("bugs/diagonals-main-only.c", 51.5),
+    // The quadrant is checked before the column: the handout's own bad
+    // column, c05h (its quadrant is bad too), is answered for the
+    // quadrant, so a TA trying item 10's column check with the handout's
+    // input sees it fail: 2: 55.
+    ("bugs/quadrant-before-column.c", 55.0),
     // A refused move advances the move number: half of item 8: 55.5.
     ("bugs/move-number-counts-invalid.c", 55.5),
     // Four in a row wins: five is detected wrongly in every line, item

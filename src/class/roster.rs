@@ -138,8 +138,8 @@ impl Roster {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Roster, String> {
-        Roster::parse(Path::new("roster.csv"), text.as_bytes()).map_err(|e| e.to_string())
+    fn parse(text: &str) -> Result<Roster, Error> {
+        Roster::parse(Path::new("roster.csv"), text.as_bytes())
     }
 
     #[test]
@@ -156,23 +156,30 @@ mod tests {
     #[test]
     fn a_bad_roster_says_which_line_and_what_to_do() {
         assert_eq!(
-            parse("id,system\nada,canvas\n").unwrap_err(),
+            parse("id,system\nada,canvas\n").unwrap_err().to_string(),
             "roster.csv:1: the header must name the columns id, lms and lms_id (and, if wanted, name)"
         );
         assert_eq!(
-            parse("id,lms,lms_id\nada,canvas,1\nbob,canva,2\n").unwrap_err(),
+            parse("id,lms,lms_id\nada,canvas,1\nbob,canva,2\n")
+                .unwrap_err()
+                .to_string(),
             "roster.csv:3: lms is `canva`: give canvas, blackboard or moodle"
         );
         assert_eq!(
-            parse("id,lms,lms_id\nada,canvas,1\nada,canvas,2\n").unwrap_err(),
+            parse("id,lms,lms_id\nada,canvas,1\nada,canvas,2\n")
+                .unwrap_err()
+                .to_string(),
             "roster.csv:3: `ada` is on the roster twice"
         );
         assert_eq!(
-            parse("id,lms,lms_id\nada,canvas,\n").unwrap_err(),
+            parse("id,lms,lms_id\nada,canvas,\n")
+                .unwrap_err()
+                .to_string(),
             "roster.csv:2: id and lms_id must not be empty"
         );
         assert!(parse("id,lms,lms_id\nada,canvas\n")
             .unwrap_err()
+            .to_string()
             .starts_with("roster.csv:2: not a roster row"));
     }
 }

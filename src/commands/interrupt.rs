@@ -39,16 +39,36 @@ extern "C" fn on_signal(signal: libc::c_int) {
     }
 }
 
+/// Why SIGINT and SIGTERM cannot be handled: grading goes on, and a
+/// signal then stops it at once, with no reports (the caller says so).
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// The pipe from the handler to its thread could not be made.
+    #[error("cannot make a pipe: {0} (too many open files? raise `ulimit -n`)")]
+    Pipe(nix::Error),
+    /// The thread that acts on signals could not start.
+    #[error("cannot start a thread: {0} (too many processes? raise `ulimit -u`)")]
+    Thread(std::io::Error),
+    /// The handler could not be installed.
+    #[error("cannot handle {signal}: {source}")]
+    Handler {
+        /// The signal.
+        signal: nix::sys::signal::Signal,
+        /// Why.
+        source: nix::Error,
+    },
+}
+
 /// Handles SIGINT and SIGTERM as the module says: `stop` is set on the
 /// first, [`referee::run::HALT`] on the second.
-pub fn install(stop: &'static AtomicBool) -> Result<(), String> {
-    let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-        .map_err(|e| format!("cannot make a pipe: {e}"))?;
+pub fn install(stop: &'static AtomicBool) -> Result<(), InstallError> {
+    let (read, write) =
+        nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(InstallError::Pipe)?;
     PIPE.store(write.into_raw_fd(), Ordering::SeqCst);
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || watch(read, stop))
-        .map_err(|e| format!("cannot start a thread: {e}"))?;
+        .map_err(InstallError::Thread)?;
     let action = nix::sys::signal::SigAction::new(
         nix::sys::signal::SigHandler::Handler(on_signal),
         nix::sys::signal::SaFlags::SA_RESTART,
@@ -58,7 +78,7 @@ pub fn install(stop: &'static AtomicBool) -> Result<(), String> {
         // SAFETY: the handler only touches atomics and calls write and
         // _exit, which are async-signal-safe.
         unsafe { nix::sys::signal::sigaction(signal, &action) }
-            .map_err(|e| format!("cannot handle {signal}: {e}"))?;
+            .map_err(|source| InstallError::Handler { signal, source })?;
     }
     Ok(())
 }

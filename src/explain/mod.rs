@@ -349,7 +349,7 @@ fn ending_case(
     let program_did = match (run.ending, outcome.faults.ending) {
         (Ending::WaitingForInput, _) => "asked again for input".to_string(),
         (Ending::Exited(code), _) => format!("stopped with exit status {code}"),
-        (_, Some(fault)) => fault.what(&prepared.case.limits),
+        (_, Some(fault)) => fault.what(outcome.limits(prepared.case)),
         (_, None) => "ended as the reference does".to_string(),
     };
     let elsewhere = if read == reference.read {

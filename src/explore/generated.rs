@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::{Error, Model, Rng, Task};
+use super::{Error, GeneratorFailure, Model, Rng, Task};
 use crate::case::Suite;
 use crate::oracle;
 use crate::run::{Ending, Feed, Input, Limits};
@@ -39,7 +39,7 @@ pub struct Generator {
     name: String,
     /// The first failure of the generator: generating cannot fail as far
     /// as a [`Model`] goes, so exploring asks here afterwards.
-    failure: Mutex<Option<String>>,
+    failure: Mutex<Option<GeneratorFailure>>,
 }
 
 impl Generator {
@@ -63,18 +63,19 @@ impl Generator {
             name: name_of(path),
             failure: Mutex::new(None),
         };
-        generator.lines(0).map_err(Error::Generator)?;
+        generator.lines(0)?;
         Ok(generator)
     }
 
     /// The first failure met while generating, if any.
     pub fn failure(&self) -> Option<Error> {
         let failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-        failure.clone().map(Error::Generator)
+        failure.clone().map(Error::Generated)
     }
 
     /// The lines the generator prints for `seed`.
-    fn lines(&self, seed: u64) -> Result<Vec<String>, String> {
+    fn lines(&self, seed: u64) -> Result<Vec<String>, GeneratorFailure> {
+        let name = || self.name.clone();
         let mut program = self.program.program.clone();
         program.argv.push(seed.to_string().into());
         let limits = limits();
@@ -85,48 +86,51 @@ impl Generator {
             &self.suite.support,
             Feed::Interactive,
         )
-        .map_err(|e| format!("cannot run the generator {}: {e}", self.name))?;
-        let what = match ran.ending {
-            Ending::Exited(0) => None,
-            Ending::Exited(status) => Some(format!("exited with status {status}")),
-            Ending::WaitingForInput => Some("waited for input".into()),
-            Ending::Signaled(signal) => Some(format!(
-                "was killed by {}",
-                crate::verdict::signal_words(signal)
-            )),
-            Ending::TimedOut(_) => Some("was still running after 10 s".into()),
-            Ending::OutputLimit => Some("printed more than 256 KiB".into()),
-            Ending::MemoryLimit => Some("ran out of memory".into()),
-        };
-        if let Some(what) = what {
-            return Err(format!(
-                "the generator {} {what} for seed {seed}: it must print one case's input lines \
-                 and exit with 0 (try `{} {seed}` yourself)",
-                self.name, self.name
-            ));
+        .map_err(|e| GeneratorFailure::NotRun {
+            name: name(),
+            why: e.to_string(),
+        })?;
+        if let Some(what) = failed(ran.ending) {
+            return Err(GeneratorFailure::Failed {
+                name: name(),
+                what,
+                seed,
+            });
         }
         let output = ran.transcript.output();
-        let text = String::from_utf8(output).map_err(|_| {
-            format!(
-                "the generator {} printed bytes that are not text for seed {seed}",
-                self.name
-            )
-        })?;
+        let text = String::from_utf8(output)
+            .map_err(|_| GeneratorFailure::NotText { name: name(), seed })?;
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
         if let Some(long) = lines
             .iter()
             .position(|l| l.len() >= crate::run::pty::MAX_LINE)
         {
-            return Err(format!(
-                "the generator {} printed a line of {} bytes for seed {seed} (line {}); a \
-                 terminal takes lines of at most {} bytes",
-                self.name,
-                lines[long].len(),
-                long + 1,
-                crate::run::pty::MAX_LINE - 1
-            ));
+            return Err(GeneratorFailure::LongLine {
+                name: name(),
+                seed,
+                length: lines[long].len(),
+                line: long + 1,
+                most: crate::run::pty::MAX_LINE - 1,
+            });
         }
         Ok(lines)
+    }
+}
+
+/// What a generator that did not exit with 0 did instead; `None` when it
+/// did.
+fn failed(ending: Ending) -> Option<String> {
+    match ending {
+        Ending::Exited(0) => None,
+        Ending::Exited(status) => Some(format!("exited with status {status}")),
+        Ending::WaitingForInput => Some("waited for input".into()),
+        Ending::Signaled(signal) => Some(format!(
+            "was killed by {}",
+            crate::verdict::signal_words(signal)
+        )),
+        Ending::TimedOut(_) => Some("was still running after 10 s".into()),
+        Ending::OutputLimit => Some("printed more than 256 KiB".into()),
+        Ending::MemoryLimit => Some("ran out of memory".into()),
     }
 }
 

@@ -36,8 +36,8 @@ pub mod shrink;
 
 pub use crate::generate::{Model, Rng, Task};
 pub use model::{
-    differs, Budget, Error, Found, Report, Settings, DEFAULT_GAMES, DEFAULT_SEED, SHRINK_RUNS,
-    TIMEOUT_SHRINK_RUNS,
+    differs, Budget, Error, Found, GeneratorFailure, Report, Settings, DEFAULT_GAMES, DEFAULT_SEED,
+    SHRINK_RUNS, TIMEOUT_SHRINK_RUNS,
 };
 pub use search::Runner;
 

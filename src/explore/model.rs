@@ -129,9 +129,12 @@ pub enum Error {
     /// one.
     #[error("{0}")]
     Folder(String),
-    /// The suite's generator is missing, does not build, or failed.
+    /// The suite's generator is missing or does not build.
     #[error("{0}")]
     Generator(String),
+    /// The suite's generator failed on a seed.
+    #[error(transparent)]
+    Generated(#[from] GeneratorFailure),
     /// The reference could not say what a game expects (its program
     /// does not build, or fails on the game).
     #[error(transparent)]
@@ -150,11 +153,65 @@ impl Error {
     /// generated games, the grader's otherwise.
     pub fn fault(&self) -> crate::fault::Fault {
         match self {
-            Error::Suite { .. } | Error::Generator(_) => crate::fault::Fault::Suite,
+            Error::Suite { .. } | Error::Generator(_) | Error::Generated(_) => {
+                crate::fault::Fault::Suite
+            }
             Error::Reference(e) => e.fault(),
             _ => crate::fault::Fault::Grader,
         }
     }
+}
+
+/// How a suite's generator failed on one seed: the suite's trouble,
+/// each saying what the generator must do.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum GeneratorFailure {
+    /// It could not be started (no sandbox, no process to spare).
+    #[error("cannot run the generator {name}: {why}")]
+    NotRun {
+        /// The generator's file name.
+        name: String,
+        /// Why.
+        why: String,
+    },
+    /// It did not exit with 0 after printing.
+    #[error(
+        "the generator {name} {what} for seed {seed}: it must print one case's input lines \
+         and exit with 0 (try `{name} {seed}` yourself)"
+    )]
+    Failed {
+        /// The generator's file name.
+        name: String,
+        /// What it did ("exited with status 1").
+        what: String,
+        /// The seed it was given.
+        seed: u64,
+    },
+    /// It printed bytes that are not UTF-8.
+    #[error("the generator {name} printed bytes that are not text for seed {seed}")]
+    NotText {
+        /// The generator's file name.
+        name: String,
+        /// The seed it was given.
+        seed: u64,
+    },
+    /// It printed a line no terminal takes.
+    #[error(
+        "the generator {name} printed a line of {length} bytes for seed {seed} (line {line}); \
+         a terminal takes lines of at most {most} bytes"
+    )]
+    LongLine {
+        /// The generator's file name.
+        name: String,
+        /// The seed it was given.
+        seed: u64,
+        /// The line's length, in bytes.
+        length: usize,
+        /// Its number, from 1.
+        line: usize,
+        /// The longest a line may be.
+        most: usize,
+    },
 }
 
 /// Whether a program's play of a game counts as different: every

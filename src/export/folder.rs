@@ -353,9 +353,8 @@ fn whole<'a>(out: &Path, student: &'a SubmissionResult) -> Cow<'a, SubmissionRes
         Ok(full) => Cow::Owned(full),
         Err(why) => {
             eprintln!(
-                "referee: warning: {}: {why}; the feedback of {} shows no case: grade again with \
+                "referee: warning: {why}; the feedback of {} shows no case: grade again with \
                  --force to remake it",
-                crate::batch::detail_file(out, &student.id).display(),
                 crate::export::view::printable(&student.id)
             );
             Cow::Borrowed(student)

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::cgroup::{below, own_path, Control, Mounts};
+use super::cgroup::{below, field, own_path, Control, Mounts};
 
 /// Where the limits are read: the machine's files and environment, or a
 /// test's.
@@ -607,14 +607,6 @@ fn counters(system: &dyn System) -> Vec<Counter> {
             .filter(|c| system.read(&c.file).is_some()),
     );
     found
-}
-
-/// The value of `name` in a `name value` per line file.
-pub fn field(text: &str, name: &str) -> Option<u64> {
-    text.lines().find_map(|line| {
-        let mut parts = line.split_whitespace();
-        (parts.next()? == name).then(|| parts.next()?.parse().ok())?
-    })
 }
 
 #[cfg(test)]

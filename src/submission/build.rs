@@ -94,7 +94,15 @@ struct Syntax {
     /// while checking: whoever asks meanwhile waits for the answer. A
     /// check the grader could not make is not kept: the next asker tries
     /// again.
-    verdict: std::sync::Mutex<Option<Result<(), String>>>,
+    verdict: std::sync::Mutex<Option<Parses>>,
+}
+
+/// Whether a Python file parses.
+#[derive(Clone, Debug)]
+enum Parses {
+    Yes,
+    /// No: Python's messages.
+    No(String),
 }
 
 impl Built {
@@ -120,13 +128,13 @@ impl Built {
                 check_syntax(syntax.python, &syntax.source, self.stage.path())
             });
             *verdict = match checked {
-                Ok(()) => Some(Ok(())),
-                Err(BuildError::Compile(messages)) => Some(Err(messages)),
+                Ok(()) => Some(Parses::Yes),
+                Err(BuildError::Compile(messages)) => Some(Parses::No(messages)),
                 Err(other) => return Err(other),
             };
         }
         match verdict.as_ref() {
-            Some(Err(messages)) => Err(BuildError::Compile(messages.clone())),
+            Some(Parses::No(messages)) => Err(BuildError::Compile(messages.clone())),
             _ => Ok(()),
         }
     }

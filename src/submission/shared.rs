@@ -19,9 +19,20 @@ use crate::untrusted::{self, PROGRAM_LIMIT};
 /// and its file's name (which the compiler's messages quote).
 type Key = ([u8; 32], super::Language, std::ffi::OsString);
 
-/// One shared build, made once: the build, or the compiler's messages
-/// (empty when the grader, not the program, failed).
-type Cell = Arc<OnceLock<Result<Arc<Built>, String>>>;
+/// One shared build, made once.
+type Cell = Arc<OnceLock<Made>>;
+
+/// What the first student's build of a shared program came to.
+#[derive(Debug)]
+enum Made {
+    /// Built: every student of the program runs it.
+    Built(Arc<Built>),
+    /// It does not compile: the compiler's messages, the same for all.
+    DoesNotCompile(String),
+    /// The grader could not build it: never shared, each student tries
+    /// again.
+    GraderFailed,
+}
 
 /// A build shared by the students who handed in the same program, and
 /// how many of them are still to be graded.
@@ -80,22 +91,20 @@ impl SharedBuilds {
         };
         let mut failed = None;
         let done = cell.get_or_init(|| match build_lazily(submission, flags, support) {
-            Ok(built) => Ok(Arc::new(built)),
-            Err(BuildError::Compile(messages)) => Err(messages),
+            Ok(built) => Made::Built(Arc::new(built)),
+            Err(BuildError::Compile(messages)) => Made::DoesNotCompile(messages),
             Err(other) => {
                 failed = Some(other);
-                Err(String::new())
+                Made::GraderFailed
             }
         });
         if let Some(other) = failed {
             return Err(other);
         }
         match done {
-            Ok(built) => Ok(Arc::clone(built)),
-            Err(messages) if messages.is_empty() => {
-                build_lazily(submission, flags, support).map(Arc::new)
-            }
-            Err(messages) => Err(BuildError::Compile(messages.clone())),
+            Made::Built(built) => Ok(Arc::clone(built)),
+            Made::GraderFailed => build_lazily(submission, flags, support).map(Arc::new),
+            Made::DoesNotCompile(messages) => Err(BuildError::Compile(messages.clone())),
         }
     }
 

@@ -175,6 +175,7 @@ fn judge_and_explain(
         run: Some(run.clone()),
         call: None,
         faults,
+        shortened: None,
         diffed: Default::default(),
     };
     let prepared = Prepared::with(case, Expected::Play(expected.clone()));

@@ -2,19 +2,21 @@
 //!
 //! What a game holds: moves (row, column, quadrant, direction), typed
 //! compact or spaced as the handout's own inputs are (`c31r`, `A5 3R`,
-//! `b 6 4 l`), in either case; the invalid moves SPEC.md defines, each
-//! with one fault only (a row off the board, a column, an occupied
-//! square, a quadrant or a direction: which of two faults a program names
-//! is the order of its checks, and the handout leaves open where the
-//! occupied square's check goes); and
+//! `b 6 4 l`), in either case; the invalid moves SPEC.md defines (a row
+//! off the board, a column, an occupied square, a quadrant or a
+//! direction), several faults in one move where the handout fixes which
+//! a program names (its sample run answers `G05h` with the row and `c05h`
+//! with the column: row, then column, then quadrant, then direction) and
+//! one where it leaves that open (an occupied square is the move's only
+//! fault: where its check goes among the others is the program's); and
 //! `x` or `X` to leave. Never more than one move on a line (unspecified:
 //! the rest is read as the next move), never the letter x inside a move
 //! (the handout's "at any point enter 'x'" leaves open whether it exits
 //! there), never input after the game ended, and never a board filled
 //! without five (the handout leaves a full board open). Shrinking keeps
-//! all of this: a simpler game in which a line has come to carry two
-//! faults (leaving a move out can turn a piece onto the square of a
-//! later invalid move) is no candidate.
+//! all of this: a simpler game in which a refused line has come to put
+//! an occupied square with another fault (leaving a move out can turn a
+//! piece onto the square of a later invalid move) is no candidate.
 //!
 //! Where bugs hide, and so where games go: fives of every row, column and
 //! diagonal (the four short diagonals too) made by placing a piece, with
@@ -65,8 +67,8 @@ fn player(number: usize) -> Piece {
 /// What a line does, read as SPEC.md reads it.
 enum Read {
     Exit,
-    /// Refused, for this many faults.
-    Refused(usize),
+    /// Refused, for these faults.
+    Refused(Vec<Fault>),
     Valid(Move),
 }
 
@@ -80,6 +82,15 @@ enum Fault {
     Direction,
 }
 
+/// The faults whose order of checks the handout's sample run fixes.
+const ORDERED: [Fault; 4] = [Fault::Row, Fault::Column, Fault::Quadrant, Fault::Direction];
+
+/// Whether a refused move's faults leave open which one a program
+/// names: an occupied square with any other (SPEC.md, §3).
+fn order_open(faults: &[Fault]) -> bool {
+    faults.len() > 1 && faults.contains(&Fault::Taken)
+}
+
 fn read(board: &Board, line: &str) -> Read {
     let chars: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
     if chars.first().is_some_and(|c| c.eq_ignore_ascii_case(&'x')) {
@@ -87,11 +98,11 @@ fn read(board: &Board, line: &str) -> Read {
     }
     // (No game holds a line of other than four fields: it is one fault.)
     let [row, col, quadrant, direction] = chars[..] else {
-        return Read::Refused(1);
+        return Read::Refused(vec![Fault::Row]);
     };
     let faults = faults(board, [row, col, quadrant, direction]);
     if !faults.is_empty() {
-        return Read::Refused(faults.len());
+        return Read::Refused(faults);
     }
     let rotation = match direction.to_ascii_uppercase() {
         'L' => Rotation::Left,
@@ -144,8 +155,9 @@ struct Replay {
     moves: usize,
     /// Lines answered by an error.
     refused: usize,
-    /// The most faults one refused line carries.
-    most_faults: usize,
+    /// Whether a refused line leaves open which fault a program names
+    /// ([`order_open`]).
+    order_open: bool,
     /// How it ended, if it did.
     ending: Option<String>,
 }
@@ -156,7 +168,7 @@ fn replay(lines: &[String]) -> Replay {
         read: 0,
         moves: 0,
         refused: 0,
-        most_faults: 0,
+        order_open: false,
         ending: None,
     };
     for line in lines {
@@ -168,7 +180,7 @@ fn replay(lines: &[String]) -> Replay {
             }
             Read::Refused(faults) => {
                 replay.refused += 1;
-                replay.most_faults = replay.most_faults.max(faults);
+                replay.order_open |= order_open(&faults);
                 continue;
             }
             Read::Valid(mv) => mv,
@@ -248,11 +260,11 @@ fn still_turns(lines: &[String]) -> Vec<(usize, String)> {
 }
 
 /// The lines the game reads, or `None` when the board fills with no
-/// five, or a refused line carries two faults (the handout leaves both
-/// open).
+/// five, or a refused line puts an occupied square with another fault
+/// (the handout leaves both open).
 fn normalized(mut lines: Lines) -> Option<Lines> {
     let replay = replay(&lines);
-    if replay.moves >= SIZE * SIZE && replay.ending.is_none() || replay.most_faults > 1 {
+    if replay.moves >= SIZE * SIZE && replay.ending.is_none() || replay.order_open {
         return None;
     }
     lines.truncate(replay.read);
@@ -782,22 +794,18 @@ fn spelled(chars: [char; 4], rng: &mut Rng) -> String {
     }
 }
 
-/// An invalid move with one fault: a row, a column, a quadrant or a
-/// direction (on an empty square), or an occupied square.
+/// An invalid move: an occupied square and nothing else wrong, or, on
+/// an empty square, one or more of the faults whose order the handout
+/// fixes ([`ordered_faults`]).
 fn refusal(board: &Board, rng: &mut Rng) -> String {
     let taken: Vec<(usize, usize)> = (0..SIZE)
         .flat_map(|r| (0..SIZE).map(move |c| (r, c)))
         .filter(|&(r, c)| board.at(r, c).is_some())
         .collect();
-    let fault = if !taken.is_empty() && rng.chance(25) {
-        Fault::Taken
+    let (square, faults) = if !taken.is_empty() && rng.chance(25) {
+        (*rng.pick(&taken), Vec::new())
     } else {
-        *rng.pick(&[Fault::Row, Fault::Column, Fault::Quadrant, Fault::Direction])
-    };
-    let square = if fault == Fault::Taken {
-        *rng.pick(&taken)
-    } else {
-        *rng.pick(&empty_squares(board))
+        (*rng.pick(&empty_squares(board)), ordered_faults(rng))
     };
     let mut chars = [
         (b'a' + square.0 as u8) as char,
@@ -805,14 +813,33 @@ fn refusal(board: &Board, rng: &mut Rng) -> String {
         (b'1' + rng.below(4) as u8) as char,
         *rng.pick(&['l', 'r']),
     ];
-    match fault {
-        Fault::Row => chars[0] = *rng.pick(&BAD_ROWS),
-        Fault::Column => chars[1] = *rng.pick(&BAD_COLUMNS),
-        Fault::Quadrant => chars[2] = *rng.pick(&BAD_QUADRANTS),
-        Fault::Direction => chars[3] = *rng.pick(&BAD_DIRECTIONS),
-        Fault::Taken => {}
+    for fault in faults {
+        match fault {
+            Fault::Row => chars[0] = *rng.pick(&BAD_ROWS),
+            Fault::Column => chars[1] = *rng.pick(&BAD_COLUMNS),
+            Fault::Quadrant => chars[2] = *rng.pick(&BAD_QUADRANTS),
+            Fault::Direction => chars[3] = *rng.pick(&BAD_DIRECTIONS),
+            Fault::Taken => {}
+        }
     }
     spelled(chars, rng)
+}
+
+/// Faults of [`ORDERED`] for one move: one most often, as students mostly
+/// mistype one field; now and then two to four, which only a program that
+/// checks them in the handout's order answers as the reference does.
+fn ordered_faults(rng: &mut Rng) -> Vec<Fault> {
+    if rng.chance(70) {
+        return vec![*rng.pick(&ORDERED)];
+    }
+    let several: Vec<u32> = (0..16u32).filter(|m| m.count_ones() >= 2).collect();
+    let mask = *rng.pick(&several);
+    ORDERED
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .map(|(_, fault)| *fault)
+        .collect()
 }
 
 #[cfg(test)]
@@ -936,34 +963,40 @@ mod tests {
         out
     }
 
-    fn one_fault_each(game: &[String]) -> Result<(), String> {
-        match faults_of_refused(game)
+    /// The first refused line of `game` that leaves open which fault a
+    /// program names, with its faults; `None` when every one is fixed.
+    fn open_order(game: &[String]) -> Option<(String, Vec<Fault>)> {
+        faults_of_refused(game)
             .into_iter()
-            .find(|(_, faults)| faults.len() != 1)
-        {
-            Some((line, faults)) => Err(format!("{line:?} has {faults:?} in {game:?}")),
-            None => Ok(()),
-        }
+            .find(|(_, faults)| order_open(faults))
     }
 
-    /// Which of two faults a program names is the order of its checks,
-    /// which the handout leaves open: a generated game's refused lines
-    /// carry one fault each, of every kind, and so does every simpler
-    /// game shrinking may try (the candidates of a candidate too).
+    /// Which of two faults a program names is the order of its checks:
+    /// the handout fixes the order of row, column, quadrant and
+    /// direction, and leaves open where the occupied square goes. So
+    /// generated games hold moves with several of the four, and never an
+    /// occupied square with another fault, nor does any simpler game
+    /// shrinking may try (the candidates of a candidate too).
     #[test]
-    fn no_generated_or_shrunk_move_carries_two_faults() {
+    fn several_faults_only_where_the_handout_fixes_their_order() {
         let mut seen = Vec::new();
+        let mut several = Vec::new();
         for i in 0..150 {
             let game = Pentago.generate(&mut Rng::for_game(9, i));
-            one_fault_each(&game).unwrap();
-            seen.extend(faults_of_refused(&game).into_iter().flat_map(|(_, f)| f));
+            assert_eq!(open_order(&game), None, "{game:?}");
+            for (_, faults) in faults_of_refused(&game) {
+                if faults.len() > 1 {
+                    several.push(faults.clone());
+                }
+                seen.extend(faults);
+            }
             let simpler = Pentago.simpler(&game);
             for candidate in &simpler {
-                one_fault_each(candidate).unwrap();
+                assert_eq!(open_order(candidate), None, "{candidate:?}");
             }
             if let Some(first) = simpler.iter().find(|c| !c.is_empty()) {
                 for again in Pentago.simpler(first) {
-                    one_fault_each(&again).unwrap();
+                    assert_eq!(open_order(&again), None, "{again:?}");
                 }
             }
         }
@@ -976,13 +1009,44 @@ mod tests {
         ] {
             assert!(seen.contains(&fault), "no refused move with {fault:?}");
         }
+        // The handout's `c05h`: a column and a quadrant (and a direction).
+        assert!(
+            several
+                .iter()
+                .any(|f| f.starts_with(&[Fault::Column, Fault::Quadrant])),
+            "no move with its column and its quadrant wrong: {several:?}"
+        );
+        assert!(several.iter().any(|f| f.len() == 4), "{several:?}");
+    }
+
+    #[test]
+    fn the_handouts_own_refusals_are_faults_in_its_order() {
+        let board = Board::new();
+        let of = |line: &str| match read(&board, line) {
+            Read::Refused(faults) => faults,
+            _ => panic!("{line} is refused"),
+        };
+        assert_eq!(
+            of("G05h"),
+            [Fault::Row, Fault::Column, Fault::Quadrant, Fault::Direction]
+        );
+        assert_eq!(
+            of("c05h"),
+            [Fault::Column, Fault::Quadrant, Fault::Direction]
+        );
+        assert_eq!(of("c25h"), [Fault::Quadrant, Fault::Direction]);
+        assert!(!order_open(&of("c05h")));
+        assert_eq!(
+            normalized(lines("G05h, c05h, c25h, c21h")).map(|g| g.len()),
+            Some(4)
+        );
     }
 
     /// X's d5 turns onto E6 and X's b2 turns it on to F5, so O's `e62h`
     /// has only its direction wrong; leaving out O's a1 and X's b2 would
     /// leave the piece on E6, and `e62h` with two faults: no candidate.
     #[test]
-    fn leaving_moves_out_never_gives_a_refused_move_a_second_fault() {
+    fn leaving_moves_out_never_puts_an_occupied_square_with_another_fault() {
         let game = lines("d54r, a11l, b24r, e62h");
         assert_eq!(
             faults_of_refused(&game),
@@ -1006,7 +1070,7 @@ mod tests {
         let simpler = Pentago.simpler(&game);
         assert!(!simpler.is_empty());
         for candidate in &simpler {
-            one_fault_each(candidate).unwrap();
+            assert_eq!(open_order(candidate), None, "{candidate:?}");
         }
     }
 

@@ -304,6 +304,16 @@ pub fn c_path(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)
 }
 
+/// The value of `name` in a `name value` per line file (`memory.stat`,
+/// `memory.oom_control`, `memory.events`): read by `v1` and by the
+/// allocation's memory counters alike.
+pub fn field(text: &str, name: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let mut parts = line.split_whitespace();
+        (parts.next()? == name).then(|| parts.next()?.parse().ok())?
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ mod files;
 pub mod v1;
 pub mod v2;
 
-pub(crate) use files::{below, own_path, Control, Mounts};
+pub(crate) use files::{below, field, own_path, Control, Mounts};
 pub use files::{Refusal, Unavailable};
 
 /// Which hierarchy referee uses here, found once.

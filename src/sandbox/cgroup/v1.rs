@@ -8,7 +8,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::files::{
-    below, c_path, own_path, remove_tree, stale_groups, Control, Mounts, Unavailable, Written,
+    below, c_path, field, own_path, remove_tree, stale_groups, Control, Mounts, Unavailable,
+    Written,
 };
 
 /// Where referee's groups go in each hierarchy.
@@ -148,7 +149,7 @@ impl Group {
     /// machine's) the killer enforced.
     fn read_oom_kills(&self) -> u64 {
         let text = self.oom_control.read().unwrap_or_default();
-        crate::sandbox::allocation::field(&text, "oom_kill").unwrap_or(0)
+        field(&text, "oom_kill").unwrap_or(0)
     }
 
     /// See [`super::Group::oom_killed`].
