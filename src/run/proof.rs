@@ -103,7 +103,7 @@ fn prove_now() -> Result<(How, Tried), Unproven> {
     for how in candidates() {
         match attempt(how) {
             Ok(()) => return Ok((how, tried)),
-            Err(why) => tried.push((how, why)),
+            Err(why) => tried.push((how, why.to_string())),
         }
     }
     if tried.is_empty() {
@@ -122,8 +122,39 @@ fn candidates() -> Vec<How> {
     }
 }
 
+/// What went wrong with one way of telling that a program waits.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Wrong {
+    #[error("no slot could be made: {0}")]
+    NoSlot(String),
+    #[error("the slot has no seccomp listener")]
+    NoListener,
+    #[error("/proc does not show which system call a process waits in")]
+    NoSyscallFile,
+    #[error("the program could not be run: {0}")]
+    NotRun(String),
+    #[error(
+        "the program saw no terminal (referee may not answer for it: it cannot look \
+         into another user's process)"
+    )]
+    NoTerminal,
+    #[error("the line typed was not read (it printed {0:?})")]
+    LineNotRead(String),
+    #[error(
+        "referee may not read the program's /proc/PID/syscall (it cannot look at \
+         another user's process here)"
+    )]
+    ProcRefused,
+    #[error("the program's read was never seen, nor answered")]
+    NeverSeen,
+    #[error("its transcript came out wrong ({0})")]
+    OtherTranscript(String),
+    #[error("it was not seen waiting for its second line (it ended: {0})")]
+    NotWaiting(String),
+}
+
 /// Runs the proof program once with `how`; what went wrong, if anything.
-fn attempt(how: How) -> Result<(), String> {
+fn attempt(how: How) -> Result<(), Wrong> {
     let limits = Limits {
         wall: Duration::from_secs(5),
         cpu: Duration::from_secs(2),
@@ -131,12 +162,12 @@ fn attempt(how: How) -> Result<(), String> {
     };
     let jail = sandbox::get()
         .jail(&[], &limits)
-        .map_err(|e| format!("no slot could be made: {e}"))?;
+        .map_err(|e| Wrong::NoSlot(e.to_string()))?;
     if matches!(how, How::Notify | How::NotifyTyping) && jail.listener().is_none() {
-        return Err("the slot has no seccomp listener".into());
+        return Err(Wrong::NoListener);
     }
     if how == How::Watch && !Watcher::available() {
-        return Err("/proc does not show which system call a process waits in".into());
+        return Err(Wrong::NoSyscallFile);
     }
     let argv: Vec<OsString> = ["/bin/sh", "-c", SCRIPT].map(OsString::from).to_vec();
     let inputs = vec![NAME.to_string()];
@@ -149,29 +180,23 @@ fn attempt(how: How) -> Result<(), String> {
     };
     let result = Session::start(job, how)
         .and_then(Session::run)
-        .map_err(|e| format!("the program could not be run: {e}"))?;
+        .map_err(|e| Wrong::NotRun(e.to_string()))?;
     judge(how, &result.transcript, &result.ending)
 }
 
 /// Whether a proof run came out as it must, and if not, what is wrong in
 /// words.
-fn judge(how: How, transcript: &Transcript, ending: &Ending) -> Result<(), String> {
+fn judge(how: How, transcript: &Transcript, ending: &Ending) -> Result<(), Wrong> {
     let output = String::from_utf8_lossy(&transcript.output()).into_owned();
     if output.contains("no terminal") {
-        return Err(
-            "the program saw no terminal (referee may not answer for it: \
-                    it cannot look into another user's process)"
-                .into(),
-        );
+        return Err(Wrong::NoTerminal);
     }
     if how == How::AllAtOnce {
         // Typed up front: only that the line was read and answered.
         return if output.contains(&format!("hello, {NAME}")) {
             Ok(())
         } else {
-            Err(format!(
-                "the line typed was not read (it printed {output:?})"
-            ))
+            Err(Wrong::LineNotRead(output))
         };
     }
     let wanted = [
@@ -182,22 +207,15 @@ fn judge(how: How, transcript: &Transcript, ending: &Ending) -> Result<(), Strin
     if transcript.events() != wanted {
         let typed_first = matches!(transcript.events().first(), Some(Event::Input(_)));
         if how == How::Watch && typed_first {
-            return Err("referee may not read the program's /proc/PID/syscall \
-                        (it cannot look at another user's process here)"
-                .into());
+            return Err(Wrong::ProcRefused);
         }
         return Err(match ending {
-            Ending::TimedOut(_) => "the program's read was never seen, nor answered".into(),
-            _ => format!(
-                "its transcript came out wrong ({})",
-                shown(transcript.events())
-            ),
+            Ending::TimedOut(_) => Wrong::NeverSeen,
+            _ => Wrong::OtherTranscript(shown(transcript.events())),
         });
     }
     if *ending != Ending::WaitingForInput {
-        return Err(format!(
-            "it was not seen waiting for its second line (it ended: {ending:?})"
-        ));
+        return Err(Wrong::NotWaiting(format!("{ending:?}")));
     }
     Ok(())
 }
@@ -259,7 +277,7 @@ mod tests {
         let mut blind = Transcript::new();
         blind.push_output(b"no terminal\n");
         let why = judge(How::Notify, &blind, &Ending::Exited(0)).unwrap_err();
-        assert!(why.contains("no terminal"), "{why}");
+        assert_eq!(why, Wrong::NoTerminal);
         let mut unseen = Transcript::new();
         unseen.push_output(b"name? ");
         let why = judge(
@@ -268,7 +286,7 @@ mod tests {
             &Ending::TimedOut(super::super::Clock::Wall),
         )
         .unwrap_err();
-        assert!(why.contains("never seen"), "{why}");
+        assert_eq!(why, Wrong::NeverSeen);
         assert!(judge(How::Notify, &right, &Ending::Exited(0)).is_err());
     }
 
