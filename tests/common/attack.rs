@@ -107,6 +107,11 @@ pub enum As {
     Ordinary,
     /// The init of a PID namespace of its own, as in `docker run`.
     Pid1,
+    /// Root in a container with Docker's default settings (the image of
+    /// tests/container/image.sh, made and its engine started first): the
+    /// test's folder is mounted at its own path, referee at
+    /// /usr/local/bin.
+    Container,
 }
 
 impl As {
@@ -116,6 +121,7 @@ impl As {
             As::Me => "the current user",
             As::Ordinary => "an ordinary user",
             As::Pid1 => "PID 1",
+            As::Container => "root in a default Docker container",
         }
     }
 }
@@ -142,7 +148,44 @@ pub fn referee_command(who: As) -> Command {
                 .arg(referee);
             c
         }
+        As::Container => panic!("a container needs its folder: use referee_as"),
     }
+}
+
+/// The image the container tests grade in, made (and Docker's engine
+/// started) once by tests/container/image.sh.
+pub fn container_image() -> &'static str {
+    static IMAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    IMAGE.get_or_init(|| {
+        let made = Command::new("bash")
+            .arg(super::root().join("tests/container/image.sh"))
+            .status()
+            .expect("bash runs tests/container/image.sh");
+        assert!(made.success(), "the test image could not be made");
+        std::env::var("REFEREE_TEST_IMAGE").unwrap_or_else(|_| "referee-test:bookworm".into())
+    })
+}
+
+/// `docker run` of referee in a default container, `dir` mounted at its
+/// own path and the working folder, with `env`.
+fn in_container(dir: &Path, env: &[(&str, &str)]) -> Command {
+    let mut c = Command::new("docker");
+    c.args(["run", "--rm", "-i"])
+        .arg("-v")
+        .arg(format!("{0}:{0}", dir.display()))
+        .arg("-v")
+        .arg(format!(
+            "{}:/usr/local/bin/referee:ro",
+            env!("CARGO_BIN_EXE_referee")
+        ))
+        .arg("-w")
+        .arg(dir)
+        .args(["-e", &format!("HOME={}", dir.display())]);
+    for (k, v) in env {
+        c.args(["-e", &format!("{k}={v}")]);
+    }
+    c.args([container_image(), "referee"]);
+    c
 }
 
 /// Runs the referee binary as `who` in `dir` with `args` and `env`; with
@@ -155,6 +198,16 @@ pub fn referee_as(
     env: &[(&str, &str)],
     secret: Option<&Path>,
 ) -> Output {
+    if who == As::Container {
+        // No descriptor crosses into a container: `secret` has nothing
+        // to reach there.
+        let mut command = in_container(dir, env);
+        return command
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("docker runs");
+    }
     let mut command = referee_command(who);
     command
         .args(args)
