@@ -67,6 +67,10 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
         }
         if !oracle::available(&suite) {
             absent.push(reference_name(&suite));
+        } else if matches!(suite.reference, case::Reference::Program(_)) {
+            // Its program runs to check the pins: only where runs come
+            // out right.
+            super::machine_ready()?;
         }
         for case in &suite.cases {
             checked += 1;
@@ -471,6 +475,9 @@ enum Update {
 /// With `accept`: takes each pending file that still is what the
 /// reference prints as the case's pin.
 pub fn update(dirs: &[PathBuf], accept: bool) -> Result<ExitCode, Failure> {
+    // A pin made on a machine that cannot run programs as a person
+    // would is wrong for every student graded against it.
+    super::machine_ready()?;
     let mut status = ExitCode::SUCCESS;
     let mut done = 0;
     let mut unread = false;

@@ -27,6 +27,9 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
         .into());
     }
     let program = program_name(&args.reference)?;
+    // The reference runs to pin every case: only where runs come out
+    // right.
+    super::machine_ready()?;
     fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
     let copied = dir.join(&program);
     if !same_file(&args.reference, &copied) {
