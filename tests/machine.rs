@@ -74,37 +74,49 @@ fn text(output: &Output) -> String {
 #[test]
 fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_may() {
     let work = tempfile::tempdir().unwrap();
-    let class = root().join("examples/class");
-    let class = class.to_str().unwrap();
-    let (seen, typed) = (work.path().join("seen"), work.path().join("typed"));
-    for (out, blind) in [(&seen, false), (&typed, true)] {
-        let args = [
-            "grade",
-            "--game",
-            "connect4",
-            "--jobs",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-            class,
-        ];
-        let output = if blind {
-            without_ptrace(work.path(), &args, &[])
-        } else {
-            plain(work.path(), &args)
-        };
-        assert!(output.status.success(), "{}", text(&output));
-    }
-    assert_eq!(grades(&seen), grades(&typed));
-    // Every student's feedback, word for word.
-    for entry in fs::read_dir(seen.join("feedback")).unwrap().flatten() {
-        let theirs = typed.join("feedback").join(entry.file_name());
-        assert_eq!(
-            fs::read(entry.path()).unwrap(),
-            fs::read(&theirs).unwrap(),
-            "{}",
-            entry.path().display()
-        );
+    // A built-in game in C, and a lab of one's own with C, C++ and Python
+    // students.
+    let classes = [
+        ("--game", "connect4".to_string(), "examples/class"),
+        (
+            "--cases",
+            root().join("examples/temperature").display().to_string(),
+            "examples/temperature-class",
+        ),
+    ];
+    for (i, (flag, suite, class)) in classes.iter().enumerate() {
+        let class = root().join(class);
+        let seen = work.path().join(format!("seen{i}"));
+        let typed = work.path().join(format!("typed{i}"));
+        for (out, blind) in [(&seen, false), (&typed, true)] {
+            let args = [
+                "grade",
+                flag,
+                suite,
+                "--jobs",
+                "2",
+                "--out",
+                out.to_str().unwrap(),
+                class.to_str().unwrap(),
+            ];
+            let output = if blind {
+                without_ptrace(work.path(), &args, &[])
+            } else {
+                plain(work.path(), &args)
+            };
+            assert!(output.status.success(), "{}", text(&output));
+        }
+        assert_eq!(grades(&seen), grades(&typed), "{}", class.display());
+        // Every student's feedback, word for word.
+        for entry in fs::read_dir(seen.join("feedback")).unwrap().flatten() {
+            let theirs = typed.join("feedback").join(entry.file_name());
+            assert_eq!(
+                fs::read(entry.path()).unwrap(),
+                fs::read(&theirs).unwrap(),
+                "{}",
+                entry.path().display()
+            );
+        }
     }
     let doctor = without_ptrace(work.path(), &["doctor"], &[]);
     let said = text(&doctor);
