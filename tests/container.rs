@@ -14,25 +14,12 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
-use common::root;
+use common::attack::container_image;
+use common::{comparable_results, root};
 
 /// Words of a built-in hidden case, which no program may find.
 const HIDDEN_CASE: &str = "with a gap (columns 0, 1, 3 and 4)";
-
-/// The image, made (and the engine started) once.
-fn image() -> &'static str {
-    static IMAGE: OnceLock<String> = OnceLock::new();
-    IMAGE.get_or_init(|| {
-        let made = Command::new("bash")
-            .arg(root().join("tests/container/image.sh"))
-            .status()
-            .expect("bash runs tests/container/image.sh");
-        assert!(made.success(), "the test image could not be made");
-        std::env::var("REFEREE_TEST_IMAGE").unwrap_or_else(|_| "referee-test:bookworm".into())
-    })
-}
 
 /// How a container is started, besides Docker's defaults.
 #[derive(Clone, Copy, Debug)]
@@ -86,7 +73,7 @@ fn in_container_with(
         .arg(format!("{}:/repo:ro", root().display()))
         .arg("-v")
         .arg(format!("{}:/out", out.display()))
-        .args([image(), "sh", "-c", script])
+        .args([container_image(), "sh", "-c", script])
         .stdin(Stdio::null());
     command.output().expect("docker runs")
 }
@@ -108,28 +95,6 @@ fn shared_folder() -> tempfile::TempDir {
     )
     .unwrap();
     dir
-}
-
-/// results.json without times and paths (which differ by place).
-fn grades(file: &Path) -> serde_json::Value {
-    let text =
-        fs::read_to_string(file).unwrap_or_else(|e| panic!("{} is not there: {e}", file.display()));
-    let mut value: serde_json::Value = serde_json::from_str(&text).expect("the results parse");
-    strip(&mut value);
-    value
-}
-
-fn strip(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for key in ["wall_ms", "path", "execution_time"] {
-                map.remove(key);
-            }
-            map.values_mut().for_each(strip);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
-        _ => {}
-    }
 }
 
 /// The classes graded: a built-in game, and a lab of one's own (C, C++
@@ -188,8 +153,8 @@ fn a_class_grades_in_a_default_container_exactly_as_on_the_machine() {
         for (i, on_machine) in machine.iter().enumerate() {
             let boxed = out.path().join(format!("box{i}"));
             assert_eq!(
-                grades(&on_machine.join("results.json")),
-                grades(&boxed.join("results.json")),
+                comparable_results(&on_machine.join("results.json")),
+                comparable_results(&boxed.join("results.json")),
                 "{setting:?}: {} grades differently in the container",
                 CLASSES[i].1
             );
@@ -317,7 +282,11 @@ fn the_gradescope_autograder_builds_and_grades_in_a_default_container_as_on_the_
         );
         assert!(on_machine.status.success(), "{}", text(&on_machine));
         let boxed = work.path().join(format!("{name}.json"));
-        assert_eq!(grades(&results), grades(&boxed), "{name}");
+        assert_eq!(
+            comparable_results(&results),
+            comparable_results(&boxed),
+            "{name}"
+        );
         let written = fs::read_to_string(&boxed).unwrap();
         assert!(!written.contains(HIDDEN_CASE), "{name}: {written}");
     }

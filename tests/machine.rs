@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use common::attack::{As, ORDINARY};
-use common::root;
+use common::{comparable_results, root};
 
 /// Words of a built-in hidden case (cases/connect4), which no program
 /// may find anywhere it can read.
@@ -40,27 +40,6 @@ fn without_ptrace(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
 
 fn plain(dir: &Path, args: &[&str]) -> Output {
     common::referee_in(dir, args)
-}
-
-/// A class's results.json without what differs from run to run (times)
-/// or with where it was graded (paths).
-fn grades(out: &Path) -> serde_json::Value {
-    let text = fs::read_to_string(out.join("results.json")).expect("results.json is written");
-    let mut value: serde_json::Value = serde_json::from_str(&text).expect("results.json parses");
-    strip(&mut value);
-    value
-}
-
-fn strip(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            map.remove("wall_ms");
-            map.remove("path");
-            map.values_mut().for_each(strip);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
-        _ => {}
-    }
 }
 
 fn text(output: &Output) -> String {
@@ -106,7 +85,12 @@ fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_m
             };
             assert!(output.status.success(), "{}", text(&output));
         }
-        assert_eq!(grades(&seen), grades(&typed), "{}", class.display());
+        assert_eq!(
+            comparable_results(&seen.join("results.json")),
+            comparable_results(&typed.join("results.json")),
+            "{}",
+            class.display()
+        );
         // Every student's feedback, word for word.
         for entry in fs::read_dir(seen.join("feedback")).unwrap().flatten() {
             let theirs = typed.join("feedback").join(entry.file_name());
