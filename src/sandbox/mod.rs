@@ -169,9 +169,16 @@ static HIDDEN_GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// Everything kept from programs: referee's own program, and what
 /// [`hide_from_programs`] was given.
+/// A folder named in `REFEREE_ALLOW_READ` is shown whole, as the TA
+/// said: what lies in it is not hidden.
 fn hidden() -> Vec<PathBuf> {
     let mut all: Vec<PathBuf> = own_program().iter().cloned().collect();
     all.extend(HIDDEN.lock().map(|h| h.clone()).unwrap_or_default());
+    let allowed: Vec<PathBuf> = extra_reads()
+        .iter()
+        .filter_map(|p| fs::canonicalize(p).ok())
+        .collect();
+    all.retain(|h| !allowed.iter().any(|a| h.starts_with(a)));
     all
 }
 
