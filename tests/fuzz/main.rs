@@ -154,15 +154,18 @@ pub fn raw_control(text: &str) -> Option<char> {
 
 /// Whether `work` stays linear in the size of its input: the time for
 /// `make(8 * n)` is less than 24 times the time for `make(n)` (8 when
-/// linear, 64 when quadratic), each the best of three runs.
+/// linear, 64 when quadratic), each the best of three runs. The time is
+/// the thread's processor time, not the clock's: on a shared, loaded
+/// machine the clock also counts the time other processes held the
+/// processor.
 pub fn assert_linear<T>(what: &str, n: usize, make: impl Fn(usize) -> T, work: impl Fn(&T)) {
     let best = |size: usize| {
         let input = make(size);
         (0..3)
             .map(|_| {
-                let start = Instant::now();
+                let start = thread_cpu();
                 work(&input);
-                start.elapsed()
+                thread_cpu().saturating_sub(start)
             })
             .min()
             .unwrap_or_default()
@@ -174,4 +177,15 @@ pub fn assert_linear<T>(what: &str, n: usize, make: impl Fn(usize) -> T, work: i
         "{what}: {n} took {small:?}, {} took {large:?}: not linear",
         8 * n
     );
+}
+
+/// The processor time the calling thread has used.
+fn thread_cpu() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through the pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
