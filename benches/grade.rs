@@ -35,6 +35,10 @@ mod common;
 use common::{cores, parallel, root, scale, TRIES};
 
 const C_SUBMISSIONS: usize = 200;
+
+/// Not a layer: referee where it may not look into programs (see
+/// [`referee`]).
+const TYPING: &str = "typing";
 const PYTHON_SUBMISSIONS: usize = 100;
 
 /// Where a measurement runs: pinned to the first processor with one
@@ -254,7 +258,17 @@ fn referee(
     off: &str,
 ) -> (Duration, Option<u64>) {
     let _ = fs::remove_dir_all(out);
-    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    let mut command = if off == TYPING {
+        // Root without CAP_SYS_PTRACE, as in a container with Docker's
+        // default settings: input is typed on the terminal.
+        let mut c = Command::new("setpriv");
+        c.args(["--bounding-set=-sys_ptrace", "--inh-caps=-sys_ptrace"])
+            .arg(env!("CARGO_BIN_EXE_referee"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_referee"))
+    };
+    let off = if off == TYPING { "" } else { off };
     command
         .args([
             "grade",
@@ -406,6 +420,7 @@ fn main() {
     let mut off_cgroups = grade(Cores::All, all, "cgroups");
     let mut off_tmpfs = grade(Cores::All, all, "tmpfs");
     let mut off_all = grade(Cores::All, all, "all");
+    let mut typing = grade(Cores::All, all, TYPING);
     let off = fastest(&mut [
         &mut with_all,
         &mut off_landlock,
@@ -413,6 +428,7 @@ fn main() {
         &mut off_cgroups,
         &mut off_tmpfs,
         &mut off_all,
+        &mut typing,
     ]);
     let floor_1 = row("floor, 1 core".into(), main[0]);
     let floor_all = row(format!("floor, {all} cores"), main[1]);
@@ -430,6 +446,10 @@ fn main() {
                     .zip(&off[1..])
                     .map(|(name, m)| row(format!("  without {name}, {all} cores"), *m)),
             )
+            .chain(std::iter::once(row(
+                format!("  input typed on the terminal (no CAP_SYS_PTRACE), {all} cores"),
+                off[names.len() + 1],
+            )))
             .collect();
     let mut table = vec![
         (&floor_1, &floor_1, Some(&shell_1)),
