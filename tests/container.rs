@@ -253,6 +253,12 @@ fn the_gradescope_autograder_builds_and_grades_in_a_default_container_as_on_the_
          cp setup.sh run_autograder /autograder/; bash /autograder/setup.sh > /out/setup.log 2>&1; \
          echo setup-ok; ",
     );
+    // An image that cannot grade fails its build: here, forced to watch
+    // /proc, which root in the container may not read.
+    script.push_str(
+        "if REFEREE_DETECT=proc bash /autograder/setup.sh > /out/setup-broken.log 2>&1; \
+         then echo 'broken setup exited 0'; else echo \"broken setup exited $?\"; fi; ",
+    );
     for (name, path) in submissions {
         script.push_str(&format!(
             "rm -rf /autograder/submission; mkdir -p /autograder/submission; \
@@ -266,6 +272,12 @@ fn the_gradescope_autograder_builds_and_grades_in_a_default_container_as_on_the_
     assert!(output.status.success(), "{said}\nsetup.sh said:\n{setup}");
     assert!(said.contains("setup-ok"), "{said}");
     assert!(setup.contains("Grading works"), "{setup}");
+    assert!(
+        said.contains("broken setup exited 1"),
+        "an image that cannot grade must fail its build: {said}"
+    );
+    let broken = fs::read_to_string(work.path().join("setup-broken.log")).unwrap_or_default();
+    assert!(broken.contains("Grading does NOT work here"), "{broken}");
     for (name, path) in submissions {
         let results = work.path().join(format!("machine-{name}.json"));
         let on_machine = common::referee_in(
