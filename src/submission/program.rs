@@ -4,7 +4,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// The language a submission is written in, which decides how it runs.
+/// The language a submission is written in, which decides how it is
+/// built and run: an entry of the one table of languages
+/// ([`super::languages`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Language {
     /// Compiled with the system C compiler.
@@ -13,18 +15,18 @@ pub enum Language {
     Cpp,
     /// Run with Python 3.
     Python,
+    /// Compiled with `javac`, run with `java`.
+    Java,
+    /// A language a suite adds (`languages:` in `suite.yaml`): its place
+    /// in the table of those defined.
+    Defined(u16),
     /// Run as it is.
     Executable,
 }
 
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Language::C => "C",
-            Language::Cpp => "C++",
-            Language::Python => "Python",
-            Language::Executable => "executable",
-        })
+        f.write_str(&super::languages::name(*self))
     }
 }
 
@@ -42,15 +44,14 @@ impl Language {
     /// Whether building it runs a compiler (a build worth doing other
     /// work beside).
     pub fn is_compiled(self) -> bool {
-        matches!(self, Language::C | Language::Cpp)
+        super::languages::is_compiled(self)
     }
 
     /// What a game registered in this language takes, in words.
-    pub fn taken(self) -> &'static str {
+    pub fn taken(self) -> String {
         match self {
-            Language::C | Language::Cpp => "C or C++",
-            Language::Python => "Python",
-            Language::Executable => "executable",
+            Language::C | Language::Cpp => "C or C++".into(),
+            language => language.to_string(),
         }
     }
 }
@@ -60,7 +61,8 @@ impl Language {
 pub struct Submission {
     /// A name for it: the file's name without extension, or the folder's.
     pub id: String,
-    /// The program file, absolute.
+    /// The program file, absolute; for a Java program of several files,
+    /// the folder that holds them.
     pub file: PathBuf,
     /// How it runs.
     pub language: Language,
