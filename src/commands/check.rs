@@ -62,6 +62,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         if prepared.len() == 1 { "" } else { "s" }
     );
     let graded = grading::grade(&submission, &suite, &prepared, &settings)?;
+    // What was done for the program to build at all (a Java file named
+    // otherwise than its public class), and what to change.
+    for note in graded.warnings.lines().filter(|l| l.starts_with("note: ")) {
+        println!("{}", referee::text::visible::safe(note.as_bytes()));
+    }
     print_lines(&prepared, &graded, &style);
     if let Status::CompileError(messages) = &graded.status {
         println!(
