@@ -215,6 +215,9 @@ pub struct LanguageFile {
     /// Folders its tools read besides the system's.
     #[serde(default)]
     pub reads: Vec<String>,
+    /// The address space each process may reserve beyond a case's
+    /// memory limit (a virtual machine's, such as `node`'s).
+    pub reserve: Option<Bytes>,
 }
 
 /// `call:` one of the student's functions, on a board, with arguments.

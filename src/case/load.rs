@@ -279,6 +279,7 @@ fn define_languages(suite_path: &Path, text: &str, file: &SuiteFile) -> Result<(
             run: language.run.clone(),
             flags: language.flags.clone(),
             reads: language.reads.iter().map(PathBuf::from).collect(),
+            reserve: language.reserve.as_ref().map(|b| b.0),
         });
     }
     Ok(())

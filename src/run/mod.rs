@@ -50,8 +50,9 @@ pub struct Program {
 /// `reserve` more.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heap {
-    /// The option, followed by the heap's size (`-Xmx`, then `256m`).
-    pub option: &'static str,
+    /// The option, followed by the heap's size (`-Xmx`, then `256m`),
+    /// if the machine takes one.
+    pub option: Option<&'static str>,
     /// Where in `argv` the option goes.
     pub at: usize,
     /// The address space each process may reserve beyond the memory
@@ -79,8 +80,10 @@ impl Program {
         };
         let size = (memory / 2).max(LEAST_HEAP) >> 20;
         let mut argv = self.argv.clone();
-        let at = heap.at.min(argv.len());
-        argv.insert(at, format!("{}{size}m", heap.option).into());
+        if let Some(option) = heap.option {
+            let at = heap.at.min(argv.len());
+            argv.insert(at, format!("{option}{size}m").into());
+        }
         (argv, Some(memory.saturating_add(heap.reserve)))
     }
 }

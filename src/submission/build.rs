@@ -547,7 +547,7 @@ fn build_java(
         argv,
         reads,
         heap: Some(Heap {
-            option: "-Xmx",
+            option: Some("-Xmx"),
             at: heap_at,
             reserve: java::RESERVE,
         }),
@@ -632,7 +632,7 @@ fn build_defined(
             argv,
             reads: reads.clone(),
             sources: vec![source.to_path_buf()],
-            reserve: None,
+            reserve: defined.reserve,
         };
         let (jail, said) = run_tool_with_retry(&tool, support)?;
         if jail.workdir().join("program").is_file() {
@@ -649,7 +649,11 @@ fn build_defined(
     let program = Program {
         argv,
         reads,
-        heap: None,
+        heap: defined.reserve.map(|reserve| Heap {
+            option: None,
+            at: 0,
+            reserve,
+        }),
     };
     Ok((program, messages))
 }

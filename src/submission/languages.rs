@@ -125,6 +125,10 @@ pub struct Defined {
     /// Folders its tools need to read besides the system's (a compiler
     /// installed in a home folder).
     pub reads: Vec<PathBuf>,
+    /// The address space each process may reserve beyond the memory
+    /// limit, for a virtual machine that reserves far more than it uses
+    /// (`node`): its memory is then held by the control group alone.
+    pub reserve: Option<u64>,
 }
 
 /// What `{source}` stands for in a defined language's commands.
@@ -257,6 +261,7 @@ mod tests {
             run: vec!["cat".into(), SOURCE.into()],
             flags: Vec::new(),
             reads: Vec::new(),
+            reserve: None,
         });
         assert_eq!(of_extension("ttl"), Some(language));
         assert_eq!(language.to_string(), "table-test-lang");
