@@ -357,3 +357,43 @@ fn a_suite_adds_a_language_and_sets_javas_flags() {
         "{text}"
     );
 }
+
+/// `referee new` takes a Java reference: the suite it makes names it,
+/// and the example case is pinned from what it prints.
+#[test]
+fn new_takes_a_java_reference() {
+    let work = tempfile::tempdir().unwrap();
+    let lab = work.path().join("lab2");
+    let solution = test_file("fixtures/java/Solution.java");
+    let out = referee_in(
+        work.path(),
+        &[
+            "new",
+            arg(&lab),
+            "--reference",
+            arg(&solution),
+            "--input",
+            "C",
+            "--input",
+            "100",
+            "--input",
+            "q",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let yaml = fs::read_to_string(lab.join("suite.yaml")).unwrap();
+    assert!(yaml.contains("reference: Solution.java"), "{yaml}");
+    let pinned: String = fs::read_dir(&lab)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "transcript"))
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(pinned.contains("100.0 C is 212.0 F\n"), "{pinned}");
+}
