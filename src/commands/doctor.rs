@@ -90,20 +90,26 @@ fn java(missing: Option<&str>) -> String {
         .parent()
         .and_then(Path::parent)
         .unwrap_or(&jdk.java);
-    let tried = || -> Result<(), String> {
-        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    /// Why a class did not build or run.
+    #[derive(Debug, thiserror::Error)]
+    #[error("{0}")]
+    struct Trouble(String);
+    let tried = || -> Result<(), Trouble> {
+        let dir = tempfile::tempdir().map_err(|e| Trouble(e.to_string()))?;
         let file = dir.path().join("Hello.java");
         std::fs::write(
             &file,
             "public class Hello { public static void main(String[] a) { \
              System.out.println(\"Hello, \" + new java.util.Scanner(System.in).nextLine()); } }",
         )
-        .map_err(|e| e.to_string())?;
-        let found = submission::locate(&file).map_err(|e| e.to_string())?;
+        .map_err(|e| Trouble(e.to_string()))?;
+        let found = submission::locate(&file).map_err(|e| Trouble(e.to_string()))?;
         let built =
             submission::build(&found, &submission::Flags::default(), &[]).map_err(|e| match e {
-                submission::BuildError::Compile(m) | submission::BuildError::Grader(m) => m,
-                submission::BuildError::Refused(r) => r.to_string(),
+                submission::BuildError::Compile(m) | submission::BuildError::Grader(m) => {
+                    Trouble(m)
+                }
+                submission::BuildError::Refused(r) => Trouble(r.to_string()),
             })?;
         let lines = vec!["Java".to_string()];
         let limits = run::Limits::default();
@@ -114,16 +120,16 @@ fn java(missing: Option<&str>) -> String {
             &[],
             run::Feed::Interactive,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Trouble(e.to_string()))?;
         let output = ran.transcript.output();
         if String::from_utf8_lossy(&output).contains("Hello, Java") {
             Ok(())
         } else {
-            Err(format!(
+            Err(Trouble(format!(
                 "a class built but did not run as it should ({:?}): {}",
                 ran.ending,
                 referee::text::visible::safe(&output[..output.len().min(400)])
-            ))
+            )))
         }
     };
     match tried() {

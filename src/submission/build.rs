@@ -16,8 +16,9 @@ use tempfile::TempDir;
 
 use super::flags::Flags;
 use super::java;
+use super::languages::Language;
 use super::languages::{self, Build, Compiler, Defined};
-use super::program::{Language, Submission};
+use super::program::Submission;
 use super::python;
 use super::start::Support;
 use crate::call;
@@ -268,15 +269,23 @@ fn files_of(submission: &Submission) -> Result<Vec<PathBuf>, BuildError> {
     if submission.language != Language::Java || !submission.file.is_dir() {
         return Ok(vec![submission.file.clone()]);
     }
-    let listing = super::list(&submission.file).map_err(|e| {
+    let unlistable = |e: std::io::Error| {
         BuildError::Grader(format!("cannot list {}: {e}", submission.file.display()))
-    })?;
-    Ok(listing
-        .programs
-        .into_iter()
-        .filter(|(_, language)| *language == Language::Java)
-        .map(|(file, _)| file)
-        .collect())
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&submission.file).map_err(unlistable)? {
+        let path = entry.map_err(unlistable)?.path();
+        // Only what `locate` took: regular `.java` files (a link is
+        // refused by the copy, never followed).
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if !hidden && path.extension().is_some_and(|e| e == "java") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// Compiles; a failure of the grader's own (no process to spare, no

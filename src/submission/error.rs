@@ -3,7 +3,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::program::Language;
+use super::languages::Language;
 use crate::fault::Fault;
 use crate::untrusted::Refusal;
 

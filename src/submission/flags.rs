@@ -3,7 +3,7 @@
 //! where neither does (the table of languages' own, [`super::languages`]).
 
 use super::languages;
-use super::program::Language;
+use super::languages::Language;
 
 /// Flags for each compiled language; `None` where nothing was said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -8,10 +8,61 @@
 //! ([`define`]): one run grades one suite, and what a submission is
 //! (its extension) must be known wherever it is looked for.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::RwLock;
 
-use super::program::Language;
+/// The language a submission is written in, which decides how it is
+/// built and run: an entry of the one table of languages
+/// (this module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Language {
+    /// Compiled with the system C compiler.
+    C,
+    /// Compiled with the system C++ compiler (`g++`).
+    Cpp,
+    /// Run with Python 3.
+    Python,
+    /// Compiled with `javac`, run with `java`.
+    Java,
+    /// A language a suite adds (`languages:` in `suite.yaml`): its place
+    /// in the table of those defined.
+    Defined(u16),
+    /// Run as it is.
+    Executable,
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&name(*self))
+    }
+}
+
+impl Language {
+    /// The language a game's entry in the registry names for a
+    /// submission in this one: C++ is graded wherever C is (a handout's C
+    /// game takes a C++ program too, as course servers compile either).
+    pub fn registered_as(self) -> Language {
+        match self {
+            Language::Cpp => Language::C,
+            language => language,
+        }
+    }
+
+    /// Whether building it runs a compiler (a build worth doing other
+    /// work beside).
+    pub fn is_compiled(self) -> bool {
+        is_compiled(self)
+    }
+
+    /// What a game registered in this language takes, in words.
+    pub fn taken(self) -> String {
+        match self {
+            Language::C | Language::Cpp => "C or C++".into(),
+            language => language.to_string(),
+        }
+    }
+}
 
 /// A compiler of one language, as referee looks for it and calls it.
 #[derive(Debug)]

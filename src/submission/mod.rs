@@ -39,7 +39,8 @@ mod start;
 pub use build::{build, build_lazily, find_on_path, sandbox, BuildError, Built, COMPILER_MEMORY};
 pub use error::Error;
 pub use flags::Flags;
-pub use program::{Language, Submission};
+pub use languages::Language;
+pub use program::Submission;
 pub use shared::SharedBuilds;
 pub use start::{execute, provide, StartError, Support, SUPPORT_LIMIT};
 
