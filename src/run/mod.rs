@@ -215,3 +215,36 @@ fn attempt(job: Job<'_>, feed: Feed) -> io::Result<RunResult> {
     }
     Session::start(job, how)?.run()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_virtual_machines_heap_is_half_the_memory_limit_and_its_address_space_reserved() {
+        let limits = Limits {
+            memory: Some(512 << 20),
+            ..Limits::default()
+        };
+        let plain = Program::new("/builds/x/program");
+        assert_eq!(plain.within(&limits), (plain.argv.clone(), None));
+        let jvm = Program {
+            argv: vec!["java".into(), "-cp".into(), "c".into(), "Main".into()],
+            reads: Vec::new(),
+            heap: Some(Heap {
+                option: Some("-Xmx"),
+                at: 1,
+                reserve: 2 << 30,
+            }),
+        };
+        let (argv, space) = jvm.within(&limits);
+        assert_eq!(argv, ["java", "-Xmx256m", "-cp", "c", "Main"]);
+        assert_eq!(space, Some((512 << 20) + (2 << 30)));
+        // A tiny limit still leaves the JVM a heap it can start with.
+        let tiny = Limits {
+            memory: Some(8 << 20),
+            ..Limits::default()
+        };
+        assert_eq!(jvm.within(&tiny).0[1], "-Xmx16m");
+    }
+}
