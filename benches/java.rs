@@ -99,8 +99,9 @@ fn main() {
     let per = |d: Duration| d.as_secs_f64() * 1000.0 / runs as f64;
     let (graded, floor) = (per(best[0]), per(best[1]));
     println!(
-        "Java: the temperature lab's reference, {} cases x {rounds} rounds, 1 worker",
-        prepared.len()
+        "Java: the temperature lab's reference, {} cases x {rounds} rounds, 1 worker of {} cores",
+        prepared.len(),
+        cores()
     );
     println!(
         "  compile in the sandbox (javac)   {:.0} ms",
