@@ -397,3 +397,43 @@ fn new_takes_a_java_reference() {
         .collect();
     assert!(pinned.contains("100.0 C is 212.0 F\n"), "{pinned}");
 }
+
+/// A Java program that keeps allocating is stopped by its heap limit
+/// (half the case's memory) and fails with Java's own message, within
+/// the case's time: the JVM's address space may exceed the memory
+/// limit, its memory may not.
+#[test]
+fn a_java_program_that_hogs_memory_is_stopped() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = temperature_suite(work.path(), "solution.c", "");
+    fs::copy(
+        root().join("examples/temperature/solution.c"),
+        suite.join("solution.c"),
+    )
+    .unwrap();
+    let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        yaml.replace("  points: 1\n", "  points: 1\n  memory: 128MiB\n"),
+    )
+    .unwrap();
+    pin(work.path(), &suite);
+    let out = referee_in(
+        work.path(),
+        &[
+            "check",
+            "--cases",
+            arg(&suite),
+            arg(&test_file("fixtures/java/Hog.java")),
+            "--color",
+            "never",
+        ],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(text.contains("Score: 0/3 points."), "{text}");
+    assert!(
+        text.contains("java.lang.OutOfMemoryError: Java heap space"),
+        "{text}"
+    );
+}
