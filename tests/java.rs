@@ -145,6 +145,14 @@ fn a_class_of_java_students_is_graded_on_a_java_reference() {
     for id in ["alice", "carol", "dave"] {
         assert_eq!(score(id), 9.0, "{id}: {said}");
     }
+    // What was done for carol's file, and what to rename it, is in her
+    // feedback.
+    let carol = fs::read_to_string(out_dir.join("feedback/carol.md")).unwrap();
+    assert!(
+        carol.contains("## A note on building your program:")
+            && carol.contains("rename your file TemperatureConverter.java"),
+        "{carol}"
+    );
     let bob = verdicts(student(&results, "bob"));
     let wrong: Vec<&str> = bob
         .iter()
