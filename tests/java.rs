@@ -445,3 +445,23 @@ fn a_java_program_that_hogs_memory_is_stopped() {
         "{text}"
     );
 }
+
+/// A suite's language may not take a built-in language's extension: the
+/// problem names the line and says what to write instead.
+#[test]
+fn a_suites_language_may_not_take_a_built_in_extension() {
+    let work = tempfile::tempdir().unwrap();
+    let extra = "languages:\n  mine:\n    extensions: [.java]\n    run: [\"{program}\"]\n";
+    let suite = temperature_suite(work.path(), "solution.c", extra);
+    let out = referee_in(work.path(), &["cases", "validate", arg(&suite)]);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("suite.yaml:")
+            && said.contains(
+                "language `mine`: .java is Java's, which referee knows already; to change how \
+                 it is compiled, use `compile: {java: [...]}`"
+            ),
+        "{said}"
+    );
+}
