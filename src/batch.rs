@@ -262,7 +262,17 @@ impl Batch<'_> {
         mut cases: Vec<CaseResult>,
     ) -> SubmissionResult {
         let (status, message) = match &graded.status {
-            Built::Graded => (Status::Graded, None),
+            // What was done for it to build at all (a Java file named
+            // otherwise than its public class), and what to change.
+            Built::Graded => {
+                let notes: String = graded
+                    .warnings
+                    .lines()
+                    .filter(|l| l.starts_with("note: "))
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+                (Status::Graded, (!notes.is_empty()).then_some(notes))
+            }
             Built::CompileError(messages) => (Status::CompileError, Some(messages.clone())),
         };
         results::within_budget(&mut cases);

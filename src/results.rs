@@ -207,7 +207,8 @@ pub struct SubmissionResult {
     pub max_score: f64,
     /// Whether it could be graded.
     pub status: Status,
-    /// Why not, or the compiler's messages.
+    /// Why not, or the compiler's messages; for a program graded, what
+    /// was done for it to build (a note), if anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// The key its results are cached under: the submission, the cases

@@ -704,6 +704,16 @@ fn doctor_says_which_layers_hold() {
             without_groups.contains("limited per process only"),
             "{without_groups}"
         );
+        // A JVM is built and run in a slot; what holds its memory is said.
+        assert!(
+            everything.contains("a class builds and runs in the sandbox")
+                && everything.contains("all its memory by the control group"),
+            "{everything}"
+        );
+        assert!(
+            without_groups.contains("the rest of its memory is not limited (no control group)"),
+            "{without_groups}"
+        );
         let ordinary = lines(As::Ordinary, "");
         // Version 1 groups are root's: an ordinary user is told memory is
         // limited per process only, and that programs run as them.

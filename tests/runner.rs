@@ -73,7 +73,7 @@ fn transcripts(file: &str, inputs: &[String], times: usize, parallel: usize) -> 
         &submission,
         &submission::Flags {
             c: Some(vec!["-O2".to_string()]),
-            cpp: None,
+            ..Default::default()
         },
         &[],
     )

@@ -38,9 +38,12 @@ pub struct SuiteFile {
     /// Parts of the output that are never graded.
     #[serde(default)]
     pub ignore_regions: Vec<RegionFile>,
-    /// How C and C++ submissions are compiled.
+    /// How C, C++ and Java submissions are compiled.
     #[serde(default)]
     pub compile: CompileFile,
+    /// Languages the suite adds to referee's own, by name.
+    #[serde(default)]
+    pub languages: std::collections::BTreeMap<String, LanguageFile>,
     /// Points for playing every generated game as the reference does,
     /// when `grade --explore` explores (0 unless given).
     pub explore_points: Option<Points>,
@@ -190,6 +193,31 @@ pub struct CompileFile {
     pub cpp: Option<Vec<String>>,
     /// The older name of `c`, which suites written before C++ use.
     pub flags: Option<Vec<String>>,
+    /// Flags for `javac`, replacing the default ones.
+    pub java: Option<Vec<String>>,
+}
+
+/// A language a suite adds, under `languages:` in `suite.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguageFile {
+    /// The extensions of its sources, with or without the dot.
+    pub extensions: Vec<String>,
+    /// The command that builds a source, if it is built: `{source}`,
+    /// `{program}` and `{flags}` stand for the source's name, the
+    /// program it must make and the flags.
+    pub build: Option<Vec<String>>,
+    /// The command that runs it, with `{source}` and `{program}`.
+    pub run: Vec<String>,
+    /// The flags `{flags}` stands for.
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// Folders its tools read besides the system's.
+    #[serde(default)]
+    pub reads: Vec<String>,
+    /// The address space each process may reserve beyond a case's
+    /// memory limit (a virtual machine's, such as `node`'s).
+    pub reserve: Option<Bytes>,
 }
 
 /// `call:` one of the student's functions, on a board, with arguments.

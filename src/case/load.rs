@@ -34,6 +34,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         )
     })?;
     let suite_file: SuiteFile = parse(&suite_path, &text)?;
+    define_languages(&suite_path, &text, &suite_file)?;
     let reference = reference_of(dir, &suite_path, &text, &suite_file)?;
     let compile = compile_flags(&suite_path, suite_file.compile)?;
     let regions = suite_file
@@ -228,6 +229,62 @@ fn folder_name(dir: &Path) -> String {
         .unwrap_or_else(|| "assignment".into())
 }
 
+/// Adds the suite's own languages (`languages:`) to the table, so that
+/// their sources are programs wherever they are looked for. A language
+/// may not take an extension of a built-in one, and needs a run
+/// command.
+fn define_languages(suite_path: &Path, text: &str, file: &SuiteFile) -> Result<(), Problem> {
+    use crate::submission::languages;
+    for (name, language) in &file.languages {
+        let problem = |message: String| at_key(suite_path, text, "languages", message);
+        let extensions: Vec<String> = language
+            .extensions
+            .iter()
+            .map(|e| e.trim_start_matches('.').to_string())
+            .collect();
+        if extensions.is_empty() || extensions.iter().any(|e| e.is_empty() || e.contains('/')) {
+            return Err(problem(format!(
+                "language `{name}`: `extensions` names the endings of its sources, such as \
+                 [rs] or [js]"
+            )));
+        }
+        for ext in &extensions {
+            if let Some(built_in) = languages::TABLE
+                .iter()
+                .find(|e| e.extensions.contains(&ext.as_str()))
+            {
+                return Err(problem(format!(
+                    "language `{name}`: .{ext} is {}'s, which referee knows already; to change \
+                     how it is compiled, use `compile: {{{}: [...]}}`",
+                    built_in.name, built_in.key
+                )));
+            }
+        }
+        if language.run.is_empty() {
+            return Err(problem(format!(
+                "language `{name}`: `run` is the command that runs a program, such as \
+                 [node, \"{{source}}\"] or [\"{{program}}\"]"
+            )));
+        }
+        if language.build.as_ref().is_some_and(|b| b.is_empty()) {
+            return Err(problem(format!(
+                "language `{name}`: `build` is a command, such as [rustc, \"{{source}}\", -o, \
+                 \"{{program}}\"]; leave it out for a language that is not built"
+            )));
+        }
+        languages::define(languages::Defined {
+            name: name.clone(),
+            extensions,
+            build: language.build.clone(),
+            run: language.run.clone(),
+            flags: language.flags.clone(),
+            reads: language.reads.iter().map(PathBuf::from).collect(),
+            reserve: language.reserve.as_ref().map(|b| b.0),
+        });
+    }
+    Ok(())
+}
+
 /// The suite's compiler flags: `flags`, the older name of `c`, stands
 /// for it, and never beside it.
 fn compile_flags(path: &Path, file: CompileFile) -> Result<Flags, Problem> {
@@ -241,6 +298,7 @@ fn compile_flags(path: &Path, file: CompileFile) -> Result<Flags, Problem> {
     Ok(Flags {
         c: file.c.or(file.flags),
         cpp: file.cpp,
+        java: file.java,
     })
 }
 

@@ -19,7 +19,15 @@ use referee::{terminal, transcript};
 /// Checks one submission; exit 0 iff every case passes.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let style = Style::for_stdout(args.color);
-    let submission = submission::locate(&args.submission)?;
+    let submission = match submission::locate(&args.submission) {
+        Ok(submission) => submission,
+        // A source of a language the suite adds is one once it is loaded.
+        Err(_) if args.cases.is_some() => {
+            super::find_suite(&args.cases, None, || Err("no suite".into()))?;
+            submission::locate(&args.submission)?
+        }
+        Err(e) => return Err(e.into()),
+    };
     if submission.language == submission::Language::Python {
         submission::python::warm_up();
     }
@@ -54,6 +62,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         if prepared.len() == 1 { "" } else { "s" }
     );
     let graded = grading::grade(&submission, &suite, &prepared, &settings)?;
+    // What was done for the program to build at all (a Java file named
+    // otherwise than its public class), and what to change.
+    for note in graded.warnings.lines().filter(|l| l.starts_with("note: ")) {
+        println!("{}", referee::text::visible::safe(note.as_bytes()));
+    }
     print_lines(&prepared, &graded, &style);
     if let Status::CompileError(messages) = &graded.status {
         println!(

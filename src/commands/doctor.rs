@@ -48,6 +48,7 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
         .map(|s| format!("{} ({})", s.game.id(), s.language.taken()))
         .collect();
     println!("  {:<19} {}", "games", games.join(", "));
+    println!("  {:<19} {}", "java", java(sandbox.missing().as_deref()));
     println!();
     let works = match (&proof, sandbox.missing()) {
         (Err(unproven), _) => {
@@ -73,6 +74,84 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
     match cases {
         Some(dir) => suite(dir),
         None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Whether a Java class builds and runs here, in the sandbox with the
+/// layers this machine has, and what holds a JVM's memory.
+fn java(missing: Option<&str>) -> String {
+    use referee::submission::{self, java};
+    let jdk = match java::jdk() {
+        Ok(jdk) => jdk,
+        Err(why) => return format!("none: {why}"),
+    };
+    let home = jdk
+        .java
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(&jdk.java);
+    /// Why a class did not build or run.
+    #[derive(Debug, thiserror::Error)]
+    #[error("{0}")]
+    struct Trouble(String);
+    let tried = || -> Result<(), Trouble> {
+        let dir = tempfile::tempdir().map_err(|e| Trouble(e.to_string()))?;
+        let file = dir.path().join("Hello.java");
+        std::fs::write(
+            &file,
+            "public class Hello { public static void main(String[] a) { \
+             System.out.println(\"Hello, \" + new java.util.Scanner(System.in).nextLine()); } }",
+        )
+        .map_err(|e| Trouble(e.to_string()))?;
+        let found = submission::locate(&file).map_err(|e| Trouble(e.to_string()))?;
+        let built =
+            submission::build(&found, &submission::Flags::default(), &[]).map_err(|e| match e {
+                submission::BuildError::Compile(m) | submission::BuildError::Grader(m) => {
+                    Trouble(m)
+                }
+                submission::BuildError::Refused(r) => Trouble(r.to_string()),
+            })?;
+        let lines = vec!["Java".to_string()];
+        let limits = run::Limits::default();
+        let (_, ran) = submission::execute(
+            &built.program,
+            (&lines).into(),
+            &limits,
+            &[],
+            run::Feed::Interactive,
+        )
+        .map_err(|e| Trouble(e.to_string()))?;
+        let output = ran.transcript.output();
+        if String::from_utf8_lossy(&output).contains("Hello, Java") {
+            Ok(())
+        } else {
+            Err(Trouble(format!(
+                "a class built but did not run as it should ({:?}): {}",
+                ran.ending,
+                referee::text::visible::safe(&output[..output.len().min(400)])
+            )))
+        }
+    };
+    match tried() {
+        Err(why) => format!(
+            "NOT WORKING: {} (the JDK at {}): {why}",
+            "a class does not build or run in the sandbox",
+            home.display()
+        ),
+        Ok(()) => {
+            let memory = if missing.is_some_and(|m| m.contains("memory")) {
+                "its heap limited to half a case's memory; the rest of its memory is not limited \
+                 (no control group)"
+            } else {
+                "its heap limited to half a case's memory, and all its memory by the control group"
+            };
+            format!(
+                "a class builds and runs in the sandbox (the JDK at {}): {memory}; its address \
+                 space may reach the memory limit and {} GiB more",
+                home.display(),
+                java::RESERVE >> 30
+            )
+        }
     }
 }
 

@@ -61,6 +61,16 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
     {
         referee::submission::python::warm_up();
     }
+    // No JDK for the class's Java programs: said once, here; each is
+    // reported with the reason, and the rest graded.
+    if entries
+        .iter()
+        .any(|e| referee::submission::java::is_java(&e.path))
+    {
+        if let Err(why) = referee::submission::java::jdk() {
+            eprintln!("referee: warning: {why}");
+        }
+    }
     let stamp = folder::Stamp::new(
         &suite.name,
         case::origin(&suite),

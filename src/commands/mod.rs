@@ -188,6 +188,7 @@ fn flags(cflags: &Option<String>, cxxflags: &Option<String>) -> referee::submiss
     referee::submission::Flags {
         c: split(cflags),
         cpp: split(cxxflags),
+        ..Default::default()
     }
 }
 

@@ -57,7 +57,7 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
 fn program_name(reference: &Path) -> Result<String, Failure> {
     if !reference.is_file() {
         return Err(format!(
-            "{} is not a file: name the instructor's program (a .c, .cpp, .py file or an \
+            "{} is not a file: name the instructor's program (a .c, .cpp, .py or .java file or an \
              executable) with --reference",
             reference.display()
         )

@@ -125,6 +125,10 @@ fn overall(submission: &SubmissionResult, rows: &[Row<'_>]) -> String {
         String::new()
     };
     match view::problem(submission) {
+        Some((heading, message)) if submission.status == crate::results::Status::Graded => {
+            text.push_str(&summary(rows));
+            text.push_str(&format!("\n\n{heading}\n{}", message.trim_end()));
+        }
         Some((heading, message)) => {
             text.push_str(&format!("{heading}\n\n{}", message.trim_end()));
         }

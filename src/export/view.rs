@@ -198,7 +198,8 @@ pub fn has_score(status: Status) -> bool {
 pub fn problem(submission: &SubmissionResult) -> Option<(&'static str, String)> {
     let message = printable(submission.message.as_deref().unwrap_or_default()).into_owned();
     match submission.status {
-        Status::Graded => None,
+        Status::Graded if message.is_empty() => None,
+        Status::Graded => Some(("A note on building your program:", message)),
         Status::CompileError => {
             Some(("Your program does not compile. The compiler said:", message))
         }

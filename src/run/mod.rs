@@ -39,6 +39,53 @@ pub struct Program {
     /// Folders it needs to read besides the system's (its build folder,
     /// its interpreter's library): the sandbox allows these.
     pub reads: Vec<PathBuf>,
+    /// For a program on a virtual machine that reserves far more address
+    /// space than it uses (the JVM): how its memory is limited instead.
+    pub heap: Option<Heap>,
+}
+
+/// How a virtual machine's memory is limited: its heap by an option of
+/// its own, set from the run's memory limit, and the rest by the
+/// control group; its address space may reach the memory limit and
+/// `reserve` more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heap {
+    /// The option, followed by the heap's size (`-Xmx`, then `256m`),
+    /// if the machine takes one.
+    pub option: Option<&'static str>,
+    /// Where in `argv` the option goes.
+    pub at: usize,
+    /// The address space each process may reserve beyond the memory
+    /// limit.
+    pub reserve: u64,
+}
+
+/// The least heap a virtual machine is given, whatever the memory
+/// limit: below it the JVM does not start.
+const LEAST_HEAP: u64 = 16 << 20;
+
+impl Program {
+    /// The command and address-space limit of a run under `limits`: for
+    /// a virtual machine, its heap limit (half the memory limit; the
+    /// other half is the machine's own: its code, its classes, its
+    /// threads) put in the command, and the address space the memory
+    /// limit and its reservation. `None` for the address space means
+    /// the memory limit's.
+    pub fn within(&self, limits: &Limits) -> (Vec<OsString>, Option<u64>) {
+        let Some(heap) = &self.heap else {
+            return (self.argv.clone(), None);
+        };
+        let Some(memory) = limits.memory else {
+            return (self.argv.clone(), None);
+        };
+        let size = (memory / 2).max(LEAST_HEAP) >> 20;
+        let mut argv = self.argv.clone();
+        if let Some(option) = heap.option {
+            let at = heap.at.min(argv.len());
+            argv.insert(at, format!("{option}{size}m").into());
+        }
+        (argv, Some(memory.saturating_add(heap.reserve)))
+    }
 }
 
 impl Program {
@@ -52,6 +99,7 @@ impl Program {
         Program {
             argv: vec![path.into_os_string()],
             reads,
+            heap: None,
         }
     }
 }
@@ -166,4 +214,37 @@ fn attempt(job: Job<'_>, feed: Feed) -> io::Result<RunResult> {
         );
     }
     Session::start(job, how)?.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_virtual_machines_heap_is_half_the_memory_limit_and_its_address_space_reserved() {
+        let limits = Limits {
+            memory: Some(512 << 20),
+            ..Limits::default()
+        };
+        let plain = Program::new("/builds/x/program");
+        assert_eq!(plain.within(&limits), (plain.argv.clone(), None));
+        let jvm = Program {
+            argv: vec!["java".into(), "-cp".into(), "c".into(), "Main".into()],
+            reads: Vec::new(),
+            heap: Some(Heap {
+                option: Some("-Xmx"),
+                at: 1,
+                reserve: 2 << 30,
+            }),
+        };
+        let (argv, space) = jvm.within(&limits);
+        assert_eq!(argv, ["java", "-Xmx256m", "-cp", "c", "Main"]);
+        assert_eq!(space, Some((512 << 20) + (2 << 30)));
+        // A tiny limit still leaves the JVM a heap it can start with.
+        let tiny = Limits {
+            memory: Some(8 << 20),
+            ..Limits::default()
+        };
+        assert_eq!(jvm.within(&tiny).0[1], "-Xmx16m");
+    }
 }

@@ -55,10 +55,12 @@ impl Limits {
     }
 
     /// The resource limits a child sets before `exec`: `(resource, soft,
-    /// hard)`, with `processes` for `RLIMIT_NPROC` where it is enforced.
-    pub fn rlimits(&self, processes: Option<u64>) -> [[u64; 3]; 6] {
+    /// hard)`, with `processes` for `RLIMIT_NPROC` where it is enforced,
+    /// and `address_space` for `RLIMIT_AS` where it is not the memory
+    /// limit.
+    pub fn rlimits(&self, processes: Option<u64>, address_space: Option<u64>) -> [[u64; 3]; 6] {
         let cpu = self.cpu.as_secs_f64().ceil().max(1.0) as u64;
-        let memory = self.memory.unwrap_or(libc::RLIM_INFINITY);
+        let memory = address_space.or(self.memory).unwrap_or(libc::RLIM_INFINITY);
         let unused = [u64::from(u32::MAX), 0, 0];
         [
             // SIGXCPU at the limit, SIGKILL a second later.

@@ -539,6 +539,7 @@ impl Sandbox {
             running: std::cell::Cell::new(false),
             nproc: self.nproc(),
             allowlist_in_child: self.seccomp,
+            address_space: None,
         })
     }
 
@@ -1157,9 +1158,22 @@ pub struct Jail {
     running: std::cell::Cell<bool>,
     nproc: Option<u64>,
     allowlist_in_child: bool,
+    /// The address-space limit, where it is not the memory limit (see
+    /// [`Jail::reserve_address_space`]).
+    address_space: Option<u64>,
 }
 
 impl Jail {
+    /// Lets each process of the run reserve `bytes` of address space
+    /// instead of the memory limit: for a virtual machine (the JVM) that
+    /// reserves far more than it uses (its heap, its class space, a
+    /// stack and a `malloc` arena per thread). The memory it uses stays
+    /// limited by the control group, and by whatever limit of its own
+    /// it is given (the JVM's heap limit).
+    pub fn reserve_address_space(&mut self, bytes: u64) {
+        self.address_space = Some(bytes);
+    }
+
     /// The run's working folder (as referee sees it), fresh and empty.
     pub fn workdir(&self) -> &Path {
         &self.slot.work
@@ -1253,7 +1267,7 @@ impl Jail {
             path: path.as_os_str().as_bytes(),
             args: &args,
             env: &env,
-            rlimits: self.limits.rlimits(self.nproc),
+            rlimits: self.limits.rlimits(self.nproc, self.address_space),
         }
         .encode()
         .map_err(|_| {

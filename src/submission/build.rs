@@ -1,8 +1,12 @@
 //! Building a submission: its program file is copied into a private
 //! build folder (never through a link, only a regular file, size-capped),
-//! then C and C++ are compiled once and Python is checked for syntax
-//! errors (nothing of it runs); an executable is run from its copy. Build
-//! tools run in the same sandbox as programs, without a terminal.
+//! then each is built as its entry in the table of languages says
+//! ([`super::languages`]): C and C++ compiled once, Python checked for
+//! syntax errors (nothing of it runs), Java compiled by `javac` into
+//! classes and run by `java` from the class that has `main`, a suite's
+//! own language by its build command; an executable is run from its
+//! copy. Build tools run in the same sandbox as programs, without a
+//! terminal.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -11,43 +15,16 @@ use std::time::Duration;
 use tempfile::TempDir;
 
 use super::flags::Flags;
-use super::program::{Language, Submission};
+use super::java;
+use super::languages::Language;
+use super::languages::{self, Build, Compiler, Defined};
+use super::program::Submission;
 use super::python;
 use super::start::Support;
 use crate::call;
-use crate::run::{tool, Limits, Program};
+use crate::run::{tool, Heap, Limits, Program};
 use crate::sandbox;
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
-
-/// A compiler of one language, as referee looks for it and calls it.
-struct Compiler {
-    /// What it is called in messages.
-    name: &'static str,
-    /// The commands tried on PATH, in order.
-    commands: &'static [&'static str],
-    /// What to install when none is found.
-    package: &'static str,
-    /// Libraries linked after the source.
-    libs: &'static [&'static str],
-}
-
-/// The C compiler. The maths library is linked after the source: the
-/// handouts allow it, and `gcc` does not link it by itself.
-const C: Compiler = Compiler {
-    name: "C compiler",
-    commands: &["gcc", "cc"],
-    package: "gcc",
-    libs: &["-lm"],
-};
-
-/// The C++ compiler, which links the maths library (and the C++ one) by
-/// itself, as on a course server.
-const CPP: Compiler = Compiler {
-    name: "C++ compiler",
-    commands: &["g++", "c++"],
-    package: "g++",
-    libs: &[],
-};
 
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -209,41 +186,41 @@ fn build_timed(
     let stage = sandbox()
         .build_folder()
         .map_err(|e| BuildError::Grader(format!("cannot make a build folder: {e}")))?;
-    let name = submission
-        .file
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_else(|| OsString::from("program"));
-    let staged = stage.path().join(&name);
     let mode = if submission.language == Language::Executable {
         0o755
     } else {
         0o644
     };
-    untrusted::copy(&submission.file, &staged, PROGRAM_LIMIT, mode).map_err(
-        |refusal| match refusal {
+    let mut sources = Vec::new();
+    for file in files_of(submission)? {
+        let name = file
+            .file_name()
+            .map(|n| n.to_os_string())
+            .unwrap_or_else(|| OsString::from("program"));
+        let staged = stage.path().join(&name);
+        untrusted::copy(&file, &staged, PROGRAM_LIMIT, mode).map_err(|refusal| match refusal {
             Refusal::Io(path, e) if path == staged => {
                 BuildError::Grader(format!("cannot copy into the build folder: {e}"))
             }
             refusal => BuildError::Refused(refusal),
-        },
-    )?;
+        })?;
+        sources.push(staged);
+    }
+    let staged = sources.first().cloned().unwrap_or_default();
     super::start::provide(stage.path(), support).map_err(|e| BuildError::Grader(e.to_string()))?;
-    let compile = |compiler: &Compiler, language: Language| {
-        compile_with_retry(
+    let language = submission.language;
+    let mut caller = None;
+    let mut syntax = None;
+    let (program, warnings) = match languages::entry(language).map(|e| &e.build) {
+        Some(Build::Compiler(compiler)) => compile_with_retry(
             compiler,
             &staged,
             stage.path(),
             &flags.of(language),
             support,
-        )
-    };
-    let mut caller = None;
-    let mut syntax = None;
-    let (program, warnings) = match submission.language {
-        Language::C => compile(&C, Language::C)?,
-        Language::Cpp => compile(&CPP, Language::Cpp)?,
-        Language::Python => {
+        )?,
+        Some(Build::Java) => build_java(&sources, stage.path(), &flags.of(language), support)?,
+        Some(Build::Python) => {
             let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
             sandbox::show_read_only(python.reads());
             let run_python = |args: &[&Path]| {
@@ -255,7 +232,11 @@ fn build_timed(
                 argv.extend(args.iter().map(|a| a.as_os_str().to_os_string()));
                 let mut reads = python.reads();
                 reads.push(stage.path().to_path_buf());
-                Program { argv, reads }
+                Program {
+                    argv,
+                    reads,
+                    heap: None,
+                }
             };
             syntax = Some(Syntax {
                 python,
@@ -268,7 +249,10 @@ fn build_timed(
             caller = Some(run_python(&[&helper, &staged]));
             (run_python(&[&staged]), String::new())
         }
-        Language::Executable => (Program::new(staged), String::new()),
+        None => match languages::defined(language) {
+            Some(defined) => build_defined(&defined, &staged, stage.path(), support)?,
+            None => (Program::new(staged), String::new()),
+        },
     };
     Ok(Built {
         program,
@@ -279,26 +263,35 @@ fn build_timed(
     })
 }
 
+/// The files a submission's build takes: its program file, or a Java
+/// folder's `.java` files.
+fn files_of(submission: &Submission) -> Result<Vec<PathBuf>, BuildError> {
+    if submission.language != Language::Java || !submission.file.is_dir() {
+        return Ok(vec![submission.file.clone()]);
+    }
+    let unlistable = |e: std::io::Error| {
+        BuildError::Grader(format!("cannot list {}: {e}", submission.file.display()))
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&submission.file).map_err(unlistable)? {
+        let path = entry.map_err(unlistable)?.path();
+        // Only what `locate` took: regular `.java` files (a link is
+        // refused by the copy, never followed).
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if !hidden && path.extension().is_some_and(|e| e == "java") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// Compiles; a failure of the grader's own (no process to spare, no
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
 fn compile_with_retry(
-    compiler: &Compiler,
-    source: &Path,
-    stage: &Path,
-    flags: &[String],
-    support: &[Support],
-) -> Result<(Program, String), BuildError> {
-    match compile(compiler, source, stage, flags, support) {
-        Err(BuildError::Grader(_)) => {
-            sandbox::retire_thread_slot();
-            compile(compiler, source, stage, flags, support)
-        }
-        done => done,
-    }
-}
-
-fn compile(
     compiler: &Compiler,
     source: &Path,
     stage: &Path,
@@ -317,71 +310,30 @@ fn compile(
                 compiler.package
             ))
         })?;
-    let jail = sandbox()
-        .build_jail(&[stage.to_path_buf()], &COMPILE_LIMITS)
-        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for the compiler: {e}")))?;
-    // The compiler works in the run's folder, on a copy of the source, so
-    // that its messages name the file as the student named it.
-    let file_name = source.file_name().unwrap_or_default();
-    untrusted::copy(
-        source,
-        &jail.workdir().join(file_name),
-        PROGRAM_LIMIT,
-        0o644,
-    )
-    .map_err(|e| BuildError::Grader(format!("cannot give the compiler its source: {e}")))?;
-    super::start::provide(jail.workdir(), support)
-        .map_err(|e| BuildError::Grader(e.to_string()))?;
+    let file_name = source.file_name().unwrap_or_default().to_os_string();
     let mut argv: Vec<OsString> = vec![command.into_os_string()];
     if !support.is_empty() {
         // `#include <cs50.h>` as handouts write it finds the suite's own.
         argv.push("-I.".into());
     }
     argv.extend(flags.iter().map(OsString::from));
-    argv.extend([file_name.to_os_string(), "-o".into(), "program".into()]);
+    argv.extend([file_name, "-o".into(), "program".into()]);
     argv.extend(compiler.libs.iter().map(OsString::from));
-    let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
-        .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;
-    if ran.job_out_of_memory {
-        return Err(BuildError::Grader(job_out_of_memory("the compiler")));
-    }
-    if ran.timed_out {
-        return Err(BuildError::Compile(format!(
-            "the compiler was still running after {} s and was stopped",
-            COMPILE_TIMEOUT.as_secs()
-        )));
-    }
-    if !ran.succeeded() {
-        if let Some(trouble) = graders_trouble(&ran.messages) {
-            return Err(BuildError::Grader(format!(
-                "the compiler could not run here ({trouble}): {}",
-                ran.messages.trim()
-            )));
-        }
-        let signal = ran.signal();
-        if let Some(why) = stopped_from_outside(signal, &ran.messages) {
-            return Err(BuildError::Grader(format!(
-                "the compiler was stopped by {why}, which referee did not send (the job \
-                 being stopped?); grade it again"
-            )));
-        }
-        let mut messages = ran.messages;
-        if messages.contains("No space left on device") {
-            messages.push_str(&format!(
-                "\n(the compiler ran out of room: a program and its temporary files may take \
-                 at most {} MiB)",
-                sandbox::DISK >> 20
-            ));
-        }
-        if let Some(signal) = signal {
-            messages.push_str(&format!(
-                "\n(the compiler was killed by signal {signal}: your program may make it use \
-                 more than {} MiB of memory)",
-                COMPILE_LIMITS.memory.unwrap_or(0) >> 20
-            ));
-        }
-        return Err(BuildError::Compile(messages));
-    }
+    let tool = Tool {
+        what: "the compiler",
+        argv,
+        reads: vec![stage.to_path_buf()],
+        sources: vec![source.to_path_buf()],
+        reserve: None,
+    };
+    let (jail, messages) = run_tool_with_retry(&tool, support)?;
+    let program = take_program(&jail, stage, &messages)?;
+    Ok((Program::new(program), messages))
+}
+
+/// The program a build tool made (`program` in its folder), copied into
+/// the build's folder.
+fn take_program(jail: &sandbox::Jail, stage: &Path, messages: &str) -> Result<PathBuf, BuildError> {
     let output = stage.join("program");
     untrusted::copy(
         &jail.workdir().join("program"),
@@ -389,13 +341,330 @@ fn compile(
         COMPILE_LIMITS.file_size,
         0o755,
     )
-    .map_err(|e| {
-        BuildError::Compile(format!(
-            "{}\nthe compiler made no program ({e})",
-            ran.messages
-        ))
+    .map_err(|e| BuildError::Compile(format!("{messages}\nthe compiler made no program ({e})")))?;
+    Ok(output)
+}
+
+/// A build tool's run: what it is called in messages, its command, what
+/// it reads besides the system's, the sources it is given in its
+/// working folder, and the address space it may reserve (a JVM's).
+struct Tool<'a> {
+    what: &'a str,
+    argv: Vec<OsString>,
+    reads: Vec<PathBuf>,
+    sources: Vec<PathBuf>,
+    reserve: Option<u64>,
+}
+
+/// Runs a build tool, once more on a fresh slot after a failure of the
+/// grader's own.
+fn run_tool_with_retry(
+    tool: &Tool<'_>,
+    support: &[Support],
+) -> Result<(sandbox::Jail, String), BuildError> {
+    match run_tool(tool, support) {
+        Err(BuildError::Grader(_)) => {
+            sandbox::retire_thread_slot();
+            run_tool(tool, support)
+        }
+        done => done,
+    }
+}
+
+/// Runs a build tool in the sandbox, on copies of its sources in its
+/// working folder (so that its messages name each file as the student
+/// named it); what it made is in the jail's folder.
+fn run_tool(tool: &Tool<'_>, support: &[Support]) -> Result<(sandbox::Jail, String), BuildError> {
+    let what = tool.what;
+    let mut jail = sandbox()
+        .build_jail(&tool.reads, &COMPILE_LIMITS)
+        .map_err(|e| BuildError::Grader(format!("cannot make a sandbox for {what}: {e}")))?;
+    if let Some(reserve) = tool.reserve {
+        jail.reserve_address_space(COMPILER_MEMORY.saturating_add(reserve));
+    }
+    for source in &tool.sources {
+        let file_name = source.file_name().unwrap_or_default();
+        untrusted::copy(
+            source,
+            &jail.workdir().join(file_name),
+            PROGRAM_LIMIT,
+            0o644,
+        )
+        .map_err(|e| BuildError::Grader(format!("cannot give {what} its source: {e}")))?;
+    }
+    super::start::provide(jail.workdir(), support)
+        .map_err(|e| BuildError::Grader(e.to_string()))?;
+    let ran = tool::run(&jail, &tool.argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
+        .map_err(|e| BuildError::Grader(format!("cannot run {what}: {e}")))?;
+    if ran.job_out_of_memory {
+        return Err(BuildError::Grader(job_out_of_memory(what)));
+    }
+    if ran.timed_out {
+        return Err(BuildError::Compile(format!(
+            "{what} was still running after {} s and was stopped",
+            COMPILE_TIMEOUT.as_secs()
+        )));
+    }
+    if !ran.succeeded() {
+        if let Some(trouble) = graders_trouble(&ran.messages) {
+            return Err(BuildError::Grader(format!(
+                "{what} could not run here ({trouble}): {}",
+                ran.messages.trim()
+            )));
+        }
+        let signal = ran.signal();
+        if let Some(why) = stopped_from_outside(signal, &ran.messages) {
+            return Err(BuildError::Grader(format!(
+                "{what} was stopped by {why}, which referee did not send (the job \
+                 being stopped?); grade it again"
+            )));
+        }
+        let mut messages = ran.messages;
+        if messages.contains("No space left on device") {
+            messages.push_str(&format!(
+                "\n({what} ran out of room: a program and its temporary files may take \
+                 at most {} MiB)",
+                sandbox::DISK >> 20
+            ));
+        }
+        if let Some(signal) = signal {
+            messages.push_str(&format!(
+                "\n({what} was killed by signal {signal}: your program may make it use \
+                 more than {} MiB of memory)",
+                COMPILE_LIMITS.memory.unwrap_or(0) >> 20
+            ));
+        }
+        return Err(BuildError::Compile(messages));
+    }
+    Ok((jail, ran.messages))
+}
+
+/// Compiles Java sources with `javac` into classes, and finds the class
+/// to run: the one with `main`. A public class in a file named otherwise
+/// (which `javac` refuses) is compiled again from a file of its name,
+/// with a note saying so; a class in a package runs by its full name.
+fn build_java(
+    sources: &[PathBuf],
+    stage: &Path,
+    flags: &[String],
+    support: &[Support],
+) -> Result<(Program, String), BuildError> {
+    let jdk = java::jdk().map_err(|e| BuildError::Grader(e.to_string()))?;
+    sandbox::show_read_only(jdk.reads.clone());
+    let mut reads = jdk.reads.clone();
+    reads.push(stage.to_path_buf());
+    let mut sources = sources.to_vec();
+    let mut notes = String::new();
+    let (jail, messages) = loop {
+        let mut argv: Vec<OsString> = jdk
+            .loader
+            .iter()
+            .map(|p| p.clone().into_os_string())
+            .collect();
+        argv.extend([jdk.javac.clone().into_os_string(), java::JAVAC_HEAP.into()]);
+        argv.extend(
+            java::JVM_OPTIONS
+                .iter()
+                .map(|o| OsString::from(format!("-J{o}"))),
+        );
+        argv.extend(flags.iter().map(OsString::from));
+        argv.extend(["-d".into(), "classes".into()]);
+        argv.extend(
+            sources
+                .iter()
+                .map(|s| s.file_name().unwrap_or_default().to_os_string()),
+        );
+        let tool = Tool {
+            what: "javac",
+            argv,
+            reads: reads.clone(),
+            sources: sources.clone(),
+            reserve: Some(java::RESERVE),
+        };
+        match run_tool_with_retry(&tool, support) {
+            Err(BuildError::Compile(messages)) if notes.is_empty() => {
+                let renames = renamed(&mut sources, stage, &java::renames_asked(&messages));
+                if renames.is_empty() {
+                    return Err(BuildError::Compile(messages));
+                }
+                notes = renames;
+            }
+            Err(BuildError::Compile(messages)) => {
+                return Err(BuildError::Compile(format!("{notes}{messages}")))
+            }
+            done => break done?,
+        }
+    };
+    let built = jail.workdir().join("classes");
+    let classes = stage.join("classes");
+    let files = java::class_files(&built).map_err(|e| {
+        BuildError::Compile(format!("{notes}{messages}\njavac made no classes ({e})"))
     })?;
-    Ok((Program::new(output), ran.messages))
+    let mut mains = Vec::new();
+    for file in &files {
+        let to = classes.join(file);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                BuildError::Grader(format!("cannot make a folder for the classes: {e}"))
+            })?;
+        }
+        untrusted::copy(&built.join(file), &to, COMPILE_LIMITS.file_size, 0o644)
+            .map_err(|e| BuildError::Grader(format!("cannot copy a class javac made: {e}")))?;
+        let bytes = std::fs::read(&to)
+            .map_err(|e| BuildError::Grader(format!("cannot read a class javac made: {e}")))?;
+        mains.extend(java::main_class(&bytes));
+    }
+    let main = match &mains[..] {
+        [main] => main.clone(),
+        [] => {
+            return Err(BuildError::Compile(format!(
+                "{notes}{messages}no class has a main method: the class to run needs `public                  static void main(String[] args)`"
+            )))
+        }
+        several => {
+            // The one named as a file was: Lab.java's Lab.
+            let stems: Vec<String> = sources
+                .iter()
+                .filter_map(|s| s.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .collect();
+            let named: Vec<&String> = several
+                .iter()
+                .filter(|m| stems.iter().any(|s| m.rsplit('.').next() == Some(s.as_str())))
+                .collect();
+            match named[..] {
+                [main] => main.clone(),
+                _ => {
+                    return Err(BuildError::Compile(format!(
+                        "{notes}{messages}{} classes have a main method ({}): referee cannot                          tell which to run; keep main in one class only",
+                        several.len(),
+                        several.join(", ")
+                    )))
+                }
+            }
+        }
+    };
+    let mut argv: Vec<OsString> = jdk
+        .loader
+        .iter()
+        .map(|p| p.clone().into_os_string())
+        .collect();
+    argv.push(jdk.java.clone().into_os_string());
+    let heap_at = argv.len();
+    argv.extend(java::JVM_OPTIONS.iter().map(OsString::from));
+    argv.extend(["-cp".into(), classes.into_os_string(), main.into()]);
+    let program = Program {
+        argv,
+        reads,
+        heap: Some(Heap {
+            option: Some("-Xmx"),
+            at: heap_at,
+            reserve: java::RESERVE,
+        }),
+    };
+    Ok((program, format!("{notes}{messages}")))
+}
+
+/// Renames staged sources as `javac` asked (`lab.java` to `Lab.java`),
+/// where the new name is free: what was done, as notes for the
+/// student; empty when nothing was.
+fn renamed(sources: &mut [PathBuf], stage: &Path, asked: &[(String, String)]) -> String {
+    let mut notes = String::new();
+    for (from, to) in asked {
+        let taken = sources
+            .iter()
+            .any(|s| s.file_name().is_some_and(|n| n == to.as_str()));
+        let Some(source) = sources
+            .iter_mut()
+            .find(|s| s.file_name().is_some_and(|n| n == from.as_str()))
+        else {
+            continue;
+        };
+        if taken || std::fs::rename(&*source, stage.join(to)).is_err() {
+            continue;
+        }
+        *source = stage.join(to);
+        let class = to.trim_end_matches(".java");
+        notes.push_str(&format!(
+            "note: {from} declares public class {class}, which javac compiles only from a file \
+             named {to}; it was compiled as {to}: rename your file {to}\n"
+        ));
+    }
+    notes
+}
+
+/// Builds a source of a language the suite defines: its build command,
+/// if it has one, in the sandbox; then its run command.
+fn build_defined(
+    defined: &Defined,
+    source: &Path,
+    stage: &Path,
+    support: &[Support],
+) -> Result<(Program, String), BuildError> {
+    let name = source
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let mut reads = defined.reads.clone();
+    reads.push(stage.to_path_buf());
+    let command = |template: &[String], source: &str, program: &str, flags: &[String]| {
+        let mut argv: Vec<OsString> = Vec::new();
+        for (i, word) in template.iter().enumerate() {
+            if word == languages::FLAGS {
+                argv.extend(flags.iter().map(OsString::from));
+                continue;
+            }
+            let word = word
+                .replace(languages::SOURCE, source)
+                .replace(languages::PROGRAM, program);
+            if i == 0 && !word.contains('/') {
+                let found = find_on_path(&word).ok_or_else(|| {
+                    BuildError::Grader(format!(
+                        "no {word} found on PATH, which the suite's language {} runs: install                          it, or name it by its path in suite.yaml",
+                        defined.name
+                    ))
+                })?;
+                argv.push(found.into_os_string());
+            } else {
+                argv.push(word.into());
+            }
+        }
+        Ok::<_, BuildError>(argv)
+    };
+    sandbox::show_read_only(defined.reads.clone());
+    let mut messages = String::new();
+    let mut program = stage.join("program");
+    if let Some(build) = &defined.build {
+        let argv = command(build, &name, "program", &defined.flags)?;
+        let tool = Tool {
+            what: "the build command",
+            argv,
+            reads: reads.clone(),
+            sources: vec![source.to_path_buf()],
+            reserve: defined.reserve,
+        };
+        let (jail, said) = run_tool_with_retry(&tool, support)?;
+        if jail.workdir().join("program").is_file() {
+            program = take_program(&jail, stage, &said)?;
+        }
+        messages = said;
+    }
+    let argv = command(
+        &defined.run,
+        &source.to_string_lossy(),
+        &program.to_string_lossy(),
+        &[],
+    )?;
+    let program = Program {
+        argv,
+        reads,
+        heap: defined.reserve.map(|reserve| Heap {
+            option: None,
+            at: 0,
+            reserve,
+        }),
+    };
+    Ok((program, messages))
 }
 
 /// Whether a failed build tool's messages show a failure of the machine

@@ -3,7 +3,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::program::Language;
+use super::languages::Language;
 use crate::fault::Fault;
 use crate::untrusted::Refusal;
 
@@ -31,9 +31,9 @@ pub enum Error {
     },
     /// A file that is no program.
     #[error(
-        "{}: not a program: a submission is a .c file, a C++ file (.cpp, .cc, .cxx), a .py \
-         file, an executable, or a folder holding one of them",
-        .0.display()
+        "{}: not a program: a submission is {}, an executable, or a folder holding one of them",
+        .0.display(),
+        super::languages::sources_in_words()
     )]
     NotAProgram(PathBuf),
     /// A source named `.C`: C++ to `g++`, but as likely a `.c` whose
@@ -57,9 +57,9 @@ pub enum Error {
     },
     /// A folder with no program in it.
     #[error(
-        "{}: no program in this folder (looked for a C (.c), C++ (.cpp, .cc, .cxx) or Python \
-         (.py) file, or an executable)",
-        .0.display()
+        "{}: no program in this folder (looked for {}, or an executable)",
+        .0.display(),
+        super::languages::sources_in_words()
     )]
     NoProgram(PathBuf),
     /// A folder with more than one program.

@@ -1,17 +1,9 @@
 //! Compiler flags, per compiled language: what a suite's `compile:` or
 //! the command line (`--cflags`, `--cxxflags`) sets, and the defaults
-//! where neither does.
+//! where neither does (the table of languages' own, [`super::languages`]).
 
-use super::program::Language;
-
-/// C compiler flags when neither the suite nor the command line sets
-/// them: the compiler's own defaults, as on a student's laptop, with
-/// warnings shown.
-pub const DEFAULT_CFLAGS: &[&str] = &["-Wall"];
-
-/// C++ compiler flags when neither the suite nor the command line sets
-/// them: as for C (`g++` links the maths library by itself).
-pub const DEFAULT_CXXFLAGS: &[&str] = &["-Wall"];
+use super::languages;
+use super::languages::Language;
 
 /// Flags for each compiled language; `None` where nothing was said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -20,6 +12,8 @@ pub struct Flags {
     pub c: Option<Vec<String>>,
     /// For C++ (`.cpp`, `.cc`, `.cxx`, `.c++`).
     pub cpp: Option<Vec<String>>,
+    /// For Java (`.java`): `javac`'s.
+    pub java: Option<Vec<String>>,
 }
 
 impl Flags {
@@ -29,17 +23,24 @@ impl Flags {
         Flags {
             c: self.c.clone().or_else(|| fallback.c.clone()),
             cpp: self.cpp.clone().or_else(|| fallback.cpp.clone()),
+            java: self.java.clone().or_else(|| fallback.java.clone()),
         }
     }
 
     /// The flags `language` is compiled with: the ones set, else the
-    /// defaults (none for a language that is not compiled).
+    /// table's defaults (none for a language that is not compiled; a
+    /// suite's own language has the flags its entry gives).
     pub fn of(&self, language: Language) -> Vec<String> {
-        let (set, defaults) = match language {
-            Language::C => (&self.c, DEFAULT_CFLAGS),
-            Language::Cpp => (&self.cpp, DEFAULT_CXXFLAGS),
-            Language::Python | Language::Executable => return Vec::new(),
+        let set = match language {
+            Language::C => &self.c,
+            Language::Cpp => &self.cpp,
+            Language::Java => &self.java,
+            Language::Defined(_) => {
+                return languages::defined(language).map_or_else(Vec::new, |d| d.flags)
+            }
+            Language::Python | Language::Executable => &None,
         };
+        let defaults = languages::entry(language).map_or(&[][..], |e| e.flags);
         set.clone()
             .unwrap_or_else(|| defaults.iter().map(|f| f.to_string()).collect())
     }
@@ -52,6 +53,10 @@ impl Flags {
         if let Some(cpp) = &self.cpp {
             parts.push("\0c++".into());
             parts.extend(cpp.iter().cloned());
+        }
+        if let Some(java) = &self.java {
+            parts.push("\0java".into());
+            parts.extend(java.iter().cloned());
         }
         parts
     }
@@ -66,6 +71,7 @@ mod tests {
         Flags {
             c: c.map(own),
             cpp: cpp.map(own),
+            java: None,
         }
     }
 
@@ -79,6 +85,13 @@ mod tests {
         assert_eq!(Flags::default().of(Language::C), ["-Wall"]);
         assert_eq!(Flags::default().of(Language::Cpp), ["-Wall"]);
         assert!(suite.of(Language::Python).is_empty());
+        assert_eq!(Flags::default().of(Language::Java), ["-encoding", "UTF-8"]);
+        let java = Flags {
+            java: Some(vec!["-Xlint".into()]),
+            ..Flags::default()
+        };
+        assert_eq!(java.over(&suite).of(Language::Java), ["-Xlint"]);
+        assert_ne!(java.fingerprinted(), Flags::default().fingerprinted());
         // Set to nothing: no flags at all, not the defaults.
         assert!(flags(Some(&[]), None).of(Language::C).is_empty());
     }

@@ -2,11 +2,15 @@
 //! which game it plays, and building it into something the runner can
 //! start.
 //!
-//! A submission is a `.c` file (compiled with the system C compiler), a
-//! C++ file (`.cpp`, `.cc`, `.cxx`, `.c++`, compiled with `g++`), a `.py`
-//! file (run with Python 3), an executable, or a folder holding exactly
-//! one of those. A `.C` file is refused with what to do: `g++` takes it
-//! for C++, but on a system that ignores case it is as likely a `.c`.
+//! A submission is a source of one of the table of languages
+//! ([`languages`]: a `.c` file compiled with the system C compiler, a
+//! C++ file (`.cpp`, `.cc`, `.cxx`, `.c++`) compiled with `g++`, a `.py`
+//! file run with Python 3, a `.java` file compiled with `javac` and run
+//! with `java`, or a source of a language the suite adds), an
+//! executable, or a folder holding exactly one of those; a folder
+//! holding only `.java` files, one or several, is one Java program. A
+//! `.C` file is refused with what to do: `g++` takes it for C++, but on
+//! a system that ignores case it is as likely a `.c`.
 //!
 //! Everything here looks at what students control without following it:
 //! folders are listed with the type of each entry as it is on disk
@@ -25,6 +29,8 @@ use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 mod build;
 mod error;
 mod flags;
+pub mod java;
+pub mod languages;
 mod program;
 pub mod python;
 mod shared;
@@ -32,13 +38,11 @@ mod start;
 
 pub use build::{build, build_lazily, find_on_path, sandbox, BuildError, Built, COMPILER_MEMORY};
 pub use error::Error;
-pub use flags::{Flags, DEFAULT_CFLAGS, DEFAULT_CXXFLAGS};
-pub use program::{Language, Submission};
+pub use flags::Flags;
+pub use languages::Language;
+pub use program::Submission;
 pub use shared::SharedBuilds;
 pub use start::{execute, provide, StartError, Support, SUPPORT_LIMIT};
-
-/// Extensions of C++ sources, as `g++` knows them.
-const CPP: &[&str] = &["cpp", "cc", "cxx", "c++"];
 
 /// The extension `g++` takes for C++ and a case-insensitive file system
 /// (or an upload through one) may have made of `.c`: refused, with what
@@ -126,7 +130,7 @@ fn sources_win(programs: &mut Vec<(PathBuf, Language)>) {
 fn could_be_program(path: &Path) -> bool {
     match path.extension().and_then(|e| e.to_str()) {
         None => true,
-        Some(ext) => matches!(ext, "c" | "py" | UPPER_C) || CPP.contains(&ext),
+        Some(ext) => ext == UPPER_C || languages::of_extension(ext).is_some(),
     }
 }
 
@@ -144,10 +148,8 @@ fn refusal_of(path: &Path, meta: &Metadata) -> Refusal {
 fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, Error>> {
     let ext = path.extension().and_then(|e| e.to_str());
     let language = match ext {
-        Some("c") => Language::C,
-        Some("py") => Language::Python,
-        Some(ext) if CPP.contains(&ext) => Language::Cpp,
         Some(UPPER_C) => return Some(Err(Error::UpperCaseC(path.to_path_buf()))),
+        Some(ext) if languages::of_extension(ext).is_some() => languages::of_extension(ext)?,
         _ if meta.permissions().mode() & 0o111 != 0 => Language::Executable,
         _ => return None,
     };
@@ -198,6 +200,20 @@ pub fn locate(path: &Path) -> Result<Submission, Error> {
         });
     }
     let (programs, mut unusable) = (listing.programs, listing.unusable);
+    if programs.len() > 1
+        && unusable.is_empty()
+        && programs.iter().all(|(_, l)| *l == Language::Java)
+    {
+        // Several classes in files of their own: one program.
+        for (file, _) in &programs {
+            check_text(file, Language::Java)?;
+        }
+        return Ok(Submission {
+            id: stem(path),
+            file: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            language: Language::Java,
+        });
+    }
     match (&programs[..], &unusable[..]) {
         ([(file, language)], []) => found(path, file, *language),
         ([], []) => Err(Error::NoProgram(path.to_path_buf())),

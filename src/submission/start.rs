@@ -73,10 +73,20 @@ fn execute_timed(
     feed: Feed,
 ) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
-        let jail = super::sandbox()
+        let mut jail = super::sandbox()
             .jail(&program.reads, limits)
             .map_err(StartError::Sandbox)?;
         provide(jail.workdir(), support)?;
+        // A virtual machine's heap limit is the case's memory limit's.
+        let (argv, address_space) = program.within(limits);
+        if let Some(bytes) = address_space {
+            jail.reserve_address_space(bytes);
+        }
+        let program = &Program {
+            argv,
+            reads: program.reads.clone(),
+            heap: None,
+        };
         let result =
             run::run(program, input, limits, &jail, feed).map_err(|source| StartError::Run {
                 program: program_name(program),
