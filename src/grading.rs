@@ -769,6 +769,7 @@ fn execute(
     case: &Case,
     feed: Feed,
 ) -> Result<(Jail, RunResult), Error> {
+    let program = &program.with_args(&case.args);
     let run = || submission::execute(program, case.typed(), &case.limits, &suite.support, feed);
     let first = {
         let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
@@ -893,6 +894,8 @@ mod tests {
             ending_points: 0.0,
             exit_status: ExitStatus::Any,
             format: None,
+            args: Vec::new(),
+            command: None,
         }
     }
 

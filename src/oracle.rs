@@ -101,22 +101,23 @@ pub fn expected_timed(
     case: &Case,
 ) -> Result<(ReferenceRun, Option<Duration>), Error> {
     if let Ok(Some(text)) = pin::read(case) {
-        if let Ok(run) = pin::parse(&text, &case.input, case.end_of_input) {
+        if let Ok(run) = pin::parse_case(&text, case) {
             return Ok((run, None));
         }
     }
-    run_timed(suite, case.typed(), &case.limits, &case.name)
+    run_timed(suite, case.typed(), &case.args, &case.limits, &case.name)
 }
 
-/// Runs the reference on `input` under `limits` (`label` names the case
-/// in messages).
+/// Runs the reference on `input` with `args` under `limits` (`label`
+/// names the case in messages).
 pub fn run(
     suite: &Suite,
     input: Input<'_>,
+    args: &[String],
     limits: &Limits,
     label: &str,
 ) -> Result<ReferenceRun, Error> {
-    run_timed(suite, input, limits, label).map(|(run, _)| run)
+    run_timed(suite, input, args, limits, label).map(|(run, _)| run)
 }
 
 /// [`run`], with the reference program's time on the clock (`None` for a
@@ -124,6 +125,7 @@ pub fn run(
 fn run_timed(
     suite: &Suite,
     input: Input<'_>,
+    args: &[String],
     limits: &Limits,
     label: &str,
 ) -> Result<(ReferenceRun, Option<Duration>), Error> {
@@ -133,7 +135,7 @@ fn run_timed(
     };
     let built = self::program(suite, program, label)?;
     let (_jail, ran) = submission::execute(
-        &built.program,
+        &built.program.with_args(args),
         input,
         limits,
         &suite.support,
@@ -196,8 +198,8 @@ pub fn pin_text(suite: &Suite, case: &Case) -> Result<Vec<u8>, Error> {
     if let Some(call) = &case.call {
         return Ok(call.pin().into_bytes());
     }
-    let ran = run(suite, case.typed(), &case.limits, &case.name)?;
-    pin::pinned(&ran, &case.input, case.end_of_input).map_err(|source| Error::Unpinnable {
+    let ran = run(suite, case.typed(), &case.args, &case.limits, &case.name)?;
+    pin::pinned_case(&ran, case).map_err(|source| Error::Unpinnable {
         case: case.name.clone(),
         source,
     })

@@ -127,6 +127,8 @@ pub struct CaseFile {
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
     pub format: Option<Vec<String>>,
+    /// The program's command-line arguments, as written (no shell).
+    pub args: Option<Vec<Arg>>,
 }
 
 /// Settings a suite gives every case.
@@ -164,6 +166,8 @@ pub struct Settings {
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
     pub format: Option<Vec<String>>,
+    /// The program's command-line arguments, as written (no shell).
+    pub args: Option<Vec<Arg>>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -756,6 +760,63 @@ impl<'de> Deserialize<'de> for InputLine {
         }
         d.deserialize_any(V)
     }
+}
+
+/// One command-line argument: a string, reaching the program's `argv` as
+/// written. YAML would read `007` or `yes` as a number or a boolean and
+/// lose what was written, so those are refused, as are a NUL byte (no
+/// argument can hold one) and an argument past [`Arg::MAX`] bytes.
+#[derive(Clone, Debug)]
+pub struct Arg(pub String);
+
+impl Arg {
+    /// The longest argument, in bytes.
+    pub const MAX: usize = 4096;
+}
+
+impl<'de> Deserialize<'de> for Arg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Arg;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a command-line argument as a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Arg, E> {
+                if s.contains('\0') {
+                    return Err(E::custom("a command-line argument cannot hold a NUL byte"));
+                }
+                if s.len() > Arg::MAX {
+                    return Err(E::custom(format!(
+                        "a command-line argument of {} bytes; the most is {}",
+                        s.len(),
+                        Arg::MAX
+                    )));
+                }
+                Ok(Arg(s.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Arg, E> {
+                Err(not_an_argument(&n.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Arg, E> {
+                Err(not_an_argument(&n.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Arg, E> {
+                Err(not_an_argument(&n.to_string()))
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Arg, E> {
+                Err(not_an_argument(&b.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn not_an_argument<E: de::Error>(value: &str) -> E {
+    E::custom(format!(
+        "this argument is read as the YAML value {value}, not as text: quote it (\"{value}\"), \
+         as `args: [\"13\"]` does"
+    ))
 }
 
 fn not_a_string<E: de::Error>(value: &str) -> E {

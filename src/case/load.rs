@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use reference::Game;
 
 use super::file::TextPart;
-use super::file::{CaseFile, CompileFile, Mode, Settings, SuiteFile, Visibility};
+use super::file::{Arg, CaseFile, CompileFile, Mode, Settings, SuiteFile, Visibility};
 use super::{Case, GradedRegion, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
@@ -106,8 +106,20 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
             .collect(),
     };
     let graded = suite.graded_names();
+    let shown = shown_program(&suite);
+    if let Some(args) = &suite_file.defaults.args {
+        check_args(args).map_err(|message| at_key(&suite_path, &text, "args", message))?;
+        if let Some(game) = game {
+            return Err(at_key(
+                &suite_path,
+                &text,
+                "args",
+                format!("{game} is played without arguments; `args` are for a suite with its own `reference`"),
+            ));
+        }
+    }
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults, game, &graded)
+        match load_case(&path, &suite_file.defaults, game, &graded, &shown)
             .and_then(|case| in_rubric(case, &suite.rubric))
         {
             Ok(case) => suite.cases.push(case),
@@ -209,6 +221,11 @@ fn at_key(path: &Path, text: &str, key: &str, message: impl Into<String>) -> Pro
     let position = text
         .lines()
         .position(|line| line.starts_with(&prefix))
+        .or_else(|| {
+            // A key of `defaults`, indented.
+            text.lines()
+                .position(|line| line.trim_start().starts_with(&prefix))
+        })
         .map(|line| (line + 1, 1));
     Problem {
         file: path.to_path_buf(),
@@ -314,7 +331,9 @@ fn task(
         }
         (None, Some(call)) => {
             if game != Some(crate::call::GAME) {
-                let this = game.map_or("a suite with its own reference".to_string(), |g| g.to_string());
+                let this = game.map_or("a suite with its own reference".to_string(), |g| {
+                    g.to_string()
+                });
                 return Err(Problem::new(
                     path,
                     format!(
@@ -333,7 +352,11 @@ fn task(
                         function.name(),
                         wanted.len(),
                         if wanted.len() == 1 { "" } else { "s" },
-                        if wanted.is_empty() { "none".to_string() } else { wanted.join(", ") },
+                        if wanted.is_empty() {
+                            "none".to_string()
+                        } else {
+                            wanted.join(", ")
+                        },
                         call.args.len()
                     ),
                 ));
@@ -351,10 +374,36 @@ fn task(
             path,
             "a case has either `input` (a whole game) or `call` (one function), not both",
         )),
-        (None, None) => Err(Problem::new(
-            path,
-            "a case needs `input` (the lines typed into a whole game) or `call` (one function on a board)",
-        )),
+        // A program that reads nothing (it takes arguments, or files):
+        // nothing is typed.
+        (None, None) => Ok((Vec::new(), None)),
+    }
+}
+
+/// The most arguments a case may give a program.
+const MAX_ARGS: usize = 256;
+
+/// Whether a list of arguments can be given to a program; what is wrong
+/// with it if not.
+fn check_args(args: &[Arg]) -> Result<(), String> {
+    if args.len() > MAX_ARGS {
+        return Err(format!(
+            "`args` gives {} arguments; the most is {MAX_ARGS}",
+            args.len()
+        ));
+    }
+    Ok(())
+}
+
+/// How a student runs the suite's program, named as reports name the
+/// assignment: `./caesar`, or `python3 caesar.py` for a Python
+/// reference; `./connect4` for a built-in game.
+fn shown_program(suite: &Suite) -> Vec<String> {
+    match &suite.reference {
+        Reference::Program(path) if path.extension().is_some_and(|e| e == "py") => {
+            vec!["python3".into(), format!("{}.py", suite.name)]
+        }
+        _ => vec![format!("./{}", suite.name)],
     }
 }
 
@@ -363,12 +412,46 @@ fn load_case(
     defaults: &Settings,
     game: Option<Game>,
     regions: &[String],
+    shown: &[String],
 ) -> Result<Case, Problem> {
     let name = case_name(path)?;
     let text =
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
     let file: CaseFile = parse(path, &text)?;
     let (input, call) = task(path, &file, game)?;
+    if let Some(args) = &file.args {
+        check_args(args).map_err(|message| at_key(path, &text, "args", message))?;
+        if let Some(game) = game {
+            return Err(at_key(
+                path,
+                &text,
+                "args",
+                format!("{game} is played without arguments; `args` are for a suite with its own `reference`"),
+            ));
+        }
+        if call.is_some() {
+            return Err(at_key(
+                path,
+                &text,
+                "args",
+                "a `call` case calls one function; `args` are for a whole program",
+            ));
+        }
+    }
+    let args: Option<Vec<String>> = file
+        .args
+        .as_ref()
+        .or(defaults.args.as_ref())
+        .filter(|_| call.is_none())
+        .map(|args| args.iter().map(|a| a.0.clone()).collect());
+    let command = args.as_ref().map(|args| {
+        let words: Vec<&str> = shown
+            .iter()
+            .chain(args.iter())
+            .map(String::as_str)
+            .collect();
+        crate::text::command_line(&words)
+    });
     let points = file
         .points
         .clone()
@@ -457,6 +540,8 @@ fn load_case(
             .or(defaults.exit_status)
             .unwrap_or_default(),
         format,
+        args: args.unwrap_or_default(),
+        command,
     })
 }
 

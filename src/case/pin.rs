@@ -85,6 +85,12 @@ pub enum Unreadable {
     /// The mark cannot be read.
     #[error("its last line `{0}` cannot be read")]
     BadMark(String),
+    /// It does not start with the case's command line: it was pinned
+    /// with other arguments, or none.
+    #[error(
+        "it does not start with the case's command line `{0}` (it was pinned with other arguments)"
+    )]
+    OtherCommand(String),
     /// A line it says was typed is not the case's input line.
     #[error("it has input line {line} typed as something other than the case's `{expected}`")]
     OtherInput {
@@ -254,6 +260,34 @@ pub fn pinned(run: &ReferenceRun, inputs: &[String], ends: bool) -> Result<Vec<u
     if lines(&back) != lines(run) || back.status != run.status {
         return Err(Unpinnable);
     }
+    Ok(text)
+}
+
+/// The command line a pin of `case` starts with, when the case gives
+/// arguments: `$ ./caesar 13`, as the terminal showed it.
+fn command_line(case: &Case) -> Option<String> {
+    case.command.as_ref().map(|c| format!("$ {c}\n"))
+}
+
+/// The reference run a case's pinned file holds ([`parse`]), the file
+/// starting with the case's command line when it gives arguments: a pin
+/// of other arguments is stale.
+pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> {
+    let body = match command_line(case) {
+        Some(line) => text
+            .strip_prefix(line.as_bytes())
+            .ok_or_else(|| Unreadable::OtherCommand(line.trim_end().to_string()))?,
+        None => text,
+    };
+    parse(body, &case.input, case.end_of_input)
+}
+
+/// The text to pin for a run of `case` ([`pinned`]), after the case's
+/// command line when it gives arguments.
+pub fn pinned_case(run: &ReferenceRun, case: &Case) -> Result<Vec<u8>, Unpinnable> {
+    let body = pinned(run, &case.input, case.end_of_input)?;
+    let mut text = command_line(case).unwrap_or_default().into_bytes();
+    text.extend_from_slice(&body);
     Ok(text)
 }
 

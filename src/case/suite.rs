@@ -54,6 +54,14 @@ pub struct Case {
     /// In game mode, the parts of the text the format points grade;
     /// `None` for the whole text.
     pub format: Option<Vec<TextPart>>,
+    /// The program's command-line arguments, after its own name: the
+    /// reference's and the student's alike, reaching `argv` as written.
+    pub args: Vec<String>,
+    /// The command as a student types it (`./caesar 13`), quoted and
+    /// bounded ([`crate::text::command_line`]), when the case (or its
+    /// suite's defaults) gives `args`: explanations, pages and pins show
+    /// it.
+    pub command: Option<String>,
 }
 
 impl Case {

@@ -153,7 +153,7 @@ fn unchecked_pin_problem(suite: &Suite, case: &case::Case) -> Option<Problem> {
         )
     };
     match pin::read(case) {
-        Ok(Some(text)) => match pin::parse(&text, &case.input, case.end_of_input) {
+        Ok(Some(text)) => match pin::parse_case(&text, case) {
             Ok(_) => None,
             Err(why) => Some(Problem::new(
                 &case.pin_file(),

@@ -148,7 +148,7 @@ fn missing_pins(suite: &Suite) -> Vec<String> {
         .cases
         .iter()
         .filter(|c| c.call.is_none())
-        .filter(|c| !matches!(pin::read(c), Ok(Some(text)) if pin::parse(&text, &c.input, c.end_of_input).is_ok()))
+        .filter(|c| !matches!(pin::read(c), Ok(Some(text)) if pin::parse_case(&text, c).is_ok()))
         .map(|c| c.name.clone())
         .collect()
 }

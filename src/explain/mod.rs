@@ -290,6 +290,28 @@ pub fn explain_outcome(
     style: &Style,
     room: Room,
 ) -> Explanation {
+    let mut explanation = explain_run(prepared, outcome, game, regions, style, room);
+    if let Some(command) = &prepared.case.command {
+        // How the program was started, as the student would type it: the
+        // arguments are part of what the case checks.
+        let line = format!(
+            "  {} {}\n",
+            style.dim("Run as:"),
+            style.strong(&format!("$ {command}"))
+        );
+        explanation.text.insert_str(0, &line);
+    }
+    explanation
+}
+
+fn explain_run(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    game: Option<reference::Game>,
+    regions: &[Region],
+    style: &Style,
+    room: Room,
+) -> Explanation {
     let case = prepared.case;
     match (&prepared.expected, &case.call, &outcome.run) {
         (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game && game.is_some() => {
