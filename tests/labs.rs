@@ -235,3 +235,60 @@ fn suite_for_game(work: &Path) -> PathBuf {
     );
     dir
 }
+
+#[test]
+fn all_whitespace_ignores_white_space_anywhere_in_a_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("spacing");
+    let program = |line: &str| format!("input()\nprint({line:?})\n");
+    write_all(
+        &suite,
+        &[
+            ("solution.py", &program("Ciphertext: b")),
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  visibility: public\n  \
+                 compare: [all-whitespace, case]\n",
+            ),
+            ("a.yaml", "input: [a]\n"),
+        ],
+    );
+    pin(w, &suite);
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            ("tight.py", &program("ciphertext:b")),
+            ("loose.py", &program("  CIPHERTEXT :\t b ")),
+            ("wrong.py", &program("Ciphertext: c")),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("loose".to_string(), 1.0, vec![]),
+            ("tight".to_string(), 1.0, vec![]),
+            (
+                "wrong".to_string(),
+                0.0,
+                vec!["a: wrong-output".to_string()]
+            ),
+        ]
+    );
+    // The explanation names the comparison and shows the diff.
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("wrong.py").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(said.contains("Ciphertext: c"), "{said}");
+    let page = fs::read_to_string(w.join("out/feedback/wrong.html")).unwrap();
+    assert!(page.contains("ignoring all-whitespace, case"), "{page}");
+}

@@ -576,7 +576,7 @@ pub struct CompareFile(pub Options);
 
 /// What a `compare:` list may hold, for messages.
 const COMPARE_ITEMS: &str = "`exact`, or a list of: trailing-whitespace, whitespace-runs, \
-                             blank-lines, case, prompts, {numbers: {absolute: 0.01}}";
+                             all-whitespace, blank-lines, case, prompts, {numbers: {absolute: 0.01}}";
 
 impl<'de> Deserialize<'de> for CompareFile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

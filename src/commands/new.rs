@@ -135,7 +135,8 @@ defaults:
   visibility: hidden
   timeout: 5s
   # What does not count when outputs are compared: exact, or a list of
-  # trailing-whitespace, whitespace-runs, blank-lines, case, prompts (a
+  # trailing-whitespace, whitespace-runs, all-whitespace (white space
+  # anywhere, as diff -w), blank-lines, case, prompts (a
   # program's prompts, in any words), and {{numbers: {{absolute: 0.01}}}}
   # (numbers within a tolerance). Students word their prompts their own
   # way, so prompts are not compared unless you take them out of here.
