@@ -20,7 +20,7 @@ use crate::oracle;
 use crate::queue;
 use crate::run::{Feed, Limits, Program, RunResult};
 use crate::sandbox::Jail;
-use crate::submission::{self, BuildError, Built, Submission};
+use crate::submission::{self, BuildError, Built, Submission, Support};
 use crate::terminal;
 use crate::timings::{Phase, Timed};
 use crate::transcript::TermLine;
@@ -195,6 +195,9 @@ pub struct CaseOutcome {
     /// shows them ([`CaseOutcome::diffed`]); empty until then, and emptied
     /// again with the run's output once the case has its result.
     pub diffed: OnceLock<Diffed>,
+    /// The files of the case's `outputs` as the run left them, each
+    /// within the case's output limit (empty for other cases).
+    pub files: Vec<judge::outputs::LeftFile>,
 }
 
 /// A case's two terminals, the reference's and the program's, and their
@@ -460,6 +463,7 @@ fn not_compiled<K>(
         faults: Faults::default(),
         shortened: None,
         diffed: OnceLock::new(),
+        files: Vec::new(),
     };
     let mut graded = Graded {
         status: Status::CompileError(messages),
@@ -740,7 +744,10 @@ fn run_case_as(
     match (&prepared.expected, &case.call) {
         (Expected::Call(expected), Some(call)) => call_case(built, suite, case, call, expected),
         (Expected::Play(expected), _) => {
-            let (_jail, result) = execute(&built.program, suite, case, feed)?;
+            let (jail, result) = execute(&built.program, suite, case, feed)?;
+            // What the program left is read before its folder goes.
+            let files = judge::outputs::collect(jail.workdir(), &case.outputs, case.limits.output);
+            drop(jail);
             let setting = judge::Setting {
                 case,
                 game: suite.game(),
@@ -750,9 +757,15 @@ fn run_case_as(
             };
             let want = || prepared.reading(suite.game(), expected);
             let (judgement, faults) = crate::timings::time(Phase::Judging, || {
-                judge::whole_game(&setting, want, &result)
+                let (judgement, faults) = judge::whole_game(&setting, want, &result);
+                (
+                    judge::outputs::apply(case, expected, &files, judgement),
+                    faults,
+                )
             });
-            Ok(outcome(judgement, faults, Some(result), None))
+            let mut done = outcome(judgement, faults, Some(result), None);
+            done.files = files;
+            Ok(done)
         }
         (Expected::Call(_), None) => Err(Error::CallWithoutCall),
     }
@@ -770,7 +783,8 @@ fn execute(
     feed: Feed,
 ) -> Result<(Jail, RunResult), Error> {
     let program = &program.with_args(&case.args);
-    let run = || submission::execute(program, case.typed(), &case.limits, &suite.support, feed);
+    let provided: Vec<Support> = suite.support.iter().chain(&case.files).cloned().collect();
+    let run = || submission::execute(program, case.typed(), &case.limits, &provided, feed);
     let first = {
         let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
         run()?
@@ -808,6 +822,7 @@ fn outcome(
         faults,
         shortened: None,
         diffed: OnceLock::new(),
+        files: Vec::new(),
     }
 }
 
@@ -896,6 +911,8 @@ mod tests {
             format: None,
             args: Vec::new(),
             command: None,
+            files: Vec::new(),
+            outputs: Vec::new(),
         }
     }
 
@@ -904,6 +921,7 @@ mod tests {
             transcript: crate::transcript::Transcript::new(),
             waited_at_end: false,
             status: 0,
+            files: Vec::new(),
         };
         let mut prepared = Prepared::with(case, Expected::Play(nothing));
         prepared.reference_time = reference;

@@ -22,8 +22,9 @@ use crate::case::pin::{self, PinState};
 use crate::case::{Case, Reference, Suite};
 use crate::expected::{self, ReferenceRun};
 use crate::fault::Fault;
-use crate::run::{Ending, Feed, Input, Limits};
-use crate::submission::{self, BuildError, Built};
+use crate::judge;
+use crate::run::{Ending, Feed};
+use crate::submission::{self, BuildError, Built, Support};
 
 /// Why the reference could not say what a case expects.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -105,40 +106,31 @@ pub fn expected_timed(
             return Ok((run, None));
         }
     }
-    run_timed(suite, case.typed(), &case.args, &case.limits, &case.name)
+    run_timed(suite, case)
 }
 
-/// Runs the reference on `input` with `args` under `limits` (`label`
-/// names the case in messages).
-pub fn run(
-    suite: &Suite,
-    input: Input<'_>,
-    args: &[String],
-    limits: &Limits,
-    label: &str,
-) -> Result<ReferenceRun, Error> {
-    run_timed(suite, input, args, limits, label).map(|(run, _)| run)
+/// Runs the reference on `case`: its input and arguments, its files in
+/// the working folder, under its limits; what it left of the case's
+/// `outputs` is read (a file it did not leave is its failure).
+pub fn run(suite: &Suite, case: &Case) -> Result<ReferenceRun, Error> {
+    run_timed(suite, case).map(|(run, _)| run)
 }
 
 /// [`run`], with the reference program's time on the clock (`None` for a
 /// built-in game).
-fn run_timed(
-    suite: &Suite,
-    input: Input<'_>,
-    args: &[String],
-    limits: &Limits,
-    label: &str,
-) -> Result<(ReferenceRun, Option<Duration>), Error> {
+fn run_timed(suite: &Suite, case: &Case) -> Result<(ReferenceRun, Option<Duration>), Error> {
+    let (input, limits, label) = (case.typed(), &case.limits, case.name.as_str());
     let program = match &suite.reference {
         Reference::Game(game) => return Ok((expected::play(*game, input.lines, input.ends), None)),
         Reference::Program(program) => program,
     };
     let built = self::program(suite, program, label)?;
-    let (_jail, ran) = submission::execute(
-        &built.program.with_args(args),
+    let provided: Vec<Support> = suite.support.iter().chain(&case.files).cloned().collect();
+    let (jail, ran) = submission::execute(
+        &built.program.with_args(&case.args),
         input,
         limits,
-        &suite.support,
+        &provided,
         Feed::Interactive,
     )
     .map_err(|e| Error::Grader {
@@ -174,11 +166,21 @@ fn run_timed(
         }
         Ending::MemoryLimit => return Err(failed("ran out of memory".into())),
     };
+    let mut files = Vec::with_capacity(case.outputs.len());
+    for left in judge::outputs::collect(jail.workdir(), &case.outputs, limits.output) {
+        match (left.refusal(), left.left) {
+            (_, judge::outputs::Left::File(bytes)) => files.push((left.name, bytes)),
+            (Some(refusal), _) => return Err(failed(refusal)),
+            (None, _) => {}
+        }
+    }
+    drop(jail);
     let took = ran.wall;
     let run = ReferenceRun {
         transcript: ran.transcript,
         waited_at_end,
         status,
+        files,
     };
     Ok((run, Some(took)))
 }
@@ -198,7 +200,7 @@ pub fn pin_text(suite: &Suite, case: &Case) -> Result<Vec<u8>, Error> {
     if let Some(call) = &case.call {
         return Ok(call.pin().into_bytes());
     }
-    let ran = run(suite, case.typed(), &case.args, &case.limits, &case.name)?;
+    let ran = run(suite, case)?;
     pin::pinned_case(&ran, case).map_err(|source| Error::Unpinnable {
         case: case.name.clone(),
         source,

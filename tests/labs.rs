@@ -292,3 +292,196 @@ fn all_whitespace_ignores_white_space_anywhere_in_a_line() {
     let page = fs::read_to_string(w.join("out/feedback/wrong.html")).unwrap();
     assert!(page.contains("ignoring all-whitespace, case"), "{page}");
 }
+
+/// The ranking lab: `python3 rank.py before.csv after.csv` reads a CSV
+/// and writes it ranked. Its `after.csv` is given first holding an old
+/// ranking, so that a program appending to it is seen.
+fn rank_suite(work: &Path) -> PathBuf {
+    let suite = work.join("rank-lab");
+    fs::create_dir_all(suite.join("data")).unwrap();
+    for file in ["rank.py", "data/before.csv", "data/old-after.csv"] {
+        fs::copy(fixture(&format!("scores/{file}")), suite.join(file)).unwrap();
+    }
+    write_all(
+        &suite,
+        &[
+            (
+                "suite.yaml",
+                "reference: rank.py\nname: rank\ndefaults:\n  visibility: public\n  \
+                 timeout: 5s\n  args: [before.csv, after.csv]\n  files:\n    \
+                 before.csv: data/before.csv\n    after.csv: data/old-after.csv\n  \
+                 outputs: [after.csv]\n",
+            ),
+            // Only the file and the ending count.
+            ("ranks.yaml", "mode: files\n"),
+            // The file, and what it says.
+            ("says.yaml", "mode: text\n"),
+            // The file only has to be written (and is not given first:
+            // a file given is there already).
+            (
+                "writes.yaml",
+                "mode: ending\nfiles: {before.csv: data/before.csv}\n",
+            ),
+        ],
+    );
+    suite
+}
+
+#[test]
+fn a_file_written_is_graded_against_the_references() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    pin(w, &suite);
+    // The pin holds the reference's file after its transcript.
+    assert_eq!(
+        fs::read_to_string(suite.join("ranks.transcript")).unwrap(),
+        "$ python3 rank.py before.csv after.csv\nRanked 3 students.\n⟨typed: nothing⟩\n\
+         name,score\nada,9\nbob,7\ncy,7\n⟨file after.csv: 28 bytes⟩\n"
+    );
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for file in [
+        "rank.py",
+        "order.py",
+        "appends.py",
+        "nothing.py",
+        "chatty.py",
+    ] {
+        fs::copy(fixture(&format!("scores/{file}")), class.join(file)).unwrap();
+    }
+    // Graded from the pins alone: the reference is not needed.
+    fs::remove_file(suite.join("rank.py")).unwrap();
+    let results = grade(w, &suite, &class);
+    let wrong = |cases: &[&str]| {
+        cases
+            .iter()
+            .map(|c| format!("{c}: wrong-output"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("appends".to_string(), 1.0, wrong(&["ranks", "says"])),
+            // Prints other words: only the case about them.
+            ("chatty".to_string(), 2.0, wrong(&["says"])),
+            (
+                "nothing".to_string(),
+                0.0,
+                wrong(&["ranks", "says", "writes"])
+            ),
+            ("order".to_string(), 1.0, wrong(&["ranks", "says"])),
+            ("rank".to_string(), 3.0, vec![]),
+        ]
+    );
+    let reason = |id: &str, case: &str| -> String {
+        results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .and_then(|s| s["cases"].as_array())
+            .and_then(|cases| cases.iter().find(|c| c["name"] == case))
+            .map(|c| c["reason"].as_str().unwrap_or_default().to_string())
+            .unwrap()
+    };
+    assert!(
+        reason("nothing", "writes").contains("did not write after.csv"),
+        "{}",
+        reason("nothing", "writes")
+    );
+    // Given the old ranking, it leaves it as it was.
+    assert_eq!(
+        reason("nothing", "ranks"),
+        "your program's after.csv differs from the reference's"
+    );
+    // The explanation names the file and shows its diff.
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("order.py").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(
+        said.contains("Your after.csv differs from the reference's (exact):"),
+        "{said}"
+    );
+    assert!(said.contains("ada,9") && said.contains("cy,7"), "{said}");
+}
+
+#[test]
+fn what_a_program_leaves_instead_of_a_file_is_said_and_never_followed() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    // A small limit, so that a file past it is cheap to write.
+    let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        yaml.replace("timeout: 5s", "timeout: 5s\n  output_limit: 64KiB"),
+    )
+    .unwrap();
+    fs::remove_file(suite.join("says.yaml")).unwrap();
+    fs::remove_file(suite.join("writes.yaml")).unwrap();
+    pin(w, &suite);
+    let class = w.join("class");
+    let writes_instead = |what: &str| {
+        format!("import os, sys\nos.remove(sys.argv[2])\n{what}\nprint('Ranked 3 students.')\n")
+    };
+    write_all(
+        &class,
+        &[
+            (
+                "link.py",
+                &writes_instead("os.symlink('/etc/passwd', sys.argv[2])"),
+            ),
+            ("fifo.py", &writes_instead("os.mkfifo(sys.argv[2])")),
+            ("folder.py", &writes_instead("os.mkdir(sys.argv[2])")),
+            (
+                "large.py",
+                &writes_instead("open(sys.argv[2], 'w').write('x,1\\n' * 100000)"),
+            ),
+            // Past the file-size limit: the system stops it long before.
+            (
+                "huge.py",
+                &writes_instead(
+                    "f = open(sys.argv[2], 'w')\nfor _ in range(2048):\n    f.write('x' * (1 << 20))",
+                ),
+            ),
+            ("good.py", &fs::read_to_string(fixture("scores/rank.py")).unwrap()),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    let reasons: Vec<(String, f64, String)> = results["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_string(),
+                s["score"].as_f64().unwrap_or(-1.0),
+                s["cases"][0]["reason"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let of = |id: &str| reasons.iter().find(|r| r.0 == id).unwrap().clone();
+    assert_eq!(of("good").1, 1.0, "{:?}", of("good"));
+    for (id, said) in [
+        ("link", "left a symbolic link as after.csv"),
+        ("fifo", "left a FIFO (named pipe) as after.csv"),
+        ("folder", "as after.csv, not a plain file"),
+        ("large", "wrote after.csv larger than the output limit"),
+        ("huge", "wrote after.csv larger than the output limit"),
+    ] {
+        let (_, score, reason) = of(id);
+        assert_eq!(score, 0.0, "{id}: {reason}");
+        assert!(reason.contains(said), "{id}: {reason}");
+    }
+}

@@ -129,6 +129,12 @@ pub struct CaseFile {
     pub format: Option<Vec<String>>,
     /// The program's command-line arguments, as written (no shell).
     pub args: Option<Vec<Arg>>,
+    /// Files put in the run's working folder before it starts: each name
+    /// there, mapped to a path in the suite's folder.
+    pub files: Option<std::collections::BTreeMap<String, String>>,
+    /// Files the run must leave in its working folder, each compared with
+    /// the reference's.
+    pub outputs: Option<Vec<OutputItem>>,
 }
 
 /// Settings a suite gives every case.
@@ -168,6 +174,12 @@ pub struct Settings {
     pub format: Option<Vec<String>>,
     /// The program's command-line arguments, as written (no shell).
     pub args: Option<Vec<Arg>>,
+    /// Files put in the run's working folder before it starts: each name
+    /// there, mapped to a path in the suite's folder.
+    pub files: Option<std::collections::BTreeMap<String, String>>,
+    /// Files the run must leave in its working folder, each compared with
+    /// the reference's.
+    pub outputs: Option<Vec<OutputItem>>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -209,6 +221,33 @@ pub struct CallFile {
     pub args: Vec<i64>,
 }
 
+/// One item of `outputs:`: a file's name (compared as text), or
+/// `{name: image.bin, binary: true}` (compared byte for byte).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OutputItem {
+    /// A file compared as text.
+    Name(String),
+    /// A file, perhaps binary.
+    Full {
+        /// Its name in the working folder.
+        name: String,
+        /// Whether it is compared byte for byte.
+        #[serde(default)]
+        binary: bool,
+    },
+}
+
+impl OutputItem {
+    /// Its name and whether it is binary.
+    pub fn parts(&self) -> (&str, bool) {
+        match self {
+            OutputItem::Name(name) => (name, false),
+            OutputItem::Full { name, binary } => (name, *binary),
+        }
+    }
+}
+
 /// How a case judges a program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -224,6 +263,10 @@ pub enum Mode {
     /// line with the same exit status. All the case's points are for
     /// the ending.
     Ending,
+    /// Only the files the run leaves (`outputs`) and how it ends, not
+    /// what it prints: the ending as `ending` judges it, and each file
+    /// as the reference's.
+    Files,
 }
 
 impl Mode {
@@ -233,6 +276,7 @@ impl Mode {
             Mode::Text => "text",
             Mode::Game => "game",
             Mode::Ending => "ending",
+            Mode::Files => "files",
         }
     }
 }

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use reference::Game;
 
 use super::file::TextPart;
-use super::file::{Arg, CaseFile, CompileFile, Mode, Settings, SuiteFile, Visibility};
-use super::{Case, GradedRegion, Problem, Reference, RubricItem, Suite};
+use super::file::{Arg, CaseFile, CompileFile, Mode, OutputItem, Settings, SuiteFile, Visibility};
+use super::{Case, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
@@ -118,8 +118,20 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
             ));
         }
     }
+    let context = CaseContext {
+        dir,
+        shown: &shown,
+        support: &suite.support,
+        defaults_files: match &suite_file.defaults.files {
+            Some(files) => Some(
+                files_in(dir, files, &suite.support)
+                    .map_err(|message| at_key(&suite_path, &text, "files", message))?,
+            ),
+            None => None,
+        },
+    };
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults, game, &graded, &shown)
+        match load_case(&path, &suite_file.defaults, game, &graded, &context)
             .and_then(|case| in_rubric(case, &suite.rubric))
         {
             Ok(case) => suite.cases.push(case),
@@ -199,7 +211,11 @@ fn support_file(
     let place = support_place(suite_path, text, written)?;
     let source = dir.join(&place);
     match fs::metadata(&source) {
-        Ok(meta) if meta.is_file() => Ok(Support { source, place }),
+        Ok(meta) if meta.is_file() => Ok(Support {
+            source,
+            place,
+            writable: false,
+        }),
         Ok(_) => Err(at_key(
             suite_path,
             text,
@@ -407,13 +423,124 @@ fn shown_program(suite: &Suite) -> Vec<String> {
     }
 }
 
+/// The most files a case may name in `outputs`.
+const MAX_OUTPUTS: usize = 32;
+
+/// A case's `outputs`: plain file names of the working folder (no `/`,
+/// not `.` or `..`, no control character), each once.
+fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, String> {
+    if items.len() > MAX_OUTPUTS {
+        return Err(format!(
+            "`outputs` names {} files; the most is {MAX_OUTPUTS}",
+            items.len()
+        ));
+    }
+    let mut outputs: Vec<OutputFile> = Vec::with_capacity(items.len());
+    for item in items {
+        let (name, binary) = item.parts();
+        let plain = !name.is_empty()
+            && name != "."
+            && name != ".."
+            && name.len() <= 255
+            && !name.contains('/')
+            && !name.chars().any(char::is_control);
+        if !plain {
+            return Err(format!(
+                "`{}`: an output is a file the program leaves in its working folder, named                  plainly (`after.csv`): no `/`, not `.` or `..`",
+                crate::text::visible::safe(name.as_bytes())
+            ));
+        }
+        if outputs.iter().any(|o| o.name == name) {
+            return Err(format!("`{name}` is named twice in `outputs`"));
+        }
+        outputs.push(OutputFile {
+            name: name.to_string(),
+            binary,
+        });
+    }
+    Ok(outputs)
+}
+
+/// What every case of a suite is loaded with, besides its defaults.
+struct CaseContext<'a> {
+    /// The suite's folder.
+    dir: &'a Path,
+    /// How a student runs the program ([`shown_program`]).
+    shown: &'a [String],
+    /// The suite's support files, whose places `files` may not take.
+    support: &'a [Support],
+    /// The defaults' `files`, checked.
+    defaults_files: Option<Vec<Support>>,
+}
+
+/// Whether a name in the working folder stays inside it: a relative
+/// path of plain names (`before.csv`, `data/in.txt`), none `..`.
+fn stays_inside(written: &str) -> bool {
+    let relative = Path::new(written);
+    !written.is_empty()
+        && relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// A case's `files`, each a name in the run's working folder mapped to
+/// a file of the suite's folder: names that stay inside the working
+/// folder and take no support file's place, sources that are regular
+/// files inside the suite's folder (a link is followed only where it
+/// stays inside it). What is wrong, if anything.
+fn files_in(
+    dir: &Path,
+    files: &std::collections::BTreeMap<String, String>,
+    support: &[Support],
+) -> Result<Vec<Support>, String> {
+    let folder = fs::canonicalize(dir)
+        .map_err(|e| format!("cannot resolve the suite's folder {}: {e}", dir.display()))?;
+    let mut found = Vec::with_capacity(files.len());
+    for (name, source) in files {
+        if !stays_inside(name) {
+            return Err(format!(
+                "`{name}`: a file is put in the run's working folder by a name there                  (`before.csv`, `data/in.txt`); not an absolute path or one through `..`"
+            ));
+        }
+        if support.iter().any(|s| s.place == Path::new(name)) {
+            return Err(format!(
+                "`{name}` is a support file already: every run gets it; give this file                  another name"
+            ));
+        }
+        if !stays_inside(source) {
+            return Err(format!(
+                "`{name}: {source}`: the file is named by its path in the suite's folder                  (`data/before.csv`); not an absolute path or one through `..`"
+            ));
+        }
+        let resolved = fs::canonicalize(dir.join(source)).map_err(|e| {
+            format!("`{name}: {source}`: cannot read it ({e}): put it in the suite's folder")
+        })?;
+        if !resolved.starts_with(&folder) {
+            return Err(format!(
+                "`{name}: {source}` is a link out of the suite's folder (to {}): put the                  file itself in the folder",
+                resolved.display()
+            ));
+        }
+        if !resolved.is_file() {
+            return Err(format!("`{name}: {source}` is not a regular file"));
+        }
+        found.push(Support {
+            source: resolved,
+            place: PathBuf::from(name),
+            writable: true,
+        });
+    }
+    Ok(found)
+}
+
 fn load_case(
     path: &Path,
     defaults: &Settings,
     game: Option<Game>,
     regions: &[String],
-    shown: &[String],
+    context: &CaseContext<'_>,
 ) -> Result<Case, Problem> {
+    let shown = context.shown;
     let name = case_name(path)?;
     let text =
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
@@ -444,6 +571,11 @@ fn load_case(
         .or(defaults.args.as_ref())
         .filter(|_| call.is_none())
         .map(|args| args.iter().map(|a| a.0.clone()).collect());
+    let files = match &file.files {
+        Some(files) => files_in(context.dir, files, context.support)
+            .map_err(|message| at_key(path, &text, "files", message))?,
+        None => context.defaults_files.clone().unwrap_or_default(),
+    };
     let command = args.as_ref().map(|args| {
         let words: Vec<&str> = shown
             .iter()
@@ -491,6 +623,32 @@ fn load_case(
             path,
             "`mode: game` reads the play with a game's reader, and this suite's reference is a \
              program of its own: use `mode: text` (the default) or `mode: ending`",
+        ));
+    }
+    let outputs = match file.outputs.as_ref().or(defaults.outputs.as_ref()) {
+        Some(items) => outputs_of(items).map_err(|message| {
+            let in_case = file.outputs.is_some();
+            let at = if in_case {
+                at_key(path, &text, "outputs", message)
+            } else {
+                Problem::new(path, format!("suite.yaml's `defaults`: {message}"))
+            };
+            at
+        })?,
+        None => Vec::new(),
+    };
+    if mode == Mode::Files && outputs.is_empty() {
+        return Err(Problem::new(
+            path,
+            "`mode: files` grades the files a run leaves: name them in `outputs`",
+        ));
+    }
+    if !outputs.is_empty() && game.is_some() {
+        return Err(at_key(
+            path,
+            &text,
+            "outputs",
+            "the built-in games write no files; `outputs` are for a suite with its own `reference`",
         ));
     }
     let mut limits = Limits::default();
@@ -542,6 +700,8 @@ fn load_case(
         format,
         args: args.unwrap_or_default(),
         command,
+        files,
+        outputs,
     })
 }
 
@@ -571,6 +731,9 @@ fn check_parts(
     let why = match mode {
         Mode::Text => "in text mode the whole transcript and the ending earn the points together",
         Mode::Ending => "in `mode: ending` all the case's points are for how the run ends",
+        Mode::Files => {
+            "in `mode: files` all the case's points are for the files it leaves and how it ends"
+        }
         Mode::Game => return Ok(()),
     };
     match game_only.iter().find(|(set, _)| *set) {

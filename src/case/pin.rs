@@ -91,6 +91,9 @@ pub enum Unreadable {
         "it does not start with the case's command line `{0}` (it was pinned with other arguments)"
     )]
     OtherCommand(String),
+    /// It does not end with the file the case's `outputs` names.
+    #[error("it does not hold the reference's {0} (pinned before the case named it in `outputs`)")]
+    NoFile(String),
     /// A line it says was typed is not the case's input line.
     #[error("it has input line {line} typed as something other than the case's `{expected}`")]
     OtherInput {
@@ -147,6 +150,7 @@ pub fn parse(text: &[u8], inputs: &[String], ends: bool) -> Result<ReferenceRun,
         transcript,
         waited_at_end,
         status,
+        files: Vec::new(),
     })
 }
 
@@ -279,15 +283,63 @@ pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> 
             .ok_or_else(|| Unreadable::OtherCommand(line.trim_end().to_string()))?,
         None => text,
     };
-    parse(body, &case.input, case.end_of_input)
+    // The files come last, the last file last: each its bytes, then a
+    // mark giving its name and size, read from the end.
+    let mut body = body;
+    let mut files = Vec::with_capacity(case.outputs.len());
+    for output in case.outputs.iter().rev() {
+        let (rest, bytes) = strip_file(body, &output.name)
+            .ok_or_else(|| Unreadable::NoFile(output.name.clone()))?;
+        files.push((output.name.clone(), bytes.to_vec()));
+        body = rest;
+    }
+    files.reverse();
+    let mut run = parse(body, &case.input, case.end_of_input)?;
+    run.files = files;
+    Ok(run)
+}
+
+/// A file's mark, after its bytes: `⟨file after.csv: 42 bytes⟩`.
+fn file_mark(name: &str, size: usize) -> String {
+    format!("{FILE}{name}: {size} bytes{CLOSE}")
+}
+
+const FILE: &str = "⟨file ";
+
+/// `text` without the file `name` at its end (its bytes and its mark),
+/// and the file's bytes.
+fn strip_file<'t>(text: &'t [u8], name: &str) -> Option<(&'t [u8], &'t [u8])> {
+    let without_close = text.strip_suffix(CLOSE.as_bytes())?;
+    let at = find_last(without_close, FILE.as_bytes())?;
+    let inner = std::str::from_utf8(&without_close[at + FILE.len()..]).ok()?;
+    let size: usize = inner
+        .strip_prefix(name)?
+        .strip_prefix(": ")?
+        .strip_suffix(" bytes")?
+        .parse()
+        .ok()?;
+    let start = at.checked_sub(size)?;
+    Some((&text[..start], &text[start..at]))
 }
 
 /// The text to pin for a run of `case` ([`pinned`]), after the case's
-/// command line when it gives arguments.
+/// command line when it gives arguments, and followed by the files of
+/// its `outputs` the reference left, each its bytes and then a mark
+/// with its name and size (so any bytes read back).
 pub fn pinned_case(run: &ReferenceRun, case: &Case) -> Result<Vec<u8>, Unpinnable> {
     let body = pinned(run, &case.input, case.end_of_input)?;
     let mut text = command_line(case).unwrap_or_default().into_bytes();
     text.extend_from_slice(&body);
+    for output in &case.outputs {
+        let bytes = run
+            .files
+            .iter()
+            .find(|(name, _)| *name == output.name)
+            .map(|(_, bytes)| bytes.as_slice())
+            .ok_or(Unpinnable)?;
+        text.extend_from_slice(bytes);
+        text.extend_from_slice(file_mark(&output.name, bytes.len()).as_bytes());
+    }
     Ok(text)
 }
 
@@ -366,6 +418,7 @@ mod tests {
             transcript,
             waited_at_end: waited,
             status,
+            files: Vec::new(),
         }
     }
 

@@ -252,6 +252,7 @@ fn judged(suite: &Suite, case: &case::Case) -> String {
     match case.mode {
         case::Mode::Text => return case.compare.describe(),
         case::Mode::Ending => return "how it ends".into(),
+        case::Mode::Files => return "the files it leaves, and how it ends".into(),
         case::Mode::Game => {}
     }
     let mut parts = vec![format!("play {}", points(case.play_points()))];

@@ -45,6 +45,8 @@ fn case(input: &[&str], points: f64) -> Case {
         format: None,
         args: Vec::new(),
         command: None,
+        files: Vec::new(),
+        outputs: Vec::new(),
     }
 }
 
