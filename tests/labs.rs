@@ -485,3 +485,112 @@ fn what_a_program_leaves_instead_of_a_file_is_said_and_never_followed() {
         assert!(reason.contains(said), "{id}: {reason}");
     }
 }
+
+#[test]
+fn files_that_would_leave_their_folders_are_refused_with_their_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    fs::write(w.join("outside.csv"), "name,score\n").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", suite.join("data/link.csv")).unwrap();
+    write_all(
+        &suite,
+        &[
+            (
+                "up.yaml",
+                "mode: text\nfiles:\n  before.csv: ../outside.csv\n",
+            ),
+            (
+                "link.yaml",
+                "mode: text\nfiles:\n  before.csv: data/link.csv\n",
+            ),
+            (
+                "absolute.yaml",
+                "mode: text\nfiles:\n  /tmp/x.csv: data/before.csv\n",
+            ),
+            ("out-slash.yaml", "mode: text\noutputs: [out/after.csv]\n"),
+            ("out-dots.yaml", "mode: text\noutputs: ['..']\n"),
+        ],
+    );
+    let done = referee_in(w, &["cases", "validate", suite.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&done), stderr(&done));
+    assert_ne!(done.status.code(), Some(0), "{said}");
+    for (file, words) in [
+        (
+            "up.yaml:2:",
+            "`before.csv: ../outside.csv`: the file is named by its path in the suite's folder",
+        ),
+        ("link.yaml:2:", "is a link out of the suite's folder"),
+        (
+            "absolute.yaml:2:",
+            "`/tmp/x.csv`: a file is put in the run's working folder by a name there",
+        ),
+        (
+            "out-slash.yaml:2:",
+            "`out/after.csv`: an output is a file the program leaves in its working folder",
+        ),
+        ("out-dots.yaml:2:", "`..`: an output is a file"),
+    ] {
+        let line = said
+            .lines()
+            .find(|l| l.contains(file))
+            .unwrap_or_else(|| panic!("{file}: {said}"));
+        assert!(line.contains(words), "{line}");
+    }
+    // The cases that are right still load: nothing else is lost.
+    assert!(said.contains("8 problems in 3 cases"), "{said}");
+}
+
+#[test]
+fn a_binary_file_is_compared_byte_for_byte() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("bytes");
+    let writer = |data: &str| format!("import sys\nopen('out.bin', 'wb').write(bytes({data}))\n");
+    write_all(
+        &suite,
+        &[
+            ("solution.py", &writer("range(10)")),
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  visibility: public\n  mode: files\n  \
+                 outputs: [{name: out.bin, binary: true}]\n",
+            ),
+            ("a.yaml", "description: Writes ten bytes.\n"),
+        ],
+    );
+    pin(w, &suite);
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            ("same.py", &writer("range(10)")),
+            ("other.py", &writer("[0, 1, 2, 3, 4, 9, 6, 7, 8, 9, 10]")),
+            ("short.py", &writer("range(4)")),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    let reason = |id: &str| -> String {
+        results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .map(|s| s["cases"][0]["reason"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(
+        reason("same"),
+        "your program stopped before reading any input with exit status 0, as the reference does"
+    );
+    assert_eq!(
+        reason("other"),
+        "your program's out.bin differs from the reference's at byte 5 (yours has 11 bytes, \
+         the reference's 10)"
+    );
+    assert_eq!(
+        reason("short"),
+        "your program's out.bin differs from the reference's at byte 4 (yours has 4 bytes, \
+         the reference's 10)"
+    );
+}

@@ -446,7 +446,7 @@ fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, String> {
             && !name.chars().any(char::is_control);
         if !plain {
             return Err(format!(
-                "`{}`: an output is a file the program leaves in its working folder, named                  plainly (`after.csv`): no `/`, not `.` or `..`",
+                "`{}`: an output is a file the program leaves in its working folder, named plainly (`after.csv`): no `/`, not `.` or `..`",
                 crate::text::visible::safe(name.as_bytes())
             ));
         }
@@ -499,17 +499,17 @@ fn files_in(
     for (name, source) in files {
         if !stays_inside(name) {
             return Err(format!(
-                "`{name}`: a file is put in the run's working folder by a name there                  (`before.csv`, `data/in.txt`); not an absolute path or one through `..`"
+                "`{name}`: a file is put in the run's working folder by a name there (`before.csv`, `data/in.txt`); not an absolute path or one through `..`"
             ));
         }
         if support.iter().any(|s| s.place == Path::new(name)) {
             return Err(format!(
-                "`{name}` is a support file already: every run gets it; give this file                  another name"
+                "`{name}` is a support file already: every run gets it; give this file another name"
             ));
         }
         if !stays_inside(source) {
             return Err(format!(
-                "`{name}: {source}`: the file is named by its path in the suite's folder                  (`data/before.csv`); not an absolute path or one through `..`"
+                "`{name}: {source}`: the file is named by its path in the suite's folder (`data/before.csv`); not an absolute path or one through `..`"
             ));
         }
         let resolved = fs::canonicalize(dir.join(source)).map_err(|e| {
@@ -517,7 +517,7 @@ fn files_in(
         })?;
         if !resolved.starts_with(&folder) {
             return Err(format!(
-                "`{name}: {source}` is a link out of the suite's folder (to {}): put the                  file itself in the folder",
+                "`{name}: {source}` is a link out of the suite's folder (to {}): put the file itself in the folder",
                 resolved.display()
             ));
         }
