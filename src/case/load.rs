@@ -108,7 +108,8 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
     let graded = suite.graded_names();
     let shown = shown_program(&suite);
     if let Some(args) = &suite_file.defaults.args {
-        check_args(args).map_err(|message| at_key(&suite_path, &text, "args", message))?;
+        check_args(args)
+            .map_err(|message| at_key(&suite_path, &text, "args", message.to_string()))?;
         if let Some(game) = game {
             return Err(at_key(
                 &suite_path,
@@ -125,7 +126,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         defaults_files: match &suite_file.defaults.files {
             Some(files) => Some(
                 files_in(dir, files, &suite.support)
-                    .map_err(|message| at_key(&suite_path, &text, "files", message))?,
+                    .map_err(|message| at_key(&suite_path, &text, "files", message.to_string()))?,
             ),
             None => None,
         },
@@ -396,17 +397,67 @@ fn task(
     }
 }
 
+/// What is wrong with a case's `args`, `files` or `outputs`: reported as
+/// a [`Problem`] at the line of the key.
+#[derive(Debug, thiserror::Error)]
+enum Refused {
+    #[error("`args` gives {0} arguments; the most is {MAX_ARGS}")]
+    TooManyArgs(usize),
+    #[error("`outputs` names {0} files; the most is {MAX_OUTPUTS}")]
+    TooManyOutputs(usize),
+    #[error(
+        "`{}`: an output is a file the program leaves in its working folder, named plainly \
+         (`after.csv`): no `/`, not `.` or `..`",
+        crate::text::visible::safe(.0.as_bytes())
+    )]
+    OutputName(String),
+    #[error("`{0}` is named twice in `outputs`")]
+    OutputTwice(String),
+    #[error("cannot resolve the suite's folder {}: {why}", .folder.display())]
+    Folder {
+        folder: PathBuf,
+        why: std::io::Error,
+    },
+    #[error(
+        "`{0}`: a file is put in the run's working folder by a name there (`before.csv`, \
+         `data/in.txt`); not an absolute path or one through `..`"
+    )]
+    FileName(String),
+    #[error("`{0}` is a support file already: every run gets it; give this file another name")]
+    FileIsSupport(String),
+    #[error(
+        "`{name}: {path}`: the file is named by its path in the suite's folder \
+         (`data/before.csv`); not an absolute path or one through `..`"
+    )]
+    FileSource { name: String, path: String },
+    #[error("`{name}: {path}`: cannot read it ({why}): put it in the suite's folder")]
+    FileUnreadable {
+        name: String,
+        path: String,
+        why: std::io::Error,
+    },
+    #[error(
+        "`{name}: {path}` is a link out of the suite's folder (to {}): put the file itself \
+         in the folder",
+        .to.display()
+    )]
+    FileLinkOut {
+        name: String,
+        path: String,
+        to: PathBuf,
+    },
+    #[error("`{name}: {path}` is not a regular file")]
+    FileNotRegular { name: String, path: String },
+}
+
 /// The most arguments a case may give a program.
 const MAX_ARGS: usize = 256;
 
 /// Whether a list of arguments can be given to a program; what is wrong
 /// with it if not.
-fn check_args(args: &[Arg]) -> Result<(), String> {
+fn check_args(args: &[Arg]) -> Result<(), Refused> {
     if args.len() > MAX_ARGS {
-        return Err(format!(
-            "`args` gives {} arguments; the most is {MAX_ARGS}",
-            args.len()
-        ));
+        return Err(Refused::TooManyArgs(args.len()));
     }
     Ok(())
 }
@@ -428,12 +479,9 @@ const MAX_OUTPUTS: usize = 32;
 
 /// A case's `outputs`: plain file names of the working folder (no `/`,
 /// not `.` or `..`, no control character), each once.
-fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, String> {
+fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, Refused> {
     if items.len() > MAX_OUTPUTS {
-        return Err(format!(
-            "`outputs` names {} files; the most is {MAX_OUTPUTS}",
-            items.len()
-        ));
+        return Err(Refused::TooManyOutputs(items.len()));
     }
     let mut outputs: Vec<OutputFile> = Vec::with_capacity(items.len());
     for item in items {
@@ -445,13 +493,10 @@ fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, String> {
             && !name.contains('/')
             && !name.chars().any(char::is_control);
         if !plain {
-            return Err(format!(
-                "`{}`: an output is a file the program leaves in its working folder, named plainly (`after.csv`): no `/`, not `.` or `..`",
-                crate::text::visible::safe(name.as_bytes())
-            ));
+            return Err(Refused::OutputName(name.to_string()));
         }
         if outputs.iter().any(|o| o.name == name) {
-            return Err(format!("`{name}` is named twice in `outputs`"));
+            return Err(Refused::OutputTwice(name.to_string()));
         }
         outputs.push(OutputFile {
             name: name.to_string(),
@@ -492,41 +537,46 @@ fn files_in(
     dir: &Path,
     files: &std::collections::BTreeMap<String, String>,
     support: &[Support],
-) -> Result<Vec<Support>, String> {
-    let folder = fs::canonicalize(dir)
-        .map_err(|e| format!("cannot resolve the suite's folder {}: {e}", dir.display()))?;
+) -> Result<Vec<Support>, Refused> {
+    let folder = fs::canonicalize(dir).map_err(|why| Refused::Folder {
+        folder: dir.to_path_buf(),
+        why,
+    })?;
     let mut found = Vec::with_capacity(files.len());
     for (name, source) in files {
-        if !stays_inside(name) {
-            return Err(format!(
-                "`{name}`: a file is put in the run's working folder by a name there (`before.csv`, `data/in.txt`); not an absolute path or one through `..`"
-            ));
+        let (name, source) = (name.clone(), source.clone());
+        if !stays_inside(&name) {
+            return Err(Refused::FileName(name));
         }
-        if support.iter().any(|s| s.place == Path::new(name)) {
-            return Err(format!(
-                "`{name}` is a support file already: every run gets it; give this file another name"
-            ));
+        if support.iter().any(|s| s.place == Path::new(&name)) {
+            return Err(Refused::FileIsSupport(name));
         }
-        if !stays_inside(source) {
-            return Err(format!(
-                "`{name}: {source}`: the file is named by its path in the suite's folder (`data/before.csv`); not an absolute path or one through `..`"
-            ));
+        if !stays_inside(&source) {
+            return Err(Refused::FileSource { name, path: source });
         }
-        let resolved = fs::canonicalize(dir.join(source)).map_err(|e| {
-            format!("`{name}: {source}`: cannot read it ({e}): put it in the suite's folder")
-        })?;
+        let resolved = match fs::canonicalize(dir.join(&source)) {
+            Ok(resolved) => resolved,
+            Err(why) => {
+                return Err(Refused::FileUnreadable {
+                    name,
+                    path: source,
+                    why,
+                })
+            }
+        };
         if !resolved.starts_with(&folder) {
-            return Err(format!(
-                "`{name}: {source}` is a link out of the suite's folder (to {}): put the file itself in the folder",
-                resolved.display()
-            ));
+            return Err(Refused::FileLinkOut {
+                name,
+                path: source,
+                to: resolved,
+            });
         }
         if !resolved.is_file() {
-            return Err(format!("`{name}: {source}` is not a regular file"));
+            return Err(Refused::FileNotRegular { name, path: source });
         }
         found.push(Support {
             source: resolved,
-            place: PathBuf::from(name),
+            place: PathBuf::from(&name),
             writable: true,
         });
     }
@@ -547,7 +597,7 @@ fn load_case(
     let file: CaseFile = parse(path, &text)?;
     let (input, call) = task(path, &file, game)?;
     if let Some(args) = &file.args {
-        check_args(args).map_err(|message| at_key(path, &text, "args", message))?;
+        check_args(args).map_err(|message| at_key(path, &text, "args", message.to_string()))?;
         if let Some(game) = game {
             return Err(at_key(
                 path,
@@ -573,7 +623,7 @@ fn load_case(
         .map(|args| args.iter().map(|a| a.0.clone()).collect());
     let files = match &file.files {
         Some(files) => files_in(context.dir, files, context.support)
-            .map_err(|message| at_key(path, &text, "files", message))?,
+            .map_err(|message| at_key(path, &text, "files", message.to_string()))?,
         None => context.defaults_files.clone().unwrap_or_default(),
     };
     let command = args.as_ref().map(|args| {
@@ -627,13 +677,11 @@ fn load_case(
     }
     let outputs = match file.outputs.as_ref().or(defaults.outputs.as_ref()) {
         Some(items) => outputs_of(items).map_err(|message| {
-            let in_case = file.outputs.is_some();
-            let at = if in_case {
-                at_key(path, &text, "outputs", message)
+            if file.outputs.is_some() {
+                at_key(path, &text, "outputs", message.to_string())
             } else {
                 Problem::new(path, format!("suite.yaml's `defaults`: {message}"))
-            };
-            at
+            }
         })?,
         None => Vec::new(),
     };
