@@ -594,3 +594,33 @@ fn a_binary_file_is_compared_byte_for_byte() {
          the reference's 10)"
     );
 }
+
+#[test]
+fn referee_new_gives_the_example_case_its_arguments() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let done = referee_in(
+        w,
+        &[
+            "new",
+            "caesar",
+            "--reference",
+            fixture("caesar/caesar.c").to_str().unwrap(),
+            "--arg",
+            "13",
+            "--input",
+            "abc",
+        ],
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    let pins: Vec<String> = fs::read_dir(w.join("caesar"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "transcript"))
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
+    assert_eq!(
+        pins,
+        ["$ ./caesar 13\nplaintext:  abc\nciphertext: nop\n⟨typed: 1 line, at the end of line 1⟩\n"]
+    );
+}

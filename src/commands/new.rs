@@ -43,7 +43,10 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
         fs::write(&path, text).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
     };
     write(case::SUITE_FILE, suite_yaml(&program, dir))?;
-    write(&format!("{EXAMPLE}.yaml"), example_yaml(&args.input))?;
+    write(
+        &format!("{EXAMPLE}.yaml"),
+        example_yaml(&args.input, &args.args),
+    )?;
     let suite = super::load_suite(dir, None)?;
     pin_example(&suite)?;
     print_next_steps(dir, &program);
@@ -155,7 +158,16 @@ compile:
 }
 
 /// The example case, with the lines it types.
-fn example_yaml(input: &[String]) -> String {
+fn example_yaml(input: &[String], args: &[String]) -> String {
+    let args = if args.is_empty() {
+        String::new()
+    } else {
+        let quoted: Vec<String> = args.iter().map(|a| quoted(a)).collect();
+        format!(
+            "# The program's command-line arguments, as written (no shell).\nargs: [{}]\n",
+            quoted.join(", ")
+        )
+    };
     let lines: Vec<String> = input.iter().map(|l| format!("  - {}", quoted(l))).collect();
     let input = if lines.is_empty() {
         "input: []   # the lines typed, one each time the program waits to read".to_string()
@@ -171,7 +183,7 @@ fn example_yaml(input: &[String]) -> String {
          description: An example run.\n\
          visibility: public\n\
          points: 1\n\
-         {input}\n"
+         {args}{input}\n"
     )
 }
 
@@ -187,11 +199,14 @@ mod tests {
 
     #[test]
     fn typed_lines_are_quoted_whatever_they_hold() {
-        let text = example_yaml(&["007".into(), "yes".into(), "say \"hi\"".into()]);
+        let text = example_yaml(&["007".into(), "yes".into(), "say \"hi\"".into()], &[]);
         assert!(
             text.contains("  - \"007\"\n  - \"yes\"\n  - \"say \\\"hi\\\"\""),
             "{text}"
         );
-        assert!(example_yaml(&[]).contains("input: []"));
+        assert!(example_yaml(&[], &[]).contains("input: []"));
+        let with = example_yaml(&[], &["13".into(), "a b".into()]);
+        assert!(with.contains("args: [\"13\", \"a b\"]\n"), "{with}");
+        assert!(!example_yaml(&[], &[]).contains("args"));
     }
 }
