@@ -624,3 +624,49 @@ fn referee_new_gives_the_example_case_its_arguments() {
         ["$ ./caesar 13\nplaintext:  abc\nciphertext: nop\n⟨typed: 1 line, at the end of line 1⟩\n"]
     );
 }
+
+#[test]
+fn the_ranking_example_grades_its_class_from_its_pins() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    // The suite as shipped, without its reference: the pins hold the
+    // transcripts and the files.
+    let suite = w.join("ranking");
+    fs::create_dir_all(suite.join("data")).unwrap();
+    let example = root().join("examples/ranking");
+    for entry in fs::read_dir(&example)
+        .unwrap()
+        .chain(fs::read_dir(example.join("data")).unwrap())
+    {
+        let path = entry.unwrap().path();
+        let relative = path.strip_prefix(&example).unwrap();
+        if path.is_file() && relative != Path::new("solution.py") {
+            fs::copy(&path, suite.join(relative)).unwrap();
+        }
+    }
+    let results = grade(w, &suite, &root().join("examples/ranking-class"));
+    let wrong = |cases: &[&str]| {
+        cases
+            .iter()
+            .map(|c| format!("{c}: wrong-output"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("alice".to_string(), 4.0, vec![]),
+            ("bob".to_string(), 2.0, wrong(&["ranks", "says-how-many"])),
+            (
+                "carol".to_string(),
+                1.0,
+                wrong(&["nobody", "ranks", "says-how-many"])
+            ),
+            (
+                "dave".to_string(),
+                1.0,
+                wrong(&["nobody", "ranks", "says-how-many"])
+            ),
+            ("erin".to_string(), 3.0, wrong(&["says-how-many"])),
+        ]
+    );
+}
