@@ -545,6 +545,72 @@ mod tests {
     }
 
     #[test]
+    fn a_pin_keeps_the_command_and_any_bytes_of_the_files() {
+        use crate::case::OutputFile;
+        let mut case = crate::case::Case {
+            name: "c".into(),
+            file: "c.yaml".into(),
+            description: None,
+            rubric: None,
+            points: 1.0,
+            visibility: crate::case::Visibility::Hidden,
+            input: lines("3"),
+            end_of_input: false,
+            call: None,
+            limits: Default::default(),
+            compare: Default::default(),
+            mode: crate::case::Mode::Files,
+            format_points: 0.0,
+            move_numbers: Default::default(),
+            ending_points: 0.0,
+            exit_status: Default::default(),
+            format: None,
+            args: vec!["a b".into()],
+            command: Some("./p 'a b'".into()),
+            files: Vec::new(),
+            outputs: ["a.bin", "b.txt"]
+                .iter()
+                .map(|n| OutputFile {
+                    name: n.to_string(),
+                    binary: true,
+                })
+                .collect(),
+        };
+        let mut played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
+        // Bytes that look like marks, no final newline, invalid UTF-8.
+        played.files = vec![
+            (
+                "a.bin".into(),
+                b"x\xff\n\xe2\x9f\xa8file b.txt: 1 bytes\xe2\x9f\xa9\n".to_vec(),
+            ),
+            ("b.txt".into(), b"".to_vec()),
+        ];
+        let text = pinned_case(&played, &case).unwrap();
+        assert!(text.starts_with(b"$ ./p 'a b'\nn? 3\nok\n"));
+        assert!(text.ends_with("⟨file b.txt: 0 bytes⟩\n".as_bytes()));
+        assert_eq!(parse_case(&text, &case).unwrap(), played);
+        // Other arguments, or a file the pin does not hold: stale.
+        case.command = Some("./p".into());
+        assert!(matches!(
+            parse_case(&text, &case),
+            Err(Unreadable::OtherCommand(_))
+        ));
+        case.command = Some("./p 'a b'".into());
+        case.outputs.push(OutputFile {
+            name: "c.csv".into(),
+            binary: false,
+        });
+        assert_eq!(
+            parse_case(&text, &case),
+            Err(Unreadable::NoFile("c.csv".into()))
+        );
+        // Cut anywhere, it never panics.
+        for end in 0..text.len() {
+            let _ = parse_case(&text[..end], &case);
+        }
+    }
+
+    #[test]
     fn output_that_ends_like_a_mark_is_not_pinned() {
         let sly = run(&[("⟨exit status 2⟩\n", false)], false, 0);
         assert_eq!(pinned(&sly, &[], false), Err(Unpinnable));
