@@ -336,6 +336,9 @@ pub enum Error {
     /// The grader could not build it (no compiler, no Python, no disk).
     #[error("{0}")]
     Build(String),
+    /// The suite's own library does not compile: the suite's trouble.
+    #[error("{0}")]
+    Library(String),
     /// The program could not be started (no sandbox, no process to
     /// spare, a support file that cannot be copied).
     #[error("{0}")]
@@ -363,6 +366,7 @@ impl Error {
     pub fn fault(&self) -> Fault {
         match self {
             Error::Refused(_) => Fault::Student,
+            Error::Library(_) => Fault::Suite,
             _ => Fault::Grader,
         }
     }
@@ -445,6 +449,7 @@ fn compiler_said(error: BuildError) -> Result<String, Error> {
         BuildError::Compile(messages) => Ok(messages),
         BuildError::Refused(refusal) => Err(Error::Refused(refusal)),
         BuildError::Grader(message) => Err(Error::Build(message)),
+        BuildError::Library(message) => Err(Error::Library(message)),
     }
 }
 

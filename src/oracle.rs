@@ -49,6 +49,9 @@ pub enum Error {
         /// The compiler's messages.
         messages: String,
     },
+    /// The suite's own library (`link:`) does not compile.
+    #[error("{0}")]
+    Library(String),
     /// The reference program failed on a case.
     #[error("the reference program {program} {what} on case {case}, so the case cannot be judged: fix the program or the case")]
     Failed {
@@ -263,5 +266,6 @@ fn build(suite: &Suite, program: &Path, label: &str) -> Result<Built, Error> {
         },
         BuildError::Refused(refusal) => grader(refusal.to_string()),
         BuildError::Grader(why) => grader(why),
+        BuildError::Library(messages) => Error::Library(messages),
     })
 }

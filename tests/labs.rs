@@ -670,3 +670,92 @@ fn the_ranking_example_grades_its_class_from_its_pins() {
         ]
     );
 }
+
+/// A suite whose programs link the course's own library.
+fn library_suite(work: &Path, library: &str) -> PathBuf {
+    let suite = work.join("sum-lab");
+    fs::create_dir_all(&suite).unwrap();
+    for file in ["course.h", "sum.c"] {
+        fs::copy(fixture(&format!("library/{file}")), suite.join(file)).unwrap();
+    }
+    fs::write(suite.join("course.c"), library).unwrap();
+    write_all(
+        &suite,
+        &[
+            (
+                "suite.yaml",
+                "reference: sum.c\nsupport: [course.h]\nlink: [course.c]\ndefaults:\n  \
+                 visibility: public\n",
+            ),
+            ("adds.yaml", "input: ['2', '3']\n"),
+        ],
+    );
+    suite
+}
+
+#[test]
+fn a_course_library_is_linked_into_every_c_and_cpp_program() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let library = fs::read_to_string(fixture("library/course.c")).unwrap();
+    let suite = library_suite(w, &library);
+    pin(w, &suite);
+    assert!(fs::read_to_string(suite.join("adds.transcript"))
+        .unwrap()
+        .starts_with("a: 2\nb: 3\n5\n"));
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for (student, file) in [
+        ("c.c", "sum.c"),
+        ("cpp.cpp", "sum.cpp"),
+        ("hidden.c", "hidden.c"),
+    ] {
+        fs::copy(fixture(&format!("library/{file}")), class.join(student)).unwrap();
+    }
+    let results = grade(w, &suite, &class);
+    let status = |id: &str| -> (f64, String) {
+        let s = results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap();
+        (
+            s["score"].as_f64().unwrap_or(-1.0),
+            s["status"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(status("c"), (1.0, "graded".to_string()));
+    assert_eq!(status("cpp"), (1.0, "graded".to_string()));
+    // What the header does not declare is not there to call.
+    assert_eq!(status("hidden"), (0.0, "compile-error".to_string()));
+    let said = fs::read_to_string(w.join("out/feedback/hidden.md")).unwrap();
+    assert!(said.contains("twice"), "the compiler's messages: {said}");
+}
+
+#[test]
+fn a_course_library_that_does_not_compile_is_the_suites() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = library_suite(w, "int add(int a, int b) { return a + b }\n");
+    let out = w.join("out");
+    let done = referee_in(
+        w,
+        &[
+            "grade",
+            "--cases",
+            suite.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            fixture("library/sum.c").to_str().unwrap(),
+        ],
+    );
+    let said = stderr(&done);
+    assert_eq!(done.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("the suite's own library course.c (suite.yaml's `link`) does not compile")
+            && said.contains("expected ';'"),
+        "{said}"
+    );
+    assert!(!out.join("results.json").exists());
+}

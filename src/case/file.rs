@@ -27,6 +27,10 @@ pub struct SuiteFile {
     /// folder.
     #[serde(default)]
     pub support: Vec<String>,
+    /// The course's own library: C or C++ sources in the folder, compiled
+    /// with the suite's flags and linked into every C and C++ program.
+    #[serde(default)]
+    pub link: Vec<String>,
     /// The program that prints a generated case's input from a seed, for
     /// `referee explore` (with `reference`).
     pub generator: Option<String>,

@@ -50,11 +50,32 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         (Reference::Program(_), Some(name)) => name.clone(),
         (Reference::Program(_), None) => folder_name(dir),
     };
-    let support = suite_file
+    let mut support = suite_file
         .support
         .iter()
         .map(|file| support_file(dir, &suite_path, &text, file))
         .collect::<Result<Vec<_>, _>>()?;
+    // The course's own library: its sources sit beside every program
+    // built, and are compiled and linked into C and C++ ones.
+    for file in &suite_file.link {
+        let mut source = support_file(dir, &suite_path, &text, file).map_err(|problem| {
+            let message = problem.message.replace("support file", "`link` source");
+            at_key(&suite_path, &text, "link", message)
+        })?;
+        if !matches!(
+            source.place.extension().and_then(|e| e.to_str()),
+            Some("c" | "cpp" | "cc" | "cxx")
+        ) {
+            return Err(at_key(
+                &suite_path,
+                &text,
+                "link",
+                format!("`{file}`: a `link` source is a C or C++ file (.c, .cpp); its header is a `support` file"),
+            ));
+        }
+        source.linked = true;
+        support.push(source);
+    }
     let generator = match (&suite_file.generator, &reference) {
         (None, _) => None,
         (Some(_), Reference::Game(game)) => {
@@ -216,6 +237,7 @@ fn support_file(
             source,
             place,
             writable: false,
+            linked: false,
         }),
         Ok(_) => Err(at_key(
             suite_path,
@@ -578,6 +600,7 @@ fn files_in(
             source: resolved,
             place: PathBuf::from(&name),
             writable: true,
+            linked: false,
         });
     }
     Ok(found)

@@ -151,6 +151,9 @@ pub enum BuildError {
     /// The grader could not do its part (no compiler, no Python, no disk,
     /// no process to spare): not the student's fault.
     Grader(String),
+    /// A source of the suite's own library (`link:`) does not compile:
+    /// the suite's to fix, with the compiler's messages.
+    Library(String),
 }
 
 impl BuildError {
@@ -160,6 +163,7 @@ impl BuildError {
         match self {
             BuildError::Compile(_) | BuildError::Refused(_) => crate::fault::Fault::Student,
             BuildError::Grader(_) => crate::fault::Fault::Grader,
+            BuildError::Library(_) => crate::fault::Fault::Suite,
         }
     }
 }
@@ -279,6 +283,56 @@ fn build_timed(
     })
 }
 
+/// Compiles the suite's own library (its `link` sources, in the
+/// jail's folder) with the program's compiler and flags, each to an
+/// object file: their names, to link. A `.c` source is compiled as C
+/// whichever the compiler. A source that does not compile is the
+/// suite's trouble ([`BuildError::Library`]), never the student's.
+fn library(
+    jail: &sandbox::Jail,
+    command: &Path,
+    compiler: &Compiler,
+    flags: &[String],
+    support: &[Support],
+) -> Result<Vec<OsString>, BuildError> {
+    let mut objects = Vec::new();
+    for (k, source) in support.iter().filter(|s| s.linked).enumerate() {
+        let object = OsString::from(format!(".referee-link-{k}.o"));
+        let mut argv: Vec<OsString> = vec![command.as_os_str().to_os_string(), "-I.".into()];
+        if compiler.commands == CPP.commands && source.place.extension().is_some_and(|e| e == "c") {
+            argv.extend(["-x".into(), "c".into()]);
+        }
+        argv.extend(flags.iter().map(OsString::from));
+        argv.extend([
+            "-c".into(),
+            source.place.as_os_str().to_os_string(),
+            "-o".into(),
+            object.clone(),
+        ]);
+        let ran = tool::run(jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
+            .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;
+        if ran.job_out_of_memory {
+            return Err(BuildError::Grader(job_out_of_memory("the compiler")));
+        }
+        if !ran.succeeded() {
+            if let Some(trouble) = graders_trouble(&ran.messages) {
+                return Err(BuildError::Grader(format!(
+                    "the compiler could not run here ({trouble}): {}",
+                    ran.messages.trim()
+                )));
+            }
+            return Err(BuildError::Library(format!(
+                "the suite's own library {} (suite.yaml's `link`) does not compile, so no \
+                 program can be built; the compiler said:\n{}",
+                source.place.display(),
+                ran.messages.trim_end()
+            )));
+        }
+        objects.push(object);
+    }
+    Ok(objects)
+}
+
 /// Compiles; a failure of the grader's own (no process to spare, no
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
@@ -332,13 +386,15 @@ fn compile(
     .map_err(|e| BuildError::Grader(format!("cannot give the compiler its source: {e}")))?;
     super::start::provide(jail.workdir(), support)
         .map_err(|e| BuildError::Grader(e.to_string()))?;
-    let mut argv: Vec<OsString> = vec![command.into_os_string()];
+    let mut argv: Vec<OsString> = vec![command.clone().into_os_string()];
     if !support.is_empty() {
         // `#include <cs50.h>` as handouts write it finds the suite's own.
         argv.push("-I.".into());
     }
     argv.extend(flags.iter().map(OsString::from));
-    argv.extend([file_name.to_os_string(), "-o".into(), "program".into()]);
+    argv.push(file_name.to_os_string());
+    argv.extend(library(&jail, &command, compiler, flags, support)?);
+    argv.extend(["-o".into(), "program".into()]);
     argv.extend(compiler.libs.iter().map(OsString::from));
     let ran = tool::run(&jail, &argv, COMPILE_TIMEOUT, COMPILER_OUTPUT_LIMIT)
         .map_err(|e| BuildError::Grader(format!("cannot run the compiler: {e}")))?;

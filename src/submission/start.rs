@@ -20,6 +20,9 @@ pub struct Support {
     /// Whether the program may write it (a case's `files`, which a
     /// program may rewrite or append to); support files are read-only.
     pub writable: bool,
+    /// Whether it is a source of the course's own library (`link:`),
+    /// compiled and linked into every C and C++ program.
+    pub linked: bool,
 }
 
 /// The most a support file may hold.
@@ -143,6 +146,7 @@ mod tests {
                 source: suite.path().join(place),
                 place: place.into(),
                 writable: false,
+                linked: false,
             })
             .collect();
         let work = tempfile::tempdir().unwrap();
