@@ -127,6 +127,11 @@ title: {title}
 # the source (a header such as cs50.h, a data file the program opens).
 # support: [cs50.h, words.txt]
 
+# The course's own library: C or C++ sources compiled with the suite's
+# flags and linked into every C and C++ program (its header is a
+# support file).
+# link: [cs50.c]
+
 # A program that prints one case's input lines for the seed given as its
 # one argument, for `referee explore`.
 # generator: gen.py
@@ -146,8 +151,15 @@ defaults:
   compare: [trailing-whitespace, prompts]
   # text: the output and how the run ends earn the points together;
   # ending: only how the run ends (it asks again, or stops, as the
-  # reference does), for cases about refusing bad input in any words.
+  # reference does), for cases about refusing bad input in any words;
+  # files: only the files of `outputs` and how the run ends.
   mode: text
+  # The program's arguments, files put in its working folder first
+  # (each a name there: a file of this folder), and files it must leave
+  # there, each compared with the reference's.
+  # args: [before.csv, after.csv]
+  # files: {{before.csv: data/before.csv}}
+  # outputs: [after.csv]
 
 # Compiler flags, for students' programs and a compiled reference.
 compile:
