@@ -585,13 +585,27 @@ fn a_binary_file_is_compared_byte_for_byte() {
     );
     assert_eq!(
         reason("other"),
-        "your program's out.bin differs from the reference's at byte 5 (yours has 11 bytes, \
-         the reference's 10)"
+        "your program's out.bin differs from the reference's from byte 6 (offset 5); yours has \
+         11 bytes, the reference's 10"
     );
     assert_eq!(
         reason("short"),
-        "your program's out.bin differs from the reference's at byte 4 (yours has 4 bytes, \
-         the reference's 10)"
+        "your program's out.bin differs from the reference's from byte 5 (offset 4); yours has \
+         4 bytes, the reference's 10"
+    );
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("other.py").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(
+        said.contains("  Your out.bin differs from the reference's from byte 6 (offset 5);"),
+        "{said}"
     );
 }
 

@@ -349,18 +349,8 @@ fn output_files(
             continue;
         };
         if file.binary {
-            if let Some(at) = outputs::first_difference(want, got) {
-                let _ = writeln!(
-                    text,
-                    "  {}",
-                    style.strong(&format!(
-                        "Your {name} differs from the reference's at byte {} (yours has {} \
-                         bytes, the reference's {}).",
-                        visible::thousands(at as u64),
-                        visible::thousands(got.len() as u64),
-                        visible::thousands(want.len() as u64)
-                    ))
-                );
+            if let Some(difference) = outputs::binary_difference(&file.name, want, got) {
+                let _ = writeln!(text, "  {}", style.strong(&format!("Your {difference}.")));
                 return false;
             }
             continue;

@@ -117,6 +117,24 @@ pub fn first_difference(want: &[u8], got: &[u8]) -> Option<usize> {
     }
 }
 
+/// Where a binary file first differs, in words, counting bytes from 1
+/// ("out.bin differs from the reference's from byte 6 (offset 5); yours
+/// has 11 bytes, the reference's 10"); `None` when it is the same.
+pub fn binary_difference(name: &str, want: &[u8], got: &[u8]) -> Option<String> {
+    let count = |n: usize| crate::text::visible::thousands(n as u64);
+    first_difference(want, got).map(|at| {
+        format!(
+            "{} differs from the reference's from byte {} (offset {}); yours has {} bytes, the \
+             reference's {}",
+            crate::text::visible::safe(name.as_bytes()),
+            count(at + 1),
+            count(at),
+            count(got.len()),
+            count(want.len())
+        )
+    })
+}
+
 /// What is wrong with the first file of `files` that is not as the
 /// reference's, in words ("your program's after.csv differs from the
 /// reference's"); `None` when all are right. Under `mode: ending` a
@@ -137,15 +155,7 @@ pub fn fault(case: &Case, expected: &ReferenceRun, files: &[LeftFile]) -> Option
             .map(|(_, bytes)| bytes.as_slice())?;
         let name = &file.name;
         if file.binary {
-            first_difference(want, got).map(|at| {
-                format!(
-                    "your program's {name} differs from the reference's at byte {} (yours has \
-                     {} bytes, the reference's {})",
-                    crate::text::visible::thousands(at as u64),
-                    crate::text::visible::thousands(got.len() as u64),
-                    crate::text::visible::thousands(want.len() as u64)
-                )
-            })
+            binary_difference(name, want, got).map(|d| format!("your program's {d}"))
         } else if compare::same_output(want, got, &text_options(case), &[]) {
             None
         } else {
