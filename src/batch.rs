@@ -150,6 +150,8 @@ impl Batch<'_> {
             }
             // The terminals the explanation and the kept transcripts shared.
             outcome.diffed.take();
+            // And the files the run left, once explained.
+            outcome.files = Vec::new();
             result
         };
         let graded = grading::grade_each(

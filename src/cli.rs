@@ -149,6 +149,10 @@ pub struct NewArgs {
     /// A line the example case types (give it once per line).
     #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
     pub input: Vec<String>,
+    /// A command-line argument the example case gives the program (give
+    /// it once per argument, in order).
+    #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub args: Vec<String>,
 }
 
 /// `referee explore`.

@@ -28,6 +28,9 @@ pub struct ReferenceRun {
     /// The status it exited with (0 for the games built into referee;
     /// nothing when it was left waiting).
     pub status: i32,
+    /// The files it left that the case names in `outputs`, by name, each
+    /// within the case's output limit (empty for other cases).
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 /// Plays `game` on `inputs` (lines without newlines) and records it.
@@ -76,6 +79,7 @@ pub fn play(game: Game, inputs: &[String], ends: bool) -> ReferenceRun {
         transcript: recorder.transcript,
         waited_at_end: recorder.waited_at_end,
         status: 0,
+        files: Vec::new(),
     }
 }
 

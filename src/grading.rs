@@ -20,7 +20,7 @@ use crate::oracle;
 use crate::queue;
 use crate::run::{Feed, Limits, Program, RunResult};
 use crate::sandbox::Jail;
-use crate::submission::{self, BuildError, Built, Submission};
+use crate::submission::{self, BuildError, Built, Submission, Support};
 use crate::terminal;
 use crate::timings::{Phase, Timed};
 use crate::transcript::TermLine;
@@ -195,6 +195,9 @@ pub struct CaseOutcome {
     /// shows them ([`CaseOutcome::diffed`]); empty until then, and emptied
     /// again with the run's output once the case has its result.
     pub diffed: OnceLock<Diffed>,
+    /// The files of the case's `outputs` as the run left them, each
+    /// within the case's output limit (empty for other cases).
+    pub files: Vec<judge::outputs::LeftFile>,
 }
 
 /// A case's two terminals, the reference's and the program's, and their
@@ -333,6 +336,9 @@ pub enum Error {
     /// The grader could not build it (no compiler, no Python, no disk).
     #[error("{0}")]
     Build(String),
+    /// The suite's own library does not compile: the suite's trouble.
+    #[error("{0}")]
+    Library(String),
     /// The program could not be started (no sandbox, no process to
     /// spare, a support file that cannot be copied).
     #[error("{0}")]
@@ -360,6 +366,7 @@ impl Error {
     pub fn fault(&self) -> Fault {
         match self {
             Error::Refused(_) => Fault::Student,
+            Error::Library(_) => Fault::Suite,
             _ => Fault::Grader,
         }
     }
@@ -442,6 +449,7 @@ fn compiler_said(error: BuildError) -> Result<String, Error> {
         BuildError::Compile(messages) => Ok(messages),
         BuildError::Refused(refusal) => Err(Error::Refused(refusal)),
         BuildError::Grader(message) => Err(Error::Build(message)),
+        BuildError::Library(message) => Err(Error::Library(message)),
     }
 }
 
@@ -460,6 +468,7 @@ fn not_compiled<K>(
         faults: Faults::default(),
         shortened: None,
         diffed: OnceLock::new(),
+        files: Vec::new(),
     };
     let mut graded = Graded {
         status: Status::CompileError(messages),
@@ -740,7 +749,10 @@ fn run_case_as(
     match (&prepared.expected, &case.call) {
         (Expected::Call(expected), Some(call)) => call_case(built, suite, case, call, expected),
         (Expected::Play(expected), _) => {
-            let (_jail, result) = execute(&built.program, suite, case, feed)?;
+            let (jail, result) = execute(&built.program, suite, case, feed)?;
+            // What the program left is read before its folder goes.
+            let files = judge::outputs::collect(jail.workdir(), &case.outputs, case.limits.output);
+            drop(jail);
             let setting = judge::Setting {
                 case,
                 game: suite.game(),
@@ -750,9 +762,15 @@ fn run_case_as(
             };
             let want = || prepared.reading(suite.game(), expected);
             let (judgement, faults) = crate::timings::time(Phase::Judging, || {
-                judge::whole_game(&setting, want, &result)
+                let (judgement, faults) = judge::whole_game(&setting, want, &result);
+                (
+                    judge::outputs::apply(case, expected, &files, judgement),
+                    faults,
+                )
             });
-            Ok(outcome(judgement, faults, Some(result), None))
+            let mut done = outcome(judgement, faults, Some(result), None);
+            done.files = files;
+            Ok(done)
         }
         (Expected::Call(_), None) => Err(Error::CallWithoutCall),
     }
@@ -769,7 +787,9 @@ fn execute(
     case: &Case,
     feed: Feed,
 ) -> Result<(Jail, RunResult), Error> {
-    let run = || submission::execute(program, case.typed(), &case.limits, &suite.support, feed);
+    let program = &program.with_args(&case.args);
+    let provided: Vec<Support> = suite.support.iter().chain(&case.files).cloned().collect();
+    let run = || submission::execute(program, case.typed(), &case.limits, &provided, feed);
     let first = {
         let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
         run()?
@@ -807,6 +827,7 @@ fn outcome(
         faults,
         shortened: None,
         diffed: OnceLock::new(),
+        files: Vec::new(),
     }
 }
 
@@ -893,6 +914,10 @@ mod tests {
             ending_points: 0.0,
             exit_status: ExitStatus::Any,
             format: None,
+            args: Vec::new(),
+            command: None,
+            files: Vec::new(),
+            outputs: Vec::new(),
         }
     }
 
@@ -901,6 +926,7 @@ mod tests {
             transcript: crate::transcript::Transcript::new(),
             waited_at_end: false,
             status: 0,
+            files: Vec::new(),
         };
         let mut prepared = Prepared::with(case, Expected::Play(nothing));
         prepared.reference_time = reference;

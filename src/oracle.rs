@@ -22,8 +22,9 @@ use crate::case::pin::{self, PinState};
 use crate::case::{Case, Reference, Suite};
 use crate::expected::{self, ReferenceRun};
 use crate::fault::Fault;
-use crate::run::{Ending, Feed, Input, Limits};
-use crate::submission::{self, BuildError, Built};
+use crate::judge;
+use crate::run::{Ending, Feed};
+use crate::submission::{self, BuildError, Built, Support};
 
 /// Why the reference could not say what a case expects.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -48,6 +49,9 @@ pub enum Error {
         /// The compiler's messages.
         messages: String,
     },
+    /// The suite's own library (`link:`) does not compile.
+    #[error("{0}")]
+    Library(String),
     /// The reference program failed on a case.
     #[error("the reference program {program} {what} on case {case}, so the case cannot be judged: fix the program or the case")]
     Failed {
@@ -101,42 +105,35 @@ pub fn expected_timed(
     case: &Case,
 ) -> Result<(ReferenceRun, Option<Duration>), Error> {
     if let Ok(Some(text)) = pin::read(case) {
-        if let Ok(run) = pin::parse(&text, &case.input, case.end_of_input) {
+        if let Ok(run) = pin::parse_case(&text, case) {
             return Ok((run, None));
         }
     }
-    run_timed(suite, case.typed(), &case.limits, &case.name)
+    run_timed(suite, case)
 }
 
-/// Runs the reference on `input` under `limits` (`label` names the case
-/// in messages).
-pub fn run(
-    suite: &Suite,
-    input: Input<'_>,
-    limits: &Limits,
-    label: &str,
-) -> Result<ReferenceRun, Error> {
-    run_timed(suite, input, limits, label).map(|(run, _)| run)
+/// Runs the reference on `case`: its input and arguments, its files in
+/// the working folder, under its limits; what it left of the case's
+/// `outputs` is read (a file it did not leave is its failure).
+pub fn run(suite: &Suite, case: &Case) -> Result<ReferenceRun, Error> {
+    run_timed(suite, case).map(|(run, _)| run)
 }
 
 /// [`run`], with the reference program's time on the clock (`None` for a
 /// built-in game).
-fn run_timed(
-    suite: &Suite,
-    input: Input<'_>,
-    limits: &Limits,
-    label: &str,
-) -> Result<(ReferenceRun, Option<Duration>), Error> {
+fn run_timed(suite: &Suite, case: &Case) -> Result<(ReferenceRun, Option<Duration>), Error> {
+    let (input, limits, label) = (case.typed(), &case.limits, case.name.as_str());
     let program = match &suite.reference {
         Reference::Game(game) => return Ok((expected::play(*game, input.lines, input.ends), None)),
         Reference::Program(program) => program,
     };
     let built = self::program(suite, program, label)?;
-    let (_jail, ran) = submission::execute(
-        &built.program,
+    let provided: Vec<Support> = suite.support.iter().chain(&case.files).cloned().collect();
+    let (jail, ran) = submission::execute(
+        &built.program.with_args(&case.args),
         input,
         limits,
-        &suite.support,
+        &provided,
         Feed::Interactive,
     )
     .map_err(|e| Error::Grader {
@@ -172,11 +169,21 @@ fn run_timed(
         }
         Ending::MemoryLimit => return Err(failed("ran out of memory".into())),
     };
+    let mut files = Vec::with_capacity(case.outputs.len());
+    for left in judge::outputs::collect(jail.workdir(), &case.outputs, limits.output) {
+        match (left.refusal(), left.left) {
+            (_, judge::outputs::Left::File(bytes)) => files.push((left.name, bytes)),
+            (Some(refusal), _) => return Err(failed(refusal)),
+            (None, _) => {}
+        }
+    }
+    drop(jail);
     let took = ran.wall;
     let run = ReferenceRun {
         transcript: ran.transcript,
         waited_at_end,
         status,
+        files,
     };
     Ok((run, Some(took)))
 }
@@ -196,8 +203,8 @@ pub fn pin_text(suite: &Suite, case: &Case) -> Result<Vec<u8>, Error> {
     if let Some(call) = &case.call {
         return Ok(call.pin().into_bytes());
     }
-    let ran = run(suite, case.typed(), &case.limits, &case.name)?;
-    pin::pinned(&ran, &case.input, case.end_of_input).map_err(|source| Error::Unpinnable {
+    let ran = run(suite, case)?;
+    pin::pinned_case(&ran, case).map_err(|source| Error::Unpinnable {
         case: case.name.clone(),
         source,
     })
@@ -259,5 +266,6 @@ fn build(suite: &Suite, program: &Path, label: &str) -> Result<Built, Error> {
         },
         BuildError::Refused(refusal) => grader(refusal.to_string()),
         BuildError::Grader(why) => grader(why),
+        BuildError::Library(messages) => Error::Library(messages),
     })
 }

@@ -27,6 +27,10 @@ pub struct SuiteFile {
     /// folder.
     #[serde(default)]
     pub support: Vec<String>,
+    /// The course's own library: C or C++ sources in the folder, compiled
+    /// with the suite's flags and linked into every C and C++ program.
+    #[serde(default)]
+    pub link: Vec<String>,
     /// The program that prints a generated case's input from a seed, for
     /// `referee explore` (with `reference`).
     pub generator: Option<String>,
@@ -130,6 +134,14 @@ pub struct CaseFile {
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
     pub format: Option<Vec<String>>,
+    /// The program's command-line arguments, as written (no shell).
+    pub args: Option<Vec<Arg>>,
+    /// Files put in the run's working folder before it starts: each name
+    /// there, mapped to a path in the suite's folder.
+    pub files: Option<std::collections::BTreeMap<String, String>>,
+    /// Files the run must leave in its working folder, each compared with
+    /// the reference's.
+    pub outputs: Option<Vec<OutputItem>>,
 }
 
 /// Settings a suite gives every case.
@@ -167,6 +179,14 @@ pub struct Settings {
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
     pub format: Option<Vec<String>>,
+    /// The program's command-line arguments, as written (no shell).
+    pub args: Option<Vec<Arg>>,
+    /// Files put in the run's working folder before it starts: each name
+    /// there, mapped to a path in the suite's folder.
+    pub files: Option<std::collections::BTreeMap<String, String>>,
+    /// Files the run must leave in its working folder, each compared with
+    /// the reference's.
+    pub outputs: Option<Vec<OutputItem>>,
 }
 
 /// A region of output not graded: from a line matching `from` (or the
@@ -233,6 +253,33 @@ pub struct CallFile {
     pub args: Vec<i64>,
 }
 
+/// One item of `outputs:`: a file's name (compared as text), or
+/// `{name: image.bin, binary: true}` (compared byte for byte).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OutputItem {
+    /// A file compared as text.
+    Name(String),
+    /// A file, perhaps binary.
+    Full {
+        /// Its name in the working folder.
+        name: String,
+        /// Whether it is compared byte for byte.
+        #[serde(default)]
+        binary: bool,
+    },
+}
+
+impl OutputItem {
+    /// Its name and whether it is binary.
+    pub fn parts(&self) -> (&str, bool) {
+        match self {
+            OutputItem::Name(name) => (name, false),
+            OutputItem::Full { name, binary } => (name, *binary),
+        }
+    }
+}
+
 /// How a case judges a program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -248,6 +295,10 @@ pub enum Mode {
     /// line with the same exit status. All the case's points are for
     /// the ending.
     Ending,
+    /// Only the files the run leaves (`outputs`) and how it ends, not
+    /// what it prints: the ending as `ending` judges it, and each file
+    /// as the reference's.
+    Files,
 }
 
 impl Mode {
@@ -257,6 +308,7 @@ impl Mode {
             Mode::Text => "text",
             Mode::Game => "game",
             Mode::Ending => "ending",
+            Mode::Files => "files",
         }
     }
 }
@@ -600,7 +652,7 @@ pub struct CompareFile(pub Options);
 
 /// What a `compare:` list may hold, for messages.
 const COMPARE_ITEMS: &str = "`exact`, or a list of: trailing-whitespace, whitespace-runs, \
-                             blank-lines, case, prompts, {numbers: {absolute: 0.01}}";
+                             all-whitespace, blank-lines, case, prompts, {numbers: {absolute: 0.01}}";
 
 impl<'de> Deserialize<'de> for CompareFile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -784,6 +836,63 @@ impl<'de> Deserialize<'de> for InputLine {
         }
         d.deserialize_any(V)
     }
+}
+
+/// One command-line argument: a string, reaching the program's `argv` as
+/// written. YAML would read `007` or `yes` as a number or a boolean and
+/// lose what was written, so those are refused, as are a NUL byte (no
+/// argument can hold one) and an argument past [`Arg::MAX`] bytes.
+#[derive(Clone, Debug)]
+pub struct Arg(pub String);
+
+impl Arg {
+    /// The longest argument, in bytes.
+    pub const MAX: usize = 4096;
+}
+
+impl<'de> Deserialize<'de> for Arg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Arg;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a command-line argument as a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Arg, E> {
+                if s.contains('\0') {
+                    return Err(E::custom("a command-line argument cannot hold a NUL byte"));
+                }
+                if s.len() > Arg::MAX {
+                    return Err(E::custom(format!(
+                        "a command-line argument of {} bytes; the most is {}",
+                        s.len(),
+                        Arg::MAX
+                    )));
+                }
+                Ok(Arg(s.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Arg, E> {
+                Err(not_an_argument(&n.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Arg, E> {
+                Err(not_an_argument(&n.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Arg, E> {
+                Err(not_an_argument(&n.to_string()))
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Arg, E> {
+                Err(not_an_argument(&b.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn not_an_argument<E: de::Error>(value: &str) -> E {
+    E::custom(format!(
+        "this argument is read as the YAML value {value}, not as text: quote it (\"{value}\"), \
+         as `args: [\"13\"]` does"
+    ))
 }
 
 fn not_a_string<E: de::Error>(value: &str) -> E {

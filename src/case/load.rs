@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use reference::Game;
 
 use super::file::TextPart;
-use super::file::{CaseFile, CompileFile, Mode, Settings, SuiteFile, Visibility};
-use super::{Case, GradedRegion, Problem, Reference, RubricItem, Suite};
+use super::file::{Arg, CaseFile, CompileFile, Mode, OutputItem, Settings, SuiteFile, Visibility};
+use super::{Case, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
@@ -51,11 +51,32 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         (Reference::Program(_), Some(name)) => name.clone(),
         (Reference::Program(_), None) => folder_name(dir),
     };
-    let support = suite_file
+    let mut support = suite_file
         .support
         .iter()
         .map(|file| support_file(dir, &suite_path, &text, file))
         .collect::<Result<Vec<_>, _>>()?;
+    // The course's own library: its sources sit beside every program
+    // built, and are compiled and linked into C and C++ ones.
+    for file in &suite_file.link {
+        let mut source = support_file(dir, &suite_path, &text, file).map_err(|problem| {
+            let message = problem.message.replace("support file", "`link` source");
+            at_key(&suite_path, &text, "link", message)
+        })?;
+        if !matches!(
+            source.place.extension().and_then(|e| e.to_str()),
+            Some("c" | "cpp" | "cc" | "cxx")
+        ) {
+            return Err(at_key(
+                &suite_path,
+                &text,
+                "link",
+                format!("`{file}`: a `link` source is a C or C++ file (.c, .cpp); its header is a `support` file"),
+            ));
+        }
+        source.linked = true;
+        support.push(source);
+    }
     let generator = match (&suite_file.generator, &reference) {
         (None, _) => None,
         (Some(_), Reference::Game(game)) => {
@@ -107,8 +128,33 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
             .collect(),
     };
     let graded = suite.graded_names();
+    let shown = shown_program(&suite);
+    if let Some(args) = &suite_file.defaults.args {
+        check_args(args)
+            .map_err(|message| at_key(&suite_path, &text, "args", message.to_string()))?;
+        if let Some(game) = game {
+            return Err(at_key(
+                &suite_path,
+                &text,
+                "args",
+                format!("{game} is played without arguments; `args` are for a suite with its own `reference`"),
+            ));
+        }
+    }
+    let context = CaseContext {
+        dir,
+        shown: &shown,
+        support: &suite.support,
+        defaults_files: match &suite_file.defaults.files {
+            Some(files) => Some(
+                files_in(dir, files, &suite.support)
+                    .map_err(|message| at_key(&suite_path, &text, "files", message.to_string()))?,
+            ),
+            None => None,
+        },
+    };
     for path in case_files(dir).map_err(|e| Problem::new(dir, format!("cannot list it: {e}")))? {
-        match load_case(&path, &suite_file.defaults, game, &graded)
+        match load_case(&path, &suite_file.defaults, game, &graded, &context)
             .and_then(|case| in_rubric(case, &suite.rubric))
         {
             Ok(case) => suite.cases.push(case),
@@ -188,7 +234,12 @@ fn support_file(
     let place = support_place(suite_path, text, written)?;
     let source = dir.join(&place);
     match fs::metadata(&source) {
-        Ok(meta) if meta.is_file() => Ok(Support { source, place }),
+        Ok(meta) if meta.is_file() => Ok(Support {
+            source,
+            place,
+            writable: false,
+            linked: false,
+        }),
         Ok(_) => Err(at_key(
             suite_path,
             text,
@@ -210,6 +261,11 @@ fn at_key(path: &Path, text: &str, key: &str, message: impl Into<String>) -> Pro
     let position = text
         .lines()
         .position(|line| line.starts_with(&prefix))
+        .or_else(|| {
+            // A key of `defaults`, indented.
+            text.lines()
+                .position(|line| line.trim_start().starts_with(&prefix))
+        })
         .map(|line| (line + 1, 1));
     Problem {
         file: path.to_path_buf(),
@@ -372,7 +428,9 @@ fn task(
         }
         (None, Some(call)) => {
             if game != Some(crate::call::GAME) {
-                let this = game.map_or("a suite with its own reference".to_string(), |g| g.to_string());
+                let this = game.map_or("a suite with its own reference".to_string(), |g| {
+                    g.to_string()
+                });
                 return Err(Problem::new(
                     path,
                     format!(
@@ -391,7 +449,11 @@ fn task(
                         function.name(),
                         wanted.len(),
                         if wanted.len() == 1 { "" } else { "s" },
-                        if wanted.is_empty() { "none".to_string() } else { wanted.join(", ") },
+                        if wanted.is_empty() {
+                            "none".to_string()
+                        } else {
+                            wanted.join(", ")
+                        },
                         call.args.len()
                     ),
                 ));
@@ -409,11 +471,197 @@ fn task(
             path,
             "a case has either `input` (a whole game) or `call` (one function), not both",
         )),
-        (None, None) => Err(Problem::new(
-            path,
-            "a case needs `input` (the lines typed into a whole game) or `call` (one function on a board)",
-        )),
+        // A program that reads nothing (it takes arguments, or files):
+        // nothing is typed.
+        (None, None) => Ok((Vec::new(), None)),
     }
+}
+
+/// What is wrong with a case's `args`, `files` or `outputs`: reported as
+/// a [`Problem`] at the line of the key.
+#[derive(Debug, thiserror::Error)]
+enum Refused {
+    #[error("`args` gives {0} arguments; the most is {MAX_ARGS}")]
+    TooManyArgs(usize),
+    #[error("`outputs` names {0} files; the most is {MAX_OUTPUTS}")]
+    TooManyOutputs(usize),
+    #[error(
+        "`{}`: an output is a file the program leaves in its working folder, named plainly \
+         (`after.csv`): no `/`, not `.` or `..`",
+        crate::text::visible::safe(.0.as_bytes())
+    )]
+    OutputName(String),
+    #[error("`{0}` is named twice in `outputs`")]
+    OutputTwice(String),
+    #[error("cannot resolve the suite's folder {}: {why}", .folder.display())]
+    Folder {
+        folder: PathBuf,
+        why: std::io::Error,
+    },
+    #[error(
+        "`{0}`: a file is put in the run's working folder by a name there (`before.csv`, \
+         `data/in.txt`); not an absolute path or one through `..`"
+    )]
+    FileName(String),
+    #[error("`{0}` is a support file already: every run gets it; give this file another name")]
+    FileIsSupport(String),
+    #[error(
+        "`{name}: {path}`: the file is named by its path in the suite's folder \
+         (`data/before.csv`); not an absolute path or one through `..`"
+    )]
+    FileSource { name: String, path: String },
+    #[error("`{name}: {path}`: cannot read it ({why}): put it in the suite's folder")]
+    FileUnreadable {
+        name: String,
+        path: String,
+        why: std::io::Error,
+    },
+    #[error(
+        "`{name}: {path}` is a link out of the suite's folder (to {}): put the file itself \
+         in the folder",
+        .to.display()
+    )]
+    FileLinkOut {
+        name: String,
+        path: String,
+        to: PathBuf,
+    },
+    #[error("`{name}: {path}` is not a regular file")]
+    FileNotRegular { name: String, path: String },
+}
+
+/// The most arguments a case may give a program.
+const MAX_ARGS: usize = 256;
+
+/// Whether a list of arguments can be given to a program; what is wrong
+/// with it if not.
+fn check_args(args: &[Arg]) -> Result<(), Refused> {
+    if args.len() > MAX_ARGS {
+        return Err(Refused::TooManyArgs(args.len()));
+    }
+    Ok(())
+}
+
+/// How a student runs the suite's program, named as reports name the
+/// assignment: `./caesar`, or `python3 caesar.py` for a Python
+/// reference; `./connect4` for a built-in game.
+fn shown_program(suite: &Suite) -> Vec<String> {
+    match &suite.reference {
+        Reference::Program(path) if path.extension().is_some_and(|e| e == "py") => {
+            vec!["python3".into(), format!("{}.py", suite.name)]
+        }
+        _ => vec![format!("./{}", suite.name)],
+    }
+}
+
+/// The most files a case may name in `outputs`.
+const MAX_OUTPUTS: usize = 32;
+
+/// A case's `outputs`: plain file names of the working folder (no `/`,
+/// not `.` or `..`, no control character), each once.
+fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, Refused> {
+    if items.len() > MAX_OUTPUTS {
+        return Err(Refused::TooManyOutputs(items.len()));
+    }
+    let mut outputs: Vec<OutputFile> = Vec::with_capacity(items.len());
+    for item in items {
+        let (name, binary) = item.parts();
+        let plain = !name.is_empty()
+            && name != "."
+            && name != ".."
+            && name.len() <= 255
+            && !name.contains('/')
+            && !name.chars().any(char::is_control);
+        if !plain {
+            return Err(Refused::OutputName(name.to_string()));
+        }
+        if outputs.iter().any(|o| o.name == name) {
+            return Err(Refused::OutputTwice(name.to_string()));
+        }
+        outputs.push(OutputFile {
+            name: name.to_string(),
+            binary,
+        });
+    }
+    Ok(outputs)
+}
+
+/// What every case of a suite is loaded with, besides its defaults.
+struct CaseContext<'a> {
+    /// The suite's folder.
+    dir: &'a Path,
+    /// How a student runs the program ([`shown_program`]).
+    shown: &'a [String],
+    /// The suite's support files, whose places `files` may not take.
+    support: &'a [Support],
+    /// The defaults' `files`, checked.
+    defaults_files: Option<Vec<Support>>,
+}
+
+/// Whether a name in the working folder stays inside it: a relative
+/// path of plain names (`before.csv`, `data/in.txt`), none `..`.
+fn stays_inside(written: &str) -> bool {
+    let relative = Path::new(written);
+    !written.is_empty()
+        && relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// A case's `files`, each a name in the run's working folder mapped to
+/// a file of the suite's folder: names that stay inside the working
+/// folder and take no support file's place, sources that are regular
+/// files inside the suite's folder (a link is followed only where it
+/// stays inside it). What is wrong, if anything.
+fn files_in(
+    dir: &Path,
+    files: &std::collections::BTreeMap<String, String>,
+    support: &[Support],
+) -> Result<Vec<Support>, Refused> {
+    let folder = fs::canonicalize(dir).map_err(|why| Refused::Folder {
+        folder: dir.to_path_buf(),
+        why,
+    })?;
+    let mut found = Vec::with_capacity(files.len());
+    for (name, source) in files {
+        let (name, source) = (name.clone(), source.clone());
+        if !stays_inside(&name) {
+            return Err(Refused::FileName(name));
+        }
+        if support.iter().any(|s| s.place == Path::new(&name)) {
+            return Err(Refused::FileIsSupport(name));
+        }
+        if !stays_inside(&source) {
+            return Err(Refused::FileSource { name, path: source });
+        }
+        let resolved = match fs::canonicalize(dir.join(&source)) {
+            Ok(resolved) => resolved,
+            Err(why) => {
+                return Err(Refused::FileUnreadable {
+                    name,
+                    path: source,
+                    why,
+                })
+            }
+        };
+        if !resolved.starts_with(&folder) {
+            return Err(Refused::FileLinkOut {
+                name,
+                path: source,
+                to: resolved,
+            });
+        }
+        if !resolved.is_file() {
+            return Err(Refused::FileNotRegular { name, path: source });
+        }
+        found.push(Support {
+            source: resolved,
+            place: PathBuf::from(&name),
+            writable: true,
+            linked: false,
+        });
+    }
+    Ok(found)
 }
 
 fn load_case(
@@ -421,12 +669,52 @@ fn load_case(
     defaults: &Settings,
     game: Option<Game>,
     regions: &[String],
+    context: &CaseContext<'_>,
 ) -> Result<Case, Problem> {
+    let shown = context.shown;
     let name = case_name(path)?;
     let text =
         fs::read_to_string(path).map_err(|e| Problem::new(path, format!("cannot read it: {e}")))?;
     let file: CaseFile = parse(path, &text)?;
     let (input, call) = task(path, &file, game)?;
+    if let Some(args) = &file.args {
+        check_args(args).map_err(|message| at_key(path, &text, "args", message.to_string()))?;
+        if let Some(game) = game {
+            return Err(at_key(
+                path,
+                &text,
+                "args",
+                format!("{game} is played without arguments; `args` are for a suite with its own `reference`"),
+            ));
+        }
+        if call.is_some() {
+            return Err(at_key(
+                path,
+                &text,
+                "args",
+                "a `call` case calls one function; `args` are for a whole program",
+            ));
+        }
+    }
+    let args: Option<Vec<String>> = file
+        .args
+        .as_ref()
+        .or(defaults.args.as_ref())
+        .filter(|_| call.is_none())
+        .map(|args| args.iter().map(|a| a.0.clone()).collect());
+    let files = match &file.files {
+        Some(files) => files_in(context.dir, files, context.support)
+            .map_err(|message| at_key(path, &text, "files", message.to_string()))?,
+        None => context.defaults_files.clone().unwrap_or_default(),
+    };
+    let command = args.as_ref().map(|args| {
+        let words: Vec<&str> = shown
+            .iter()
+            .chain(args.iter())
+            .map(String::as_str)
+            .collect();
+        crate::text::command_line(&words)
+    });
     let points = file
         .points
         .clone()
@@ -466,6 +754,30 @@ fn load_case(
             path,
             "`mode: game` reads the play with a game's reader, and this suite's reference is a \
              program of its own: use `mode: text` (the default) or `mode: ending`",
+        ));
+    }
+    let outputs = match file.outputs.as_ref().or(defaults.outputs.as_ref()) {
+        Some(items) => outputs_of(items).map_err(|message| {
+            if file.outputs.is_some() {
+                at_key(path, &text, "outputs", message.to_string())
+            } else {
+                Problem::new(path, format!("suite.yaml's `defaults`: {message}"))
+            }
+        })?,
+        None => Vec::new(),
+    };
+    if mode == Mode::Files && outputs.is_empty() {
+        return Err(Problem::new(
+            path,
+            "`mode: files` grades the files a run leaves: name them in `outputs`",
+        ));
+    }
+    if !outputs.is_empty() && game.is_some() {
+        return Err(at_key(
+            path,
+            &text,
+            "outputs",
+            "the built-in games write no files; `outputs` are for a suite with its own `reference`",
         ));
     }
     let mut limits = Limits::default();
@@ -515,6 +827,10 @@ fn load_case(
             .or(defaults.exit_status)
             .unwrap_or_default(),
         format,
+        args: args.unwrap_or_default(),
+        command,
+        files,
+        outputs,
     })
 }
 
@@ -544,6 +860,9 @@ fn check_parts(
     let why = match mode {
         Mode::Text => "in text mode the whole transcript and the ending earn the points together",
         Mode::Ending => "in `mode: ending` all the case's points are for how the run ends",
+        Mode::Files => {
+            "in `mode: files` all the case's points are for the files it leaves and how it ends"
+        }
         Mode::Game => return Ok(()),
     };
     match game_only.iter().find(|(set, _)| *set) {

@@ -18,7 +18,7 @@ mod suite;
 
 pub use file::{ExitStatus, Mode, MoveNumbers, TextPart, Visibility};
 pub use load::{load_suite, SUITE_FILE};
-pub use suite::{Case, Error, GradedRegion, Problem, Reference, RubricItem, Suite};
+pub use suite::{Case, Error, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 
 /// The folder of suites used when none is named: `cases/` in the current
 /// folder if there is one, else the suites built into referee.

@@ -85,6 +85,15 @@ pub enum Unreadable {
     /// The mark cannot be read.
     #[error("its last line `{0}` cannot be read")]
     BadMark(String),
+    /// It does not start with the case's command line: it was pinned
+    /// with other arguments, or none.
+    #[error(
+        "it does not start with the case's command line `{0}` (it was pinned with other arguments)"
+    )]
+    OtherCommand(String),
+    /// It does not end with the file the case's `outputs` names.
+    #[error("it does not hold the reference's {0} (pinned before the case named it in `outputs`)")]
+    NoFile(String),
     /// A line it says was typed is not the case's input line.
     #[error("it has input line {line} typed as something other than the case's `{expected}`")]
     OtherInput {
@@ -141,6 +150,7 @@ pub fn parse(text: &[u8], inputs: &[String], ends: bool) -> Result<ReferenceRun,
         transcript,
         waited_at_end,
         status,
+        files: Vec::new(),
     })
 }
 
@@ -257,6 +267,82 @@ pub fn pinned(run: &ReferenceRun, inputs: &[String], ends: bool) -> Result<Vec<u
     Ok(text)
 }
 
+/// The command line a pin of `case` starts with, when the case gives
+/// arguments: `$ ./caesar 13`, as the terminal showed it.
+fn command_line(case: &Case) -> Option<String> {
+    case.command.as_ref().map(|c| format!("$ {c}\n"))
+}
+
+/// The reference run a case's pinned file holds ([`parse`]), the file
+/// starting with the case's command line when it gives arguments: a pin
+/// of other arguments is stale.
+pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> {
+    let body = match command_line(case) {
+        Some(line) => text
+            .strip_prefix(line.as_bytes())
+            .ok_or_else(|| Unreadable::OtherCommand(line.trim_end().to_string()))?,
+        None => text,
+    };
+    // The files come last, the last file last: each its bytes, then a
+    // mark giving its name and size, read from the end.
+    let mut body = body;
+    let mut files = Vec::with_capacity(case.outputs.len());
+    for output in case.outputs.iter().rev() {
+        let (rest, bytes) = strip_file(body, &output.name)
+            .ok_or_else(|| Unreadable::NoFile(output.name.clone()))?;
+        files.push((output.name.clone(), bytes.to_vec()));
+        body = rest;
+    }
+    files.reverse();
+    let mut run = parse(body, &case.input, case.end_of_input)?;
+    run.files = files;
+    Ok(run)
+}
+
+/// A file's mark, after its bytes: `⟨file after.csv: 42 bytes⟩`.
+fn file_mark(name: &str, size: usize) -> String {
+    format!("{FILE}{name}: {size} bytes{CLOSE}")
+}
+
+const FILE: &str = "⟨file ";
+
+/// `text` without the file `name` at its end (its bytes and its mark),
+/// and the file's bytes.
+fn strip_file<'t>(text: &'t [u8], name: &str) -> Option<(&'t [u8], &'t [u8])> {
+    let without_close = text.strip_suffix(CLOSE.as_bytes())?;
+    let at = find_last(without_close, FILE.as_bytes())?;
+    let inner = std::str::from_utf8(&without_close[at + FILE.len()..]).ok()?;
+    let size: usize = inner
+        .strip_prefix(name)?
+        .strip_prefix(": ")?
+        .strip_suffix(" bytes")?
+        .parse()
+        .ok()?;
+    let start = at.checked_sub(size)?;
+    Some((&text[..start], &text[start..at]))
+}
+
+/// The text to pin for a run of `case` ([`pinned`]), after the case's
+/// command line when it gives arguments, and followed by the files of
+/// its `outputs` the reference left, each its bytes and then a mark
+/// with its name and size (so any bytes read back).
+pub fn pinned_case(run: &ReferenceRun, case: &Case) -> Result<Vec<u8>, Unpinnable> {
+    let body = pinned(run, &case.input, case.end_of_input)?;
+    let mut text = command_line(case).unwrap_or_default().into_bytes();
+    text.extend_from_slice(&body);
+    for output in &case.outputs {
+        let bytes = run
+            .files
+            .iter()
+            .find(|(name, _)| *name == output.name)
+            .map(|(_, bytes)| bytes.as_slice())
+            .ok_or(Unpinnable)?;
+        text.extend_from_slice(bytes);
+        text.extend_from_slice(file_mark(&output.name, bytes.len()).as_bytes());
+    }
+    Ok(text)
+}
+
 /// A reference run whose pinned file would not read back as the run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -332,6 +418,7 @@ mod tests {
             transcript,
             waited_at_end: waited,
             status,
+            files: Vec::new(),
         }
     }
 
@@ -455,6 +542,72 @@ mod tests {
         assert!(
             String::from_utf8_lossy(&none).ends_with("⟨typed: nothing, then the end of input⟩\n")
         );
+    }
+
+    #[test]
+    fn a_pin_keeps_the_command_and_any_bytes_of_the_files() {
+        use crate::case::OutputFile;
+        let mut case = crate::case::Case {
+            name: "c".into(),
+            file: "c.yaml".into(),
+            description: None,
+            rubric: None,
+            points: 1.0,
+            visibility: crate::case::Visibility::Hidden,
+            input: lines("3"),
+            end_of_input: false,
+            call: None,
+            limits: Default::default(),
+            compare: Default::default(),
+            mode: crate::case::Mode::Files,
+            format_points: 0.0,
+            move_numbers: Default::default(),
+            ending_points: 0.0,
+            exit_status: Default::default(),
+            format: None,
+            args: vec!["a b".into()],
+            command: Some("./p 'a b'".into()),
+            files: Vec::new(),
+            outputs: ["a.bin", "b.txt"]
+                .iter()
+                .map(|n| OutputFile {
+                    name: n.to_string(),
+                    binary: true,
+                })
+                .collect(),
+        };
+        let mut played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
+        // Bytes that look like marks, no final newline, invalid UTF-8.
+        played.files = vec![
+            (
+                "a.bin".into(),
+                b"x\xff\n\xe2\x9f\xa8file b.txt: 1 bytes\xe2\x9f\xa9\n".to_vec(),
+            ),
+            ("b.txt".into(), b"".to_vec()),
+        ];
+        let text = pinned_case(&played, &case).unwrap();
+        assert!(text.starts_with(b"$ ./p 'a b'\nn? 3\nok\n"));
+        assert!(text.ends_with("⟨file b.txt: 0 bytes⟩\n".as_bytes()));
+        assert_eq!(parse_case(&text, &case).unwrap(), played);
+        // Other arguments, or a file the pin does not hold: stale.
+        case.command = Some("./p".into());
+        assert!(matches!(
+            parse_case(&text, &case),
+            Err(Unreadable::OtherCommand(_))
+        ));
+        case.command = Some("./p 'a b'".into());
+        case.outputs.push(OutputFile {
+            name: "c.csv".into(),
+            binary: false,
+        });
+        assert_eq!(
+            parse_case(&text, &case),
+            Err(Unreadable::NoFile("c.csv".into()))
+        );
+        // Cut anywhere, it never panics.
+        for end in 0..text.len() {
+            let _ = parse_case(&text[..end], &case);
+        }
     }
 
     #[test]

@@ -54,6 +54,30 @@ pub struct Case {
     /// In game mode, the parts of the text the format points grade;
     /// `None` for the whole text.
     pub format: Option<Vec<TextPart>>,
+    /// The program's command-line arguments, after its own name: the
+    /// reference's and the student's alike, reaching `argv` as written.
+    pub args: Vec<String>,
+    /// The command as a student types it (`./caesar 13`), quoted and
+    /// bounded ([`crate::text::command_line`]), when the case (or its
+    /// suite's defaults) gives `args`: explanations, pages and pins show
+    /// it.
+    pub command: Option<String>,
+    /// Files put in the run's working folder before it starts (`files:`),
+    /// besides the suite's support files: the reference's and the
+    /// student's alike.
+    pub files: Vec<Support>,
+    /// Files the run must leave in its working folder (`outputs:`), each
+    /// compared with the reference's.
+    pub outputs: Vec<OutputFile>,
+}
+
+/// A file a case's run must leave in its working folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Its name there: a plain file name.
+    pub name: String,
+    /// Compared byte for byte rather than as text under `compare`.
+    pub binary: bool,
 }
 
 impl Case {

@@ -157,7 +157,7 @@ fn unchecked_pin_problem(suite: &Suite, case: &case::Case) -> Option<Problem> {
         )
     };
     match pin::read(case) {
-        Ok(Some(text)) => match pin::parse(&text, &case.input, case.end_of_input) {
+        Ok(Some(text)) => match pin::parse_case(&text, case) {
             Ok(_) => None,
             Err(why) => Some(Problem::new(
                 &case.pin_file(),
@@ -256,6 +256,7 @@ fn judged(suite: &Suite, case: &case::Case) -> String {
     match case.mode {
         case::Mode::Text => return case.compare.describe(),
         case::Mode::Ending => return "how it ends".into(),
+        case::Mode::Files => return "the files it leaves, and how it ends".into(),
         case::Mode::Game => {}
     }
     let mut parts = vec![format!("play {}", points(case.play_points()))];
@@ -438,15 +439,22 @@ pub fn pending_file(case: &case::Case) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// A unified diff from `old` to `new`, with a little context.
+/// A unified diff from `old` to `new`, with a little context; control
+/// characters escaped (a pin may hold a binary file the reference wrote).
 fn diff(old: &[u8], new: &[u8], old_name: &str, new_name: &str) -> String {
     let old = String::from_utf8_lossy(old);
     let new = String::from_utf8_lossy(new);
-    TextDiff::from_lines(old.as_ref(), new.as_ref())
+    let text = TextDiff::from_lines(old.as_ref(), new.as_ref())
         .unified_diff()
         .context_radius(2)
         .header(old_name, new_name)
-        .to_string()
+        .to_string();
+    text.split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(line) => format!("{}\n", referee::text::visible::safe(line.as_bytes())),
+            None => referee::text::visible::safe(line.as_bytes()),
+        })
+        .collect()
 }
 
 /// A file's contents, `None` when it does not exist.

@@ -223,7 +223,7 @@ fn explain_failure(
     let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
         return;
     };
-    match save_transcripts(save, &case.name, expected, run) {
+    match save_transcripts(save, case, expected, run) {
         Ok(dir) if explanation.trimmed => println!(
             "  {}",
             style.dim(&format!(
@@ -243,15 +243,29 @@ fn explain_failure(
 /// failed case to `<save>/<case>/`.
 fn save_transcripts(
     save: &Path,
-    name: &str,
+    case: &referee::case::Case,
     expected: &ReferenceRun,
     run: &referee::run::RunResult,
 ) -> std::io::Result<PathBuf> {
-    let dir = save.join(name);
+    let dir = save.join(&case.name);
     fs::create_dir_all(&dir)?;
     let expected = terminal::reference_lines(expected);
     let actual = terminal::run_lines(run);
-    fs::write(dir.join("expected.txt"), transcript::printable(&expected))?;
-    fs::write(dir.join("yours.txt"), transcript::printable(&actual))?;
+    // The command the case runs, as a student types it, starts each
+    // transcript, as it would on a terminal.
+    let command = case
+        .command
+        .as_ref()
+        .map(|c| format!("$ {c}\n"))
+        .unwrap_or_default();
+    let with_command = |text: String| format!("{command}{text}");
+    fs::write(
+        dir.join("expected.txt"),
+        with_command(transcript::printable(&expected)),
+    )?;
+    fs::write(
+        dir.join("yours.txt"),
+        with_command(transcript::printable(&actual)),
+    )?;
     Ok(dir)
 }

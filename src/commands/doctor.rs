@@ -106,9 +106,9 @@ fn java(missing: Option<&str>) -> String {
         let found = submission::locate(&file).map_err(|e| Trouble(e.to_string()))?;
         let built =
             submission::build(&found, &submission::Flags::default(), &[]).map_err(|e| match e {
-                submission::BuildError::Compile(m) | submission::BuildError::Grader(m) => {
-                    Trouble(m)
-                }
+                submission::BuildError::Compile(m)
+                | submission::BuildError::Grader(m)
+                | submission::BuildError::Library(m) => Trouble(m),
                 submission::BuildError::Refused(r) => Trouble(r.to_string()),
             })?;
         let lines = vec!["Java".to_string()];
@@ -227,7 +227,7 @@ fn missing_pins(suite: &Suite) -> Vec<String> {
         .cases
         .iter()
         .filter(|c| c.call.is_none())
-        .filter(|c| !matches!(pin::read(c), Ok(Some(text)) if pin::parse(&text, &c.input, c.end_of_input).is_ok()))
+        .filter(|c| !matches!(pin::read(c), Ok(Some(text)) if pin::parse_case(&text, c).is_ok()))
         .map(|c| c.name.clone())
         .collect()
 }

@@ -90,7 +90,7 @@ pub(super) fn build(
                 referee::results::compiler_messages(&messages)
             ),
             BuildError::Refused(refusal) => refusal.to_string(),
-            BuildError::Grader(message) => message,
+            BuildError::Grader(message) | BuildError::Library(message) => message,
         })
     })
 }

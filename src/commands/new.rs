@@ -46,7 +46,10 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
         fs::write(&path, text).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
     };
     write(case::SUITE_FILE, suite_yaml(&program, dir))?;
-    write(&format!("{EXAMPLE}.yaml"), example_yaml(&args.input))?;
+    write(
+        &format!("{EXAMPLE}.yaml"),
+        example_yaml(&args.input, &args.args),
+    )?;
     let suite = super::load_suite(dir, None)?;
     pin_example(&suite)?;
     print_next_steps(dir, &program);
@@ -127,6 +130,11 @@ title: {title}
 # the source (a header such as cs50.h, a data file the program opens).
 # support: [cs50.h, words.txt]
 
+# The course's own library: C or C++ sources compiled with the suite's
+# flags and linked into every C and C++ program (its header is a
+# support file).
+# link: [cs50.c]
+
 # A program that prints one case's input lines for the seed given as its
 # one argument, for `referee explore`.
 # generator: gen.py
@@ -138,15 +146,23 @@ defaults:
   visibility: hidden
   timeout: 5s
   # What does not count when outputs are compared: exact, or a list of
-  # trailing-whitespace, whitespace-runs, blank-lines, case, prompts (a
+  # trailing-whitespace, whitespace-runs, all-whitespace (white space
+  # anywhere, as diff -w), blank-lines, case, prompts (a
   # program's prompts, in any words), and {{numbers: {{absolute: 0.01}}}}
   # (numbers within a tolerance). Students word their prompts their own
   # way, so prompts are not compared unless you take them out of here.
   compare: [trailing-whitespace, prompts]
   # text: the output and how the run ends earn the points together;
   # ending: only how the run ends (it asks again, or stops, as the
-  # reference does), for cases about refusing bad input in any words.
+  # reference does), for cases about refusing bad input in any words;
+  # files: only the files of `outputs` and how the run ends.
   mode: text
+  # The program's arguments, files put in its working folder first
+  # (each a name there: a file of this folder), and files it must leave
+  # there, each compared with the reference's.
+  # args: [before.csv, after.csv]
+  # files: {{before.csv: data/before.csv}}
+  # outputs: [after.csv]
 
 # Compiler flags, for students' programs and a compiled reference.
 compile:
@@ -157,7 +173,16 @@ compile:
 }
 
 /// The example case, with the lines it types.
-fn example_yaml(input: &[String]) -> String {
+fn example_yaml(input: &[String], args: &[String]) -> String {
+    let args = if args.is_empty() {
+        String::new()
+    } else {
+        let quoted: Vec<String> = args.iter().map(|a| quoted(a)).collect();
+        format!(
+            "# The program's command-line arguments, as written (no shell).\nargs: [{}]\n",
+            quoted.join(", ")
+        )
+    };
     let lines: Vec<String> = input.iter().map(|l| format!("  - {}", quoted(l))).collect();
     let input = if lines.is_empty() {
         "input: []   # the lines typed, one each time the program waits to read".to_string()
@@ -173,7 +198,7 @@ fn example_yaml(input: &[String]) -> String {
          description: An example run.\n\
          visibility: public\n\
          points: 1\n\
-         {input}\n"
+         {args}{input}\n"
     )
 }
 
@@ -189,11 +214,14 @@ mod tests {
 
     #[test]
     fn typed_lines_are_quoted_whatever_they_hold() {
-        let text = example_yaml(&["007".into(), "yes".into(), "say \"hi\"".into()]);
+        let text = example_yaml(&["007".into(), "yes".into(), "say \"hi\"".into()], &[]);
         assert!(
             text.contains("  - \"007\"\n  - \"yes\"\n  - \"say \\\"hi\\\"\""),
             "{text}"
         );
-        assert!(example_yaml(&[]).contains("input: []"));
+        assert!(example_yaml(&[], &[]).contains("input: []"));
+        let with = example_yaml(&[], &["13".into(), "a b".into()]);
+        assert!(with.contains("args: [\"13\", \"a b\"]\n"), "{with}");
+        assert!(!example_yaml(&[], &[]).contains("args"));
     }
 }

@@ -115,7 +115,9 @@ const NO_NEWLINE: &[u8] = b"\x00no newline at end";
 /// newline marked, and its numbers found when they have a tolerance.
 pub fn key(text: &[u8], newline: bool, o: &Options) -> Key {
     let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c');
-    let mut key: Vec<u8> = if o.whitespace_runs {
+    let mut key: Vec<u8> = if o.all_whitespace {
+        text.iter().filter(|b| !is_space(b)).copied().collect()
+    } else if o.whitespace_runs {
         let mut out = Vec::with_capacity(text.len());
         for word in text.split(is_space).filter(|w| !w.is_empty()) {
             if !out.is_empty() {
@@ -136,7 +138,7 @@ pub fn key(text: &[u8], newline: bool, o: &Options) -> Key {
             Err(e) => e.into_bytes().to_ascii_lowercase(),
         };
     }
-    if !(newline || o.trailing_whitespace || o.whitespace_runs) {
+    if !(newline || o.trailing_whitespace || o.whitespace_runs || o.all_whitespace) {
         key.extend_from_slice(NO_NEWLINE);
     }
     Key::new(key, o.numbers)

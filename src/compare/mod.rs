@@ -106,6 +106,21 @@ mod tests {
         assert!(!same_output(b"a\nb\n", b"a\n.\nb\n", &b, &[]));
         let c = opts(&["case"]);
         assert!(same_output(b"X has won\n", b"x HAS won\n", &c, &[]));
+        // As `diff -w`: white space anywhere, none or some; a line of it
+        // is still a line.
+        let a = opts(&["all-whitespace"]);
+        assert!(same_output(
+            b"Ciphertext:b\n",
+            b" Ciphertext: \tb  \r\n",
+            &a,
+            &[]
+        ));
+        assert!(same_output(b"a b\n", b"ab", &a, &[]));
+        assert!(same_output(b"a\n\nb\n", b"a\n  \nb\n", &a, &[]));
+        assert!(!same_output(b"a\nb\n", b"a\n\nb\n", &a, &[]));
+        assert!(!same_output(b"Ciphertext:b\n", b"ciphertext: b\n", &a, &[]));
+        let ac = opts(&["all-whitespace", "case"]);
+        assert!(same_output(b"Ciphertext:b\n", b"ciphertext: b\n", &ac, &[]));
     }
 
     #[test]
@@ -114,8 +129,8 @@ mod tests {
         assert_eq!(
             unknown.to_string(),
             "unknown comparison option `nope`; the options are: exact, trailing-whitespace, \
-             whitespace-runs, blank-lines, case, prompts, and {numbers: {absolute: 0.01}} (or \
-             `relative:`)"
+             whitespace-runs, all-whitespace, blank-lines, case, prompts, and {numbers: \
+             {absolute: 0.01}} (or `relative:`)"
         );
         assert_eq!(unknown.fault(), crate::fault::Fault::Suite);
         assert_eq!(
@@ -190,6 +205,7 @@ mod tests {
         let all = opts(&[
             "trailing-whitespace",
             "whitespace-runs",
+            "all-whitespace",
             "blank-lines",
             "case",
             "prompts",

@@ -50,6 +50,10 @@ pub struct Options {
     pub whitespace_runs: bool,
     /// Lines holding nothing but white space.
     pub blank_lines: bool,
+    /// White space anywhere in a line, as `diff -w`: `Ciphertext:b`
+    /// equals `Ciphertext: b` (a line of white space is still a line;
+    /// `blank_lines` leaves those out too).
+    pub all_whitespace: bool,
     /// Upper and lower case.
     pub case: bool,
     /// The prompt of each read: the output is compared turn by turn,
@@ -63,9 +67,10 @@ pub struct Options {
 impl Options {
     /// The names a case file uses for the differences that are only on
     /// or off.
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "trailing-whitespace",
         "whitespace-runs",
+        "all-whitespace",
         "blank-lines",
         "case",
         "prompts",
@@ -81,6 +86,7 @@ impl Options {
             "blank-lines" => self.blank_lines = true,
             "case" => self.case = true,
             "prompts" => self.prompts = true,
+            "all-whitespace" => self.all_whitespace = true,
             "exact" => return Err(Error::Exact),
             "numbers" => return Err(Error::NoTolerance),
             other => match Tolerance::from_name(other) {
@@ -106,6 +112,7 @@ impl Options {
         let on = [
             self.trailing_whitespace,
             self.whitespace_runs,
+            self.all_whitespace,
             self.blank_lines,
             self.case,
             self.prompts,

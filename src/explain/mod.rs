@@ -290,6 +290,103 @@ pub fn explain_outcome(
     style: &Style,
     room: Room,
 ) -> Explanation {
+    let mut explanation = explain_run(prepared, outcome, game, regions, style, room);
+    if output_files(prepared, outcome, style, room, &mut explanation.text) {
+        explanation.trimmed = true;
+    }
+    if let Some(command) = &prepared.case.command {
+        // How the program was started, as the student would type it: the
+        // arguments are part of what the case checks.
+        let line = format!(
+            "  {} {}\n",
+            style.dim("Run as:"),
+            style.strong(&format!("$ {command}"))
+        );
+        explanation.text.insert_str(0, &line);
+    }
+    explanation
+}
+
+/// The first file of the case's `outputs` that is not right: what the
+/// program left instead of a file, or where a binary file first
+/// differs, or the file's diff against the reference's, as the output's
+/// diff is shown. True when the diff was trimmed.
+fn output_files(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    style: &Style,
+    room: Room,
+    text: &mut String,
+) -> bool {
+    use crate::judge::outputs;
+    let case = prepared.case;
+    let Expected::Play(expected) = &prepared.expected else {
+        return false;
+    };
+    for file in &outcome.files {
+        let name = visible::safe(file.name.as_bytes());
+        if let Some(refusal) = file.refusal() {
+            let _ = writeln!(
+                text,
+                "  {}",
+                style.strong(&format!(
+                    "Your program {}.",
+                    visible::safe(refusal.as_bytes())
+                ))
+            );
+            return false;
+        }
+        if case.mode == Mode::Ending {
+            continue;
+        }
+        let got = file.bytes().unwrap_or_default();
+        let Some(want) = expected
+            .files
+            .iter()
+            .find(|(n, _)| *n == file.name)
+            .map(|(_, bytes)| bytes.as_slice())
+        else {
+            continue;
+        };
+        if file.binary {
+            if let Some(difference) = outputs::binary_difference(&file.name, want, got) {
+                let _ = writeln!(text, "  {}", style.strong(&format!("Your {difference}.")));
+                return false;
+            }
+            continue;
+        }
+        let options = outputs::text_options(case);
+        if compare::same_output(want, got, &options, &[]) {
+            continue;
+        }
+        let _ = writeln!(
+            text,
+            "  {}",
+            style.strong(&format!(
+                "Your {name} differs from the reference's ({}):",
+                options.describe()
+            ))
+        );
+        let as_lines = |bytes: &[u8]| {
+            let mut transcript = crate::transcript::Transcript::new();
+            transcript.push_output(bytes);
+            crate::transcript::lines(&transcript, false)
+        };
+        let (want, got) = (as_lines(want), as_lines(got));
+        let lines = terminal_diff(&want, &got, &options, &[]);
+        return TerminalDiff::of(&want, &got, &options, &lines).render(text, style, room);
+    }
+    false
+}
+
+fn explain_run(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    game: Option<reference::Game>,
+    regions: &[Region],
+    style: &Style,
+    room: Room,
+) -> Explanation {
     let case = prepared.case;
     match (&prepared.expected, &case.call, &outcome.run) {
         (Expected::Play(_), _, Some(run)) if case.mode == Mode::Game && game.is_some() => {
@@ -299,7 +396,20 @@ pub fn explain_outcome(
                 trimmed: false,
             })
         }
-        (Expected::Play(expected), _, Some(run)) if case.mode == Mode::Ending => {
+        // The run ended as the reference's: only a file is wrong, and
+        // the file's own explanation follows.
+        (Expected::Play(_), _, Some(_))
+            if matches!(case.mode, Mode::Ending | Mode::Files)
+                && outcome.faults.ending.is_none() =>
+        {
+            Explanation {
+                text: format!("  {}.\n", capitalized(&outcome.judgement.reason)),
+                trimmed: false,
+            }
+        }
+        (Expected::Play(expected), _, Some(run))
+            if matches!(case.mode, Mode::Ending | Mode::Files) =>
+        {
             ending_case(prepared, outcome, expected, run, style)
         }
         (Expected::Play(expected), _, Some(run)) => {

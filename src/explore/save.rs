@@ -41,21 +41,21 @@ pub fn save(found: &Found, suite: &Suite, seed: u64, folder: &Path) -> Result<Sa
             file.display()
         )));
     }
-    let pinned =
-        match (&found.expected, &saved.call) {
-            (_, Some(call)) => call.pin().into_bytes(),
-            (Expected::Play(run), None) => pin::pinned(run, &saved.input, saved.end_of_input)
-                .map_err(|source| crate::oracle::Error::Unpinnable {
-                    case: saved.name.clone(),
-                    source,
-                })?,
-            (Expected::Call(_), None) => {
-                return Err(Error::Folder(format!(
-                    "{} reads back as a whole game, found as a call; this is a bug in referee",
-                    file.display()
-                )))
-            }
-        };
+    let pinned = match (&found.expected, &saved.call) {
+        (_, Some(call)) => call.pin().into_bytes(),
+        (Expected::Play(run), None) => {
+            pin::pinned_case(run, &saved).map_err(|source| crate::oracle::Error::Unpinnable {
+                case: saved.name.clone(),
+                source,
+            })?
+        }
+        (Expected::Call(_), None) => {
+            return Err(Error::Folder(format!(
+                "{} reads back as a whole game, found as a call; this is a bug in referee",
+                file.display()
+            )))
+        }
+    };
     pin::write(&saved, &pinned).map_err(|source| Error::Write {
         path: saved.pin_file().display().to_string(),
         source,

@@ -120,7 +120,7 @@ pub fn template(suite: &Suite) -> Result<Case, Error> {
     case.format_points = 0.0;
     case.ending_points = match case.mode {
         Mode::Game => 0.5,
-        Mode::Text | Mode::Ending => 0.0,
+        Mode::Text | Mode::Ending | Mode::Files => 0.0,
     };
     if case.move_numbers == MoveNumbers::Ignored {
         case.move_numbers = MoveNumbers::Optional;

@@ -35,6 +35,7 @@ use crate::terminal;
 use crate::text::points;
 use crate::verdict::{EndingFault, Judgement, Part, PartScore, ReferenceEnd, Verdict};
 
+pub mod outputs;
 pub mod parts;
 
 pub use parts::FormatDifference;
@@ -91,7 +92,7 @@ pub fn whole_game<'w>(
     // The built-in games leave open what a program does at the end of
     // its input (SPEC.md); an instructor's own reference says it: where
     // it asks again, a program must ask again, and where it stops, stop.
-    let exact = case.mode == Mode::Ending || setting.game.is_none();
+    let exact = matches!(case.mode, Mode::Ending | Mode::Files) || setting.game.is_none();
     let ending = if exact {
         EndingFault::exactly(run.ending, read, reference)
     } else {
@@ -100,7 +101,7 @@ pub fn whole_game<'w>(
     let counted = ending.filter(|f| counts(case, *f));
     match (case.mode, setting.game) {
         (Mode::Game, Some(game)) => game_mode(setting, game, want(), run, ending, counted),
-        (Mode::Ending, _) => ending_mode(case, reference, ending, counted),
+        (Mode::Ending | Mode::Files, _) => ending_mode(case, reference, ending, counted),
         _ => text_mode(setting, run, ending, counted),
     }
 }

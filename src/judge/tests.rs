@@ -43,6 +43,10 @@ fn case(input: &[&str], points: f64) -> Case {
         ending_points: 0.0,
         exit_status: ExitStatus::Any,
         format: None,
+        args: Vec::new(),
+        command: None,
+        files: Vec::new(),
+        outputs: Vec::new(),
     }
 }
 

@@ -104,6 +104,16 @@ impl Program {
     }
 }
 
+impl Program {
+    /// This program given `args` after its own: each reaches `argv` as
+    /// written, with no shell between.
+    pub fn with_args(&self, args: &[String]) -> Program {
+        let mut program = self.clone();
+        program.argv.extend(args.iter().map(OsString::from));
+        program
+    }
+}
+
 /// How input is given to the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feed {

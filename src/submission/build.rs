@@ -128,6 +128,9 @@ pub enum BuildError {
     /// The grader could not do its part (no compiler, no Python, no disk,
     /// no process to spare): not the student's fault.
     Grader(String),
+    /// A source of the suite's own library (`link:`) does not compile:
+    /// the suite's to fix, with the compiler's messages.
+    Library(String),
 }
 
 impl BuildError {
@@ -137,6 +140,7 @@ impl BuildError {
         match self {
             BuildError::Compile(_) | BuildError::Refused(_) => crate::fault::Fault::Student,
             BuildError::Grader(_) => crate::fault::Fault::Grader,
+            BuildError::Library(_) => crate::fault::Fault::Suite,
         }
     }
 }
@@ -288,6 +292,57 @@ fn files_of(submission: &Submission) -> Result<Vec<PathBuf>, BuildError> {
     Ok(files)
 }
 
+/// Compiles the suite's own library (its `link` sources) with the
+/// program's compiler and flags, each to an object file in the build's
+/// folder: their paths, to link. A `.c` source is compiled as C
+/// whichever the compiler. A source that does not compile is the
+/// suite's trouble ([`BuildError::Library`]), never the student's.
+fn library(
+    command: &Path,
+    compiler: &Compiler,
+    stage: &Path,
+    flags: &[String],
+    support: &[Support],
+) -> Result<Vec<PathBuf>, BuildError> {
+    let mut objects = Vec::new();
+    for (k, source) in support.iter().filter(|s| s.linked).enumerate() {
+        let object = format!(".referee-link-{k}.o");
+        let mut argv: Vec<OsString> = vec![command.as_os_str().to_os_string(), "-I.".into()];
+        let cpp = compiler.commands.contains(&"g++");
+        if cpp && source.place.extension().is_some_and(|e| e == "c") {
+            argv.extend(["-x".into(), "c".into()]);
+        }
+        argv.extend(flags.iter().map(OsString::from));
+        argv.extend([
+            "-c".into(),
+            source.place.as_os_str().to_os_string(),
+            "-o".into(),
+            object.clone().into(),
+        ]);
+        let tool = Tool {
+            what: "the compiler",
+            argv,
+            reads: vec![stage.to_path_buf()],
+            sources: Vec::new(),
+            reserve: None,
+        };
+        let (jail, _) = run_tool_with_retry(&tool, support).map_err(|e| match e {
+            BuildError::Compile(messages) => BuildError::Library(format!(
+                "the suite's own library {} (suite.yaml's `link`) does not compile, so no \
+                 program can be built; the compiler said:\n{}",
+                source.place.display(),
+                messages.trim_end()
+            )),
+            other => other,
+        })?;
+        let kept = stage.join(&object);
+        untrusted::copy(&jail.workdir().join(&object), &kept, PROGRAM_LIMIT, 0o644)
+            .map_err(|e| BuildError::Grader(format!("cannot keep the library's object: {e}")))?;
+        objects.push(kept);
+    }
+    Ok(objects)
+}
+
 /// Compiles; a failure of the grader's own (no process to spare, no
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
@@ -310,6 +365,7 @@ fn compile_with_retry(
                 compiler.package
             ))
         })?;
+    let objects = library(&command, compiler, stage, flags, support)?;
     let file_name = source.file_name().unwrap_or_default().to_os_string();
     let mut argv: Vec<OsString> = vec![command.into_os_string()];
     if !support.is_empty() {
@@ -317,13 +373,22 @@ fn compile_with_retry(
         argv.push("-I.".into());
     }
     argv.extend(flags.iter().map(OsString::from));
-    argv.extend([file_name, "-o".into(), "program".into()]);
+    argv.push(file_name);
+    // The library's objects, copied beside the source, by name.
+    argv.extend(
+        objects
+            .iter()
+            .map(|o| o.file_name().unwrap_or_default().to_os_string()),
+    );
+    argv.extend(["-o".into(), "program".into()]);
     argv.extend(compiler.libs.iter().map(OsString::from));
     let tool = Tool {
         what: "the compiler",
         argv,
         reads: vec![stage.to_path_buf()],
-        sources: vec![source.to_path_buf()],
+        sources: std::iter::once(source.to_path_buf())
+            .chain(objects)
+            .collect(),
         reserve: None,
     };
     let (jail, messages) = run_tool_with_retry(&tool, support)?;

@@ -17,6 +17,12 @@ pub struct Support {
     pub source: PathBuf,
     /// Where it goes, relative to the working folder.
     pub place: PathBuf,
+    /// Whether the program may write it (a case's `files`, which a
+    /// program may rewrite or append to); support files are read-only.
+    pub writable: bool,
+    /// Whether it is a source of the course's own library (`link:`),
+    /// compiled and linked into every C and C++ program.
+    pub linked: bool,
 }
 
 /// The most a support file may hold.
@@ -101,7 +107,8 @@ fn execute_timed(
 }
 
 /// Copies the support files into `folder`, each at its place, readable
-/// by the program (and not writable: every run gets them fresh).
+/// by the program (and writable only where the file says: every run gets
+/// them fresh).
 pub fn provide(folder: &Path, support: &[Support]) -> Result<(), StartError> {
     for file in support {
         let trouble = |why: String| StartError::Support {
@@ -112,8 +119,15 @@ pub fn provide(folder: &Path, support: &[Support]) -> Result<(), StartError> {
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| trouble(e.to_string()))?;
         }
-        untrusted::copy(&file.source, &to, SUPPORT_LIMIT, 0o644)
+        let mode = if file.writable { 0o666 } else { 0o644 };
+        untrusted::copy(&file.source, &to, SUPPORT_LIMIT, mode)
             .map_err(|refusal| trouble(refusal.to_string()))?;
+        if file.writable {
+            // Past the umask: the program may run as another user.
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&to, std::fs::Permissions::from_mode(mode))
+                .map_err(|e| trouble(e.to_string()))?;
+        }
     }
     Ok(())
 }
@@ -141,6 +155,8 @@ mod tests {
             .map(|place| Support {
                 source: suite.path().join(place),
                 place: place.into(),
+                writable: false,
+                linked: false,
             })
             .collect();
         let work = tempfile::tempdir().unwrap();

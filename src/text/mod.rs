@@ -29,9 +29,54 @@ pub fn capitalized(s: &str) -> String {
     }
 }
 
+/// The most a command line is shown with: past it, the rest is `…`.
+pub const COMMAND_SHOWN: usize = 200;
+
+/// A command as a person types it in a shell: each word as it is when
+/// the shell would read it back unchanged (`13`, `before.csv`), else in
+/// single quotes (`'two words'`, `''`, `'it'\''s'`); control characters
+/// escaped ([`visible::safe`]), and the whole cut at [`COMMAND_SHOWN`]
+/// characters.
+pub fn command_line<S: AsRef<str>>(words: &[S]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%^".contains(c);
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| {
+            let w = w.as_ref();
+            if !w.is_empty() && w.chars().all(plain) {
+                w.to_string()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect();
+    let line = visible::safe(quoted.join(" ").as_bytes());
+    if line.chars().count() > COMMAND_SHOWN {
+        let mut cut: String = line.chars().take(COMMAND_SHOWN).collect();
+        cut.push('…');
+        cut
+    } else {
+        line
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_is_shown_as_a_shell_reads_it_back() {
+        assert_eq!(command_line(&["./caesar", "13"]), "./caesar 13");
+        assert_eq!(
+            command_line(&["python3", "prog.py", "two words", "", "it's"]),
+            "python3 prog.py 'two words' '' 'it'\\''s'"
+        );
+        assert_eq!(command_line(&["./p", "a\u{1b}[2J"]), "./p 'a\\x1b[2J'");
+        let long = "x".repeat(500);
+        let shown = command_line(&["./p", long.as_str()]);
+        assert_eq!(shown.chars().count(), COMMAND_SHOWN + 1);
+        assert!(shown.ends_with('…'));
+    }
 
     #[test]
     fn sentences_are_capitalised_unless_they_start_with_code() {

@@ -177,6 +177,7 @@ fn judge_and_explain(
         faults,
         shortened: None,
         diffed: Default::default(),
+        files: Vec::new(),
     };
     let prepared = Prepared::with(case, Expected::Play(expected.clone()));
     let explanation = timed("explaining", || {
@@ -266,6 +267,7 @@ proptest! {
             transcript: mutate::transcript(&reference),
             waited_at_end: waited,
             status,
+            files: Vec::new(),
         };
         let run = run_of(&yours, ending, unread);
         judge_and_explain(&case, game, seed.suite(), &expected, &run);
@@ -286,6 +288,7 @@ proptest! {
             transcript: mutate::transcript(&steps),
             waited_at_end: waited,
             status: 0,
+            files: Vec::new(),
         };
         let ending = if waited { Ending::WaitingForInput } else { Ending::Exited(0) };
         let run = run_of(&steps, ending, 0);

@@ -85,6 +85,7 @@ proptest! {
             transcript: mutate::transcript(&steps),
             waited_at_end: waited,
             status,
+            files: Vec::new(),
         };
         // The case types what the run read, and perhaps more it never
         // read (not when it waited for more).
@@ -123,6 +124,7 @@ proptest! {
             transcript: mutate::transcript(&steps),
             waited_at_end: seed.run.waited_at_end,
             status: seed.run.status,
+            files: Vec::new(),
         };
         let inputs: Vec<String> = run.transcript.inputs().map(str::to_string).collect();
         let ends = seed.case.end_of_input;

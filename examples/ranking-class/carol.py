@@ -1,0 +1,15 @@
+# Appends the ranking to after.csv instead of writing it over.
+import csv
+import sys
+
+if len(sys.argv) != 3:
+    print("Usage: python3 rank.py before.csv after.csv")
+    sys.exit(1)
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.reader(f))[1:]
+rows.sort(key=lambda r: (-int(r[1]), r[0]))
+with open(sys.argv[2], "a", newline="") as f:
+    out = csv.writer(f, lineterminator="\n")
+    out.writerow(["name", "score"])
+    out.writerows(rows)
+print(f"Ranked {len(rows)} students.")

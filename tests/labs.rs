@@ -1,0 +1,775 @@
+//! A term's other labs (issue 37): programs given command-line
+//! arguments, reading files and writing them, graded on what they write,
+//! linked with a course's own library; and white space that does not
+//! count at all. Every program is compiled and run for real.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::*;
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    test_file(&format!("fixtures/{name}"))
+}
+
+/// Writes `files` (name, text) into `dir`, making folders as needed.
+fn write_all(dir: &Path, files: &[(&str, &str)]) {
+    for (name, text) in files {
+        let path = dir.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+}
+
+/// Pins every case of `suite` with its reference, as an instructor does.
+fn pin(work: &Path, suite: &Path) {
+    referee_in(work, &["cases", "update", suite.to_str().unwrap()]);
+    let done = referee_in(
+        work,
+        &["cases", "update", "--accept", suite.to_str().unwrap()],
+    );
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&done),
+        stderr(&done)
+    );
+}
+
+fn grade(work: &Path, suite: &Path, class: &Path) -> Value {
+    let out = work.join("out");
+    let done = referee_in(
+        work,
+        &[
+            "grade",
+            "--cases",
+            suite.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    serde_json::from_slice(&fs::read(out.join("results.json")).unwrap()).unwrap()
+}
+
+/// Each student's cases that did not pass, with their verdicts, and
+/// their score.
+fn failures(results: &Value) -> Vec<(String, f64, Vec<String>)> {
+    let mut all: Vec<(String, f64, Vec<String>)> = results["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let failed = s["cases"]
+                .as_array()
+                .map(|cases| {
+                    cases
+                        .iter()
+                        .filter(|c| c["verdict"] != "pass")
+                        .map(|c| {
+                            format!(
+                                "{}: {}",
+                                c["name"].as_str().unwrap(),
+                                c["verdict"].as_str().unwrap()
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            (
+                s["id"].as_str().unwrap().to_string(),
+                s["score"].as_f64().unwrap_or(-1.0),
+                failed,
+            )
+        })
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+/// The Caesar lab: `./caesar KEY`, run with no, one, two and a
+/// non-numeric argument, and one holding a space.
+fn caesar_suite(work: &Path) -> PathBuf {
+    let suite = work.join("caesar-lab");
+    fs::create_dir_all(&suite).unwrap();
+    fs::copy(fixture("caesar/caesar.c"), suite.join("caesar.c")).unwrap();
+    write_all(
+        &suite,
+        &[
+            (
+                "suite.yaml",
+                "reference: caesar.c\nname: caesar\ndefaults:\n  visibility: public\n  \
+                 timeout: 5s\n",
+            ),
+            ("no-key.yaml", "description: Run without a key.\nargs: []\n"),
+            (
+                "key-13.yaml",
+                "args: [\"13\"]\ninput: [\"Hello, world!\"]\n",
+            ),
+            ("two-keys.yaml", "args: [\"1\", \"2\"]\ninput: [abc]\n"),
+            ("not-a-number.yaml", "args: [abc]\ninput: [abc]\n"),
+            ("spaced.yaml", "args: [\"2 6\"]\ninput: [abc]\n"),
+        ],
+    );
+    suite
+}
+
+#[test]
+fn arguments_reach_the_program_as_written_and_the_exit_status_counts() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = caesar_suite(w);
+    pin(w, &suite);
+    // The pins start with the command as a student types it.
+    let pinned = |case: &str| fs::read_to_string(suite.join(format!("{case}.transcript"))).unwrap();
+    assert_eq!(
+        pinned("key-13"),
+        "$ ./caesar 13\nplaintext:  Hello, world!\nciphertext: Uryyb, jbeyq!\n\
+         ⟨typed: 1 line, at the end of line 1⟩\n"
+    );
+    assert_eq!(
+        pinned("no-key"),
+        "$ ./caesar\nUsage: ./caesar key\n⟨exit status 1⟩\n⟨typed: nothing⟩\n"
+    );
+    assert!(pinned("spaced").starts_with("$ ./caesar '2 6'\nUsage"));
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for (student, file) in [
+        ("alice.c", "caesar.c"),
+        ("bob.c", "exits_zero.c"),
+        ("carol.c", "no_argc_check.c"),
+        ("dave.c", "no_digit_check.c"),
+        ("erin.py", "caesar.py"),
+    ] {
+        fs::copy(fixture(&format!("caesar/{file}")), class.join(student)).unwrap();
+    }
+    let results = grade(w, &suite, &class);
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("alice".to_string(), 5.0, vec![]),
+            (
+                // The usage message with exit status 0 where the key is
+                // missing or extra: the status is what differs.
+                "bob".to_string(),
+                3.0,
+                strings(&["no-key: wrong-output", "two-keys: wrong-output"])
+            ),
+            (
+                // argv[1] without looking at argc: no key crashes it, two
+                // keys are taken for one.
+                "carol".to_string(),
+                3.0,
+                strings(&["no-key: crashed", "two-keys: wrong-output"])
+            ),
+            (
+                // `abc` and `2 6` taken for keys.
+                "dave".to_string(),
+                3.0,
+                strings(&["not-a-number: wrong-output", "spaced: wrong-output"])
+            ),
+            ("erin".to_string(), 5.0, vec![]),
+        ]
+    );
+    // What a student reads says how the program was run.
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("carol.c").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(said.contains("Run as: $ ./caesar\n"), "{said}");
+    let saved = fs::read_to_string(w.join("referee-check/no-key/expected.txt")).unwrap();
+    assert_eq!(saved, "$ ./caesar\nUsage: ./caesar key\n");
+}
+
+#[test]
+fn arguments_that_cannot_be_given_are_refused_with_their_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = caesar_suite(w);
+    write_all(
+        &suite,
+        &[
+            ("number.yaml", "input: [abc]\nargs: [13]\n"),
+            ("text.yaml", "input: [abc]\nargs: \"13\"\n"),
+        ],
+    );
+    let done = referee_in(w, &["cases", "validate", suite.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&done), stderr(&done));
+    assert_ne!(done.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("number.yaml:2:")
+            && said.contains("this argument is read as the YAML value 13, not as text: quote it"),
+        "{said}"
+    );
+    assert!(said.contains("text.yaml:2:"), "{said}");
+    // A built-in game takes none.
+    let game = suite_for_game(w);
+    let done = referee_in(w, &["cases", "validate", game.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&done), stderr(&done));
+    assert!(
+        said.contains("connect4 is played without arguments"),
+        "{said}"
+    );
+}
+
+fn suite_for_game(work: &Path) -> PathBuf {
+    let dir = work.join("game");
+    write_all(
+        &dir,
+        &[
+            ("suite.yaml", "game: connect4\n"),
+            ("a.yaml", "input: ['1']\nargs: ['x']\n"),
+        ],
+    );
+    dir
+}
+
+#[test]
+fn all_whitespace_ignores_white_space_anywhere_in_a_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("spacing");
+    let program = |line: &str| format!("input()\nprint({line:?})\n");
+    write_all(
+        &suite,
+        &[
+            ("solution.py", &program("Ciphertext: b")),
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  visibility: public\n  \
+                 compare: [all-whitespace, case]\n",
+            ),
+            ("a.yaml", "input: [a]\n"),
+        ],
+    );
+    pin(w, &suite);
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            ("tight.py", &program("ciphertext:b")),
+            ("loose.py", &program("  CIPHERTEXT :\t b ")),
+            ("wrong.py", &program("Ciphertext: c")),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("loose".to_string(), 1.0, vec![]),
+            ("tight".to_string(), 1.0, vec![]),
+            (
+                "wrong".to_string(),
+                0.0,
+                vec!["a: wrong-output".to_string()]
+            ),
+        ]
+    );
+    // The explanation names the comparison and shows the diff.
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("wrong.py").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(said.contains("Ciphertext: c"), "{said}");
+    let page = fs::read_to_string(w.join("out/feedback/wrong.html")).unwrap();
+    assert!(page.contains("ignoring all-whitespace, case"), "{page}");
+}
+
+/// The ranking lab: `python3 rank.py before.csv after.csv` reads a CSV
+/// and writes it ranked. Its `after.csv` is given first holding an old
+/// ranking, so that a program appending to it is seen.
+fn rank_suite(work: &Path) -> PathBuf {
+    let suite = work.join("rank-lab");
+    fs::create_dir_all(suite.join("data")).unwrap();
+    for file in ["rank.py", "data/before.csv", "data/old-after.csv"] {
+        fs::copy(fixture(&format!("scores/{file}")), suite.join(file)).unwrap();
+    }
+    write_all(
+        &suite,
+        &[
+            (
+                "suite.yaml",
+                "reference: rank.py\nname: rank\ndefaults:\n  visibility: public\n  \
+                 timeout: 5s\n  args: [before.csv, after.csv]\n  files:\n    \
+                 before.csv: data/before.csv\n    after.csv: data/old-after.csv\n  \
+                 outputs: [after.csv]\n",
+            ),
+            // Only the file and the ending count.
+            ("ranks.yaml", "mode: files\n"),
+            // The file, and what it says.
+            ("says.yaml", "mode: text\n"),
+            // The file only has to be written (and is not given first:
+            // a file given is there already).
+            (
+                "writes.yaml",
+                "mode: ending\nfiles: {before.csv: data/before.csv}\n",
+            ),
+        ],
+    );
+    suite
+}
+
+#[test]
+fn a_file_written_is_graded_against_the_references() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    pin(w, &suite);
+    // The pin holds the reference's file after its transcript.
+    assert_eq!(
+        fs::read_to_string(suite.join("ranks.transcript")).unwrap(),
+        "$ python3 rank.py before.csv after.csv\nRanked 3 students.\n⟨typed: nothing⟩\n\
+         name,score\nada,9\nbob,7\ncy,7\n⟨file after.csv: 28 bytes⟩\n"
+    );
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for file in [
+        "rank.py",
+        "order.py",
+        "appends.py",
+        "nothing.py",
+        "chatty.py",
+    ] {
+        fs::copy(fixture(&format!("scores/{file}")), class.join(file)).unwrap();
+    }
+    // Graded from the pins alone: the reference is not needed.
+    fs::remove_file(suite.join("rank.py")).unwrap();
+    let results = grade(w, &suite, &class);
+    let wrong = |cases: &[&str]| {
+        cases
+            .iter()
+            .map(|c| format!("{c}: wrong-output"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("appends".to_string(), 1.0, wrong(&["ranks", "says"])),
+            // Prints other words: only the case about them.
+            ("chatty".to_string(), 2.0, wrong(&["says"])),
+            (
+                "nothing".to_string(),
+                0.0,
+                wrong(&["ranks", "says", "writes"])
+            ),
+            ("order".to_string(), 1.0, wrong(&["ranks", "says"])),
+            ("rank".to_string(), 3.0, vec![]),
+        ]
+    );
+    let reason = |id: &str, case: &str| -> String {
+        results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .and_then(|s| s["cases"].as_array())
+            .and_then(|cases| cases.iter().find(|c| c["name"] == case))
+            .map(|c| c["reason"].as_str().unwrap_or_default().to_string())
+            .unwrap()
+    };
+    assert!(
+        reason("nothing", "writes").contains("did not write after.csv"),
+        "{}",
+        reason("nothing", "writes")
+    );
+    // Given the old ranking, it leaves it as it was.
+    assert_eq!(
+        reason("nothing", "ranks"),
+        "your program's after.csv differs from the reference's"
+    );
+    // The explanation names the file and shows its diff.
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("order.py").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(
+        said.contains("Your after.csv differs from the reference's (exact):"),
+        "{said}"
+    );
+    assert!(said.contains("ada,9") && said.contains("cy,7"), "{said}");
+}
+
+#[test]
+fn what_a_program_leaves_instead_of_a_file_is_said_and_never_followed() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    // A small limit, so that a file past it is cheap to write.
+    let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        yaml.replace("timeout: 5s", "timeout: 5s\n  output_limit: 64KiB"),
+    )
+    .unwrap();
+    fs::remove_file(suite.join("says.yaml")).unwrap();
+    fs::remove_file(suite.join("writes.yaml")).unwrap();
+    pin(w, &suite);
+    let class = w.join("class");
+    let writes_instead = |what: &str| {
+        format!("import os, sys\nos.remove(sys.argv[2])\n{what}\nprint('Ranked 3 students.')\n")
+    };
+    write_all(
+        &class,
+        &[
+            (
+                "link.py",
+                &writes_instead("os.symlink('/etc/passwd', sys.argv[2])"),
+            ),
+            ("fifo.py", &writes_instead("os.mkfifo(sys.argv[2])")),
+            ("folder.py", &writes_instead("os.mkdir(sys.argv[2])")),
+            (
+                "large.py",
+                &writes_instead("open(sys.argv[2], 'w').write('x,1\\n' * 100000)"),
+            ),
+            // Past the file-size limit: the system stops it long before.
+            (
+                "huge.py",
+                &writes_instead(
+                    "f = open(sys.argv[2], 'w')\nfor _ in range(2048):\n    f.write('x' * (1 << 20))",
+                ),
+            ),
+            ("good.py", &fs::read_to_string(fixture("scores/rank.py")).unwrap()),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    let reasons: Vec<(String, f64, String)> = results["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_string(),
+                s["score"].as_f64().unwrap_or(-1.0),
+                s["cases"][0]["reason"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let of = |id: &str| reasons.iter().find(|r| r.0 == id).unwrap().clone();
+    assert_eq!(of("good").1, 1.0, "{:?}", of("good"));
+    for (id, said) in [
+        ("link", "left a symbolic link as after.csv"),
+        ("fifo", "left a FIFO (named pipe) as after.csv"),
+        ("folder", "as after.csv, not a plain file"),
+        ("large", "wrote after.csv larger than the output limit"),
+        ("huge", "wrote after.csv larger than the output limit"),
+    ] {
+        let (_, score, reason) = of(id);
+        assert_eq!(score, 0.0, "{id}: {reason}");
+        assert!(reason.contains(said), "{id}: {reason}");
+    }
+}
+
+#[test]
+fn files_that_would_leave_their_folders_are_refused_with_their_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    fs::write(w.join("outside.csv"), "name,score\n").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", suite.join("data/link.csv")).unwrap();
+    write_all(
+        &suite,
+        &[
+            (
+                "up.yaml",
+                "mode: text\nfiles:\n  before.csv: ../outside.csv\n",
+            ),
+            (
+                "link.yaml",
+                "mode: text\nfiles:\n  before.csv: data/link.csv\n",
+            ),
+            (
+                "absolute.yaml",
+                "mode: text\nfiles:\n  /tmp/x.csv: data/before.csv\n",
+            ),
+            ("out-slash.yaml", "mode: text\noutputs: [out/after.csv]\n"),
+            ("out-dots.yaml", "mode: text\noutputs: ['..']\n"),
+        ],
+    );
+    let done = referee_in(w, &["cases", "validate", suite.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&done), stderr(&done));
+    assert_ne!(done.status.code(), Some(0), "{said}");
+    for (file, words) in [
+        (
+            "up.yaml:2:",
+            "`before.csv: ../outside.csv`: the file is named by its path in the suite's folder",
+        ),
+        ("link.yaml:2:", "is a link out of the suite's folder"),
+        (
+            "absolute.yaml:2:",
+            "`/tmp/x.csv`: a file is put in the run's working folder by a name there",
+        ),
+        (
+            "out-slash.yaml:2:",
+            "`out/after.csv`: an output is a file the program leaves in its working folder",
+        ),
+        ("out-dots.yaml:2:", "`..`: an output is a file"),
+    ] {
+        let line = said
+            .lines()
+            .find(|l| l.contains(file))
+            .unwrap_or_else(|| panic!("{file}: {said}"));
+        assert!(line.contains(words), "{line}");
+    }
+    // The cases that are right still load: nothing else is lost.
+    assert!(said.contains("8 problems in 3 cases"), "{said}");
+}
+
+#[test]
+fn a_binary_file_is_compared_byte_for_byte() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("bytes");
+    let writer = |data: &str| format!("import sys\nopen('out.bin', 'wb').write(bytes({data}))\n");
+    write_all(
+        &suite,
+        &[
+            ("solution.py", &writer("range(10)")),
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  visibility: public\n  mode: files\n  \
+                 outputs: [{name: out.bin, binary: true}]\n",
+            ),
+            ("a.yaml", "description: Writes ten bytes.\n"),
+        ],
+    );
+    pin(w, &suite);
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            ("same.py", &writer("range(10)")),
+            ("other.py", &writer("[0, 1, 2, 3, 4, 9, 6, 7, 8, 9, 10]")),
+            ("short.py", &writer("range(4)")),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    let reason = |id: &str| -> String {
+        results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .map(|s| s["cases"][0]["reason"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(
+        reason("same"),
+        "your program stopped before reading any input with exit status 0, as the reference does"
+    );
+    assert_eq!(
+        reason("other"),
+        "your program's out.bin differs from the reference's from byte 6 (offset 5); yours has \
+         11 bytes, the reference's 10"
+    );
+    assert_eq!(
+        reason("short"),
+        "your program's out.bin differs from the reference's from byte 5 (offset 4); yours has \
+         4 bytes, the reference's 10"
+    );
+    let checked = referee_in(
+        w,
+        &[
+            "check",
+            "--cases",
+            suite.to_str().unwrap(),
+            class.join("other.py").to_str().unwrap(),
+        ],
+    );
+    let said = stdout(&checked);
+    assert!(
+        said.contains("  Your out.bin differs from the reference's from byte 6 (offset 5);"),
+        "{said}"
+    );
+}
+
+#[test]
+fn referee_new_gives_the_example_case_its_arguments() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let done = referee_in(
+        w,
+        &[
+            "new",
+            "caesar",
+            "--reference",
+            fixture("caesar/caesar.c").to_str().unwrap(),
+            "--arg",
+            "13",
+            "--input",
+            "abc",
+        ],
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    let pins: Vec<String> = fs::read_dir(w.join("caesar"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "transcript"))
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
+    assert_eq!(
+        pins,
+        ["$ ./caesar 13\nplaintext:  abc\nciphertext: nop\n⟨typed: 1 line, at the end of line 1⟩\n"]
+    );
+}
+
+#[test]
+fn the_ranking_example_grades_its_class_from_its_pins() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    // The suite as shipped, without its reference: the pins hold the
+    // transcripts and the files.
+    let suite = w.join("ranking");
+    fs::create_dir_all(suite.join("data")).unwrap();
+    let example = root().join("examples/ranking");
+    for entry in fs::read_dir(&example)
+        .unwrap()
+        .chain(fs::read_dir(example.join("data")).unwrap())
+    {
+        let path = entry.unwrap().path();
+        let relative = path.strip_prefix(&example).unwrap();
+        if path.is_file() && relative != Path::new("solution.py") {
+            fs::copy(&path, suite.join(relative)).unwrap();
+        }
+    }
+    let results = grade(w, &suite, &root().join("examples/ranking-class"));
+    let wrong = |cases: &[&str]| {
+        cases
+            .iter()
+            .map(|c| format!("{c}: wrong-output"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        failures(&results),
+        vec![
+            ("alice".to_string(), 4.0, vec![]),
+            ("bob".to_string(), 2.0, wrong(&["ranks", "says-how-many"])),
+            (
+                "carol".to_string(),
+                1.0,
+                wrong(&["nobody", "ranks", "says-how-many"])
+            ),
+            (
+                "dave".to_string(),
+                1.0,
+                wrong(&["nobody", "ranks", "says-how-many"])
+            ),
+            ("erin".to_string(), 3.0, wrong(&["says-how-many"])),
+        ]
+    );
+}
+
+/// A suite whose programs link the course's own library.
+fn library_suite(work: &Path, library: &str) -> PathBuf {
+    let suite = work.join("sum-lab");
+    fs::create_dir_all(&suite).unwrap();
+    for file in ["course.h", "sum.c"] {
+        fs::copy(fixture(&format!("library/{file}")), suite.join(file)).unwrap();
+    }
+    fs::write(suite.join("course.c"), library).unwrap();
+    write_all(
+        &suite,
+        &[
+            (
+                "suite.yaml",
+                "reference: sum.c\nsupport: [course.h]\nlink: [course.c]\ndefaults:\n  \
+                 visibility: public\n",
+            ),
+            ("adds.yaml", "input: ['2', '3']\n"),
+        ],
+    );
+    suite
+}
+
+#[test]
+fn a_course_library_is_linked_into_every_c_and_cpp_program() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let library = fs::read_to_string(fixture("library/course.c")).unwrap();
+    let suite = library_suite(w, &library);
+    pin(w, &suite);
+    assert!(fs::read_to_string(suite.join("adds.transcript"))
+        .unwrap()
+        .starts_with("a: 2\nb: 3\n5\n"));
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for (student, file) in [
+        ("c.c", "sum.c"),
+        ("cpp.cpp", "sum.cpp"),
+        ("hidden.c", "hidden.c"),
+    ] {
+        fs::copy(fixture(&format!("library/{file}")), class.join(student)).unwrap();
+    }
+    let results = grade(w, &suite, &class);
+    let status = |id: &str| -> (f64, String) {
+        let s = results["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap();
+        (
+            s["score"].as_f64().unwrap_or(-1.0),
+            s["status"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(status("c"), (1.0, "graded".to_string()));
+    assert_eq!(status("cpp"), (1.0, "graded".to_string()));
+    // What the header does not declare is not there to call.
+    assert_eq!(status("hidden"), (0.0, "compile-error".to_string()));
+    let said = fs::read_to_string(w.join("out/feedback/hidden.md")).unwrap();
+    assert!(said.contains("twice"), "the compiler's messages: {said}");
+}
+
+#[test]
+fn a_course_library_that_does_not_compile_is_the_suites() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = library_suite(w, "int add(int a, int b) { return a + b }\n");
+    let out = w.join("out");
+    let done = referee_in(
+        w,
+        &[
+            "grade",
+            "--cases",
+            suite.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            fixture("library/sum.c").to_str().unwrap(),
+        ],
+    );
+    let said = stderr(&done);
+    assert_eq!(done.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("the suite's own library course.c (suite.yaml's `link`) does not compile")
+            && said.contains("expected ';'"),
+        "{said}"
+    );
+    assert!(!out.join("results.json").exists());
+}
