@@ -215,8 +215,8 @@ mod tests {
         assert_eq!(student.fault(), Fault::Student);
         assert_eq!(
             student.to_string(),
-            "bob: no program in this folder (looked for a C (.c), C++ (.cpp, .cc, .cxx) or Python \
-             (.py) file, or an executable)"
+            "bob: no program in this folder (looked for a C (.c), C++ (.cpp, .cc, .cxx, .c++), \
+             Python (.py) or Java (.java) file, or an executable)"
         );
         let suite = Failure::from(referee::case::Problem::new(
             std::path::Path::new("cases/x/a.yaml"),
