@@ -41,20 +41,7 @@ fn pin(work: &Path, suite: &Path) {
 }
 
 fn grade(work: &Path, suite: &Path, class: &Path) -> Value {
-    let out = work.join("out");
-    let done = referee_in(
-        work,
-        &[
-            "grade",
-            "--cases",
-            suite.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            class.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
-    serde_json::from_slice(&fs::read(out.join("results.json")).unwrap()).unwrap()
+    grade_class(work, suite, &work.join("out"), class)
 }
 
 /// Each student's cases that did not pass, with their verdicts, and

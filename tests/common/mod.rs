@@ -240,3 +240,26 @@ fn strip_times_and_paths(value: &mut serde_json::Value) {
         _ => {}
     }
 }
+
+/// `referee grade --cases CASES --out OUT CLASS` in `work`, which must
+/// succeed: its results.json.
+pub fn grade_class(work: &Path, cases: &Path, out: &Path, class: &Path) -> serde_json::Value {
+    let done = referee_in(
+        work,
+        &[
+            "grade",
+            "--cases",
+            cases.to_str().expect("a UTF-8 path"),
+            "--out",
+            out.to_str().expect("a UTF-8 path"),
+            class.to_str().expect("a UTF-8 path"),
+        ],
+    );
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    read_json(&out.join("results.json"))
+}
