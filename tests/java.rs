@@ -386,6 +386,8 @@ fn new_takes_a_java_reference() {
             "100",
             "--input",
             "q",
+            "--arg",
+            "two words",
         ],
     );
     assert_eq!(
@@ -404,6 +406,11 @@ fn new_takes_a_java_reference() {
         .map(|p| fs::read_to_string(p).unwrap())
         .collect();
     assert!(pinned.contains("100.0 C is 212.0 F\n"), "{pinned}");
+    // The command as a student types it: the class, not `./lab2`.
+    assert!(
+        pinned.starts_with("$ java Solution 'two words'\n"),
+        "{pinned}"
+    );
 }
 
 /// A Java program that keeps allocating is stopped by its heap limit

@@ -544,11 +544,20 @@ fn check_args(args: &[Arg]) -> Result<(), Refused> {
 
 /// How a student runs the suite's program, named as reports name the
 /// assignment: `./caesar`, or `python3 caesar.py` for a Python
-/// reference; `./connect4` for a built-in game.
+/// reference, `java Caesar` for a Java one (its class, as its file
+/// names it); `./connect4` for a built-in game.
 fn shown_program(suite: &Suite) -> Vec<String> {
+    let extension =
+        |path: &std::path::Path, wanted: &str| path.extension().is_some_and(|e| e == wanted);
     match &suite.reference {
-        Reference::Program(path) if path.extension().is_some_and(|e| e == "py") => {
+        Reference::Program(path) if extension(path, "py") => {
             vec!["python3".into(), format!("{}.py", suite.name)]
+        }
+        Reference::Program(path) if extension(path, "java") => {
+            let class = path
+                .file_stem()
+                .map_or_else(|| suite.name.clone(), |s| s.to_string_lossy().into_owned());
+            vec!["java".into(), class]
         }
         _ => vec![format!("./{}", suite.name)],
     }
