@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::attack::container_image;
+use common::attack::{container_image, docker_run};
 use common::{comparable_results, root};
 
 /// Words of a built-in hidden case, which no program may find.
@@ -48,8 +48,7 @@ fn in_container_with(
     env: &[(&str, &str)],
     installed: bool,
 ) -> Output {
-    let mut command = Command::new("docker");
-    command.args(["run", "--rm", "-i"]);
+    let mut command = docker_run(env, installed);
     match setting {
         Setting::Root => {}
         Setting::User => {
@@ -59,22 +58,12 @@ fn in_container_with(
             command.args(["--cap-add", "SYS_PTRACE"]);
         }
     }
-    for (k, v) in env {
-        command.args(["-e", &format!("{k}={v}")]);
-    }
-    if installed {
-        command.arg("-v").arg(format!(
-            "{}:/usr/local/bin/referee:ro",
-            env!("CARGO_BIN_EXE_referee")
-        ));
-    }
     command
         .arg("-v")
         .arg(format!("{}:/repo:ro", root().display()))
         .arg("-v")
         .arg(format!("{}:/out", out.display()))
-        .args([container_image(), "sh", "-c", script])
-        .stdin(Stdio::null());
+        .args([container_image(), "sh", "-c", script]);
     command.output().expect("docker runs")
 }
 

@@ -59,16 +59,19 @@ pub fn proven() -> Option<How> {
 #[error(
     "referee cannot grade on this machine: a known program (/bin/sh asking for a \
      name) did not run as a person would run it in the sandbox, so every grade \
-     would be wrong.\n{}\nWhat to do: in a container, start it with \
-     `--cap-add SYS_PTRACE` or allow seccomp notifications (Linux 5.5 or later, \
-     and REFEREE_DETECT unset or `notify`); or run referee on the machine itself. \
-     `referee doctor` says which protections this machine allows.",
+     would be wrong.\n{}\n{WHAT_TO_DO}",
     .tried.iter().map(|(how, why)| format!("  {}: {why}", describe(*how))).collect::<Vec<_>>().join("\n")
 )]
 pub struct Unproven {
     /// Each way tried, and what went wrong with it.
     pub tried: Vec<(How, String)>,
 }
+
+/// What to do where the proof fails: said by the refusal and by `doctor`.
+pub const WHAT_TO_DO: &str = "What to do: in a container, start it with \
+     `--cap-add SYS_PTRACE` or allow seccomp notifications (Linux 5.5 or later, \
+     and REFEREE_DETECT unset or `notify`); or run referee on the machine itself. \
+     `referee doctor` says which protections this machine allows.";
 
 /// Proves, once for the process, that runs come out right here, and
 /// fixes the way every later run tells that a program waits. The proof

@@ -166,25 +166,34 @@ pub fn container_image() -> &'static str {
     })
 }
 
-/// `docker run` of referee in a default container, `dir` mounted at its
-/// own path and the working folder, with `env`.
-fn in_container(dir: &Path, env: &[(&str, &str)]) -> Command {
+/// `docker run --rm -i` with Docker's default settings, `env` given,
+/// referee installed read-only at /usr/local/bin when `installed`; the
+/// caller adds its own options, mounts, then the image and command.
+pub fn docker_run(env: &[(&str, &str)], installed: bool) -> Command {
     let mut c = Command::new("docker");
-    c.args(["run", "--rm", "-i"])
-        .arg("-v")
-        .arg(format!("{0}:{0}", dir.display()))
-        .arg("-v")
-        .arg(format!(
-            "{}:/usr/local/bin/referee:ro",
-            env!("CARGO_BIN_EXE_referee")
-        ))
-        .arg("-w")
-        .arg(dir)
-        .args(["-e", &format!("HOME={}", dir.display())]);
+    c.args(["run", "--rm", "-i"]).stdin(Stdio::null());
     for (k, v) in env {
         c.args(["-e", &format!("{k}={v}")]);
     }
-    c.args([container_image(), "referee"]);
+    if installed {
+        c.arg("-v").arg(format!(
+            "{}:/usr/local/bin/referee:ro",
+            env!("CARGO_BIN_EXE_referee")
+        ));
+    }
+    c
+}
+
+/// `docker run` of referee in a default container, `dir` mounted at its
+/// own path and the working folder, with `env`.
+fn in_container(dir: &Path, env: &[(&str, &str)]) -> Command {
+    let mut c = docker_run(env, true);
+    c.arg("-v")
+        .arg(format!("{0}:{0}", dir.display()))
+        .arg("-w")
+        .arg(dir)
+        .args(["-e", &format!("HOME={}", dir.display())])
+        .args([container_image(), "referee"]);
     c
 }
 
@@ -201,10 +210,8 @@ pub fn referee_as(
     if who == As::Container {
         // No descriptor crosses into a container: `secret` has nothing
         // to reach there.
-        let mut command = in_container(dir, env);
-        return command
+        return in_container(dir, env)
             .args(args)
-            .stdin(Stdio::null())
             .output()
             .expect("docker runs");
     }
