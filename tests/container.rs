@@ -124,10 +124,20 @@ fn a_class_grades_in_a_default_container_exactly_as_on_the_machine() {
     let machine = graded_on_the_machine(work.path());
     for setting in [Setting::Root, Setting::User, Setting::Ptrace] {
         let out = shared_folder();
+        // The repository may sit in a folder only its owner may enter (a
+        // clone made in `mktemp -d`): the container's user reads a copy.
+        let copied = Command::new("cp")
+            .arg("-r")
+            .arg(root().join("examples"))
+            .arg(out.path())
+            .status()
+            .expect("cp runs");
+        assert!(copied.success());
         let mut script = String::from("set -e; cd /tmp; referee doctor; ");
         for (i, (suite, class)) in CLASSES.iter().enumerate() {
             script.push_str(&format!(
-                "referee grade {suite} --jobs 2 --out /out/box{i} /repo/{class}; "
+                "referee grade {} --jobs 2 --out /out/box{i} /out/{class}; ",
+                suite.replace("/repo/", "/out/")
             ));
         }
         let started = std::time::Instant::now();
