@@ -309,6 +309,7 @@ impl Batch<'_> {
             fingerprint: String::new(),
             cases: Vec::new(),
             exploration: None,
+            diagnostics: Vec::new(),
             brief: None,
         }
     }

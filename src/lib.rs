@@ -13,6 +13,7 @@ pub mod call;
 pub mod case;
 pub mod class;
 pub mod compare;
+pub mod diagnose;
 pub mod expected;
 pub mod explain;
 pub mod explore;

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::case::Visibility;
 use crate::compare::LineDiff;
+use crate::diagnose::Diagnosis;
 use crate::transcript::{self, TermLine};
 use crate::verdict::{PartScore, Verdict};
 
@@ -220,6 +221,11 @@ pub struct SubmissionResult {
     /// What exploring generated games found (`grade --explore`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exploration: Option<Exploration>,
+    /// Where the program breaks (memory errors, undefined behaviour, an
+    /// uncaught exception), each said once, in the order found; never
+    /// part of the score (see [`crate::diagnose`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnosis>,
     /// Set on a compact result ([`SubmissionResult::compact`]), whose
     /// `cases` are left out: what the class-wide reports count of them.
     /// Never written to a file.
@@ -481,6 +487,8 @@ impl SubmissionResult {
             fingerprint: self.fingerprint.clone(),
             cases: Vec::new(),
             exploration,
+            // The class page says who has a diagnosis, and of what.
+            diagnostics: self.diagnostics.clone(),
             brief: Some(brief),
         }
     }

@@ -387,6 +387,7 @@ pub(crate) mod tests {
                 ),
             ],
             exploration: None,
+            diagnostics: Vec::new(),
             brief: None,
         };
         let compile = SubmissionResult {
@@ -418,6 +419,7 @@ pub(crate) mod tests {
                 })
                 .collect(),
             exploration: None,
+            diagnostics: Vec::new(),
             brief: None,
         };
         let empty = SubmissionResult {
@@ -432,6 +434,7 @@ pub(crate) mod tests {
             fingerprint: String::new(),
             cases: vec![],
             exploration: None,
+            diagnostics: Vec::new(),
             brief: None,
         };
         ClassResults {
