@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::case::Visibility;
 use crate::compare::LineDiff;
-use crate::diagnose::Diagnosis;
+use crate::diagnose::diagnosis::Diagnosis;
 use crate::transcript::{self, TermLine};
 use crate::verdict::{PartScore, Verdict};
 

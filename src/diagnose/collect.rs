@@ -2,7 +2,7 @@
 //! several runs (the same kind at the same place) is one diagnosis that
 //! keeps the first case it happened in and counts the runs.
 
-use super::{Diagnosis, PER_SUBMISSION};
+use super::diagnosis::{Diagnosis, PER_SUBMISSION};
 
 /// A submission's diagnoses, in the order first found, at most
 /// [`PER_SUBMISSION`] of them.
@@ -65,7 +65,7 @@ fn same_fault(a: &Diagnosis, b: &Diagnosis) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::{Found, Kind};
+    use crate::diagnose::diagnosis::{Found, Kind};
 
     fn at(kind: Kind, line: u32, case: &str) -> Diagnosis {
         let mut d = Diagnosis::new(kind, Found::Run, "m");

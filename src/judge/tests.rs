@@ -76,6 +76,8 @@ fn run_like_reference(
         max_rss: 0,
         unread_inputs: 0,
         job_out_of_memory: false,
+        report_marks: Vec::new(),
+        reports: Vec::new(),
     }
 }
 

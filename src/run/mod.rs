@@ -25,8 +25,9 @@ pub mod tool;
 
 pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
-pub use outcome::{Clock, Ending, RunResult};
+pub use outcome::{Clock, Ending, Report, RunResult};
 pub use session::How;
+pub use session::WATCHED_FILES;
 use session::{Job, Session};
 pub use stop::{halted, job_stop, JobStop, HALT, JOB_STOPS};
 use stop::{halted_error, Pressure};

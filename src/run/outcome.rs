@@ -51,6 +51,23 @@ pub struct RunResult {
     /// own: the job's (an enclosing control group's) or the machine's
     /// memory ran out. What the program did then is no verdict of its.
     pub job_out_of_memory: bool,
+    /// For a run whose jail watched a folder ([`crate::sandbox::Jail::watch`]):
+    /// how many bytes its files held before each input line was given.
+    pub report_marks: Vec<u64>,
+    /// A checked build's run: the sanitizer's report files it left.
+    pub reports: Vec<Report>,
+}
+
+/// One report file a checked build's run left, as read (bounded: the
+/// program writes it, and may have written anything there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The file's name (the sanitizer names it after the process id).
+    pub name: String,
+    /// Its first bytes.
+    pub text: Vec<u8>,
+    /// Whether it held more than was read.
+    pub cut: bool,
 }
 
 /// Turns a wait status into an ending. A program that died of its CPU

@@ -148,6 +148,9 @@ pub struct Session<'a> {
     /// Watching `/proc`: how many times the program had slept when the
     /// end of input was typed, until it is seen to have read it.
     end_unread: Option<u64>,
+    /// For a jail that watches a folder: its size before each input line
+    /// was given (see [`Jail::watch`]).
+    marks: Vec<u64>,
 }
 
 impl<'a> Session<'a> {
@@ -202,6 +205,7 @@ impl<'a> Session<'a> {
             reading_the_terminal: Vec::new(),
             ended: false,
             end_unread: None,
+            marks: Vec::new(),
         })
     }
 
@@ -397,6 +401,7 @@ impl<'a> Session<'a> {
                 }
                 return Ok(Err(Ending::WaitingForInput));
             };
+            self.mark();
             self.transcript.push_input(line);
             self.next += 1;
             self.pending.extend_from_slice(line.as_bytes());
@@ -530,6 +535,7 @@ impl<'a> Session<'a> {
             }
             return Ok(Some(Ending::WaitingForInput));
         };
+        self.mark();
         self.transcript.push_input(line);
         self.pty.type_line(line)?;
         self.next += 1;
@@ -541,6 +547,7 @@ impl<'a> Session<'a> {
     /// smaller.
     fn type_everything(&mut self) -> io::Result<()> {
         for line in self.job.inputs {
+            self.mark();
             self.transcript.push_input(line);
             self.pty.type_line(line)?;
         }
@@ -550,6 +557,13 @@ impl<'a> Session<'a> {
             self.pty.type_bytes(&[END_OF_INPUT], true)?;
         }
         Ok(())
+    }
+
+    /// Notes the watched folder's size before an input line is given.
+    fn mark(&mut self) {
+        if let Some(folder) = self.job.jail.watched() {
+            self.marks.push(folder_bytes(folder));
+        }
     }
 
     fn finish(mut self, stop: Stop) -> io::Result<RunResult> {
@@ -585,9 +599,29 @@ impl<'a> Session<'a> {
             max_rss: ended.max_rss,
             unread_inputs: self.job.inputs.len() - self.next,
             job_out_of_memory: false,
+            report_marks: self.marks,
+            reports: Vec::new(),
         })
     }
 }
+
+/// How many bytes the regular files directly in `folder` hold (links and
+/// folders the program put there are not followed). Only the first
+/// [`WATCHED_FILES`] entries count: the program can fill the folder.
+fn folder_bytes(folder: &std::path::Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    entries
+        .take(WATCHED_FILES)
+        .filter_map(|e| e.ok()?.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// How many entries of a watched folder are looked at.
+pub const WATCHED_FILES: usize = 64;
 
 /// Reads what is waiting in the output pipe; 0 when nothing is.
 fn read_pipe(pipe: BorrowedFd<'_>, buf: &mut [u8]) -> io::Result<usize> {

@@ -540,6 +540,8 @@ impl Sandbox {
             nproc: self.nproc(),
             allowlist_in_child: self.seccomp,
             address_space: None,
+            env: Vec::new(),
+            watched: None,
         })
     }
 
@@ -1161,6 +1163,11 @@ pub struct Jail {
     /// The address-space limit, where it is not the memory limit (see
     /// [`Jail::reserve_address_space`]).
     address_space: Option<u64>,
+    /// Variables the run's environment has besides the clean one.
+    env: Vec<(OsString, OsString)>,
+    /// A folder of the run's whose size the runner notes at each input
+    /// line (see [`Jail::watch`]).
+    watched: Option<PathBuf>,
 }
 
 impl Jail {
@@ -1172,6 +1179,25 @@ impl Jail {
     /// it is given (the JVM's heap limit).
     pub fn reserve_address_space(&mut self, bytes: u64) {
         self.address_space = Some(bytes);
+    }
+
+    /// Gives the run `key=value` in its environment, besides the clean
+    /// one's (a checked build's sanitizer options).
+    pub fn set_env(&mut self, key: &str, value: impl Into<OsString>) {
+        self.env.push((key.into(), value.into()));
+    }
+
+    /// Has the runner note, before each input line it gives, how many
+    /// bytes the files in `folder` (referee's path) hold: the sanitizer
+    /// writes its reports there, and the notes tell after which input
+    /// line each report was written.
+    pub fn watch(&mut self, folder: PathBuf) {
+        self.watched = Some(folder);
+    }
+
+    /// The folder [`Jail::watch`] named.
+    pub fn watched(&self) -> Option<&Path> {
+        self.watched.as_deref()
     }
 
     /// The run's working folder (as referee sees it), fresh and empty.
@@ -1189,6 +1215,7 @@ impl Jail {
         let home = self.inside(&self.slot.work);
         let tmp = self.inside(&self.slot.tmp);
         let mut env = clean_env(&home, &tmp);
+        env.extend(self.env.iter().cloned());
         if self.kind == Kind::Build {
             // The compiler's messages in plain ASCII quotes.
             for (k, v) in &mut env {

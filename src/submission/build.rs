@@ -60,6 +60,23 @@ pub struct Built {
     /// For a Python file: whether it parses, asked the first time it
     /// matters (see [`build_lazily`]).
     syntax: Option<Syntax>,
+    /// For a C or C++ program: what its checked build is made from
+    /// (see [`super::checked`]).
+    pub recipe: Option<Recipe>,
+}
+
+/// What a checked build is made from: kept by the ordinary build of a C
+/// or C++ program.
+#[derive(Clone, Debug)]
+pub struct Recipe {
+    /// The compiler.
+    pub compiler: &'static Compiler,
+    /// The source, staged in the build's folder.
+    pub source: PathBuf,
+    /// The program's own flags.
+    pub flags: Vec<String>,
+    /// The suite's support files (headers, a library to link).
+    pub support: Vec<Support>,
 }
 
 /// A Python file's syntax check, made once, when first asked for.
@@ -215,14 +232,24 @@ fn build_timed(
     let language = submission.language;
     let mut caller = None;
     let mut syntax = None;
+    let mut recipe = None;
     let (program, warnings) = match languages::entry(language).map(|e| &e.build) {
-        Some(Build::Compiler(compiler)) => compile_with_retry(
-            compiler,
-            &staged,
-            stage.path(),
-            &flags.of(language),
-            support,
-        )?,
+        Some(Build::Compiler(compiler)) => {
+            recipe = Some(Recipe {
+                compiler,
+                source: staged.clone(),
+                flags: flags.of(language).to_vec(),
+                support: support.to_vec(),
+            });
+            compile_with_retry(
+                compiler,
+                &staged,
+                stage.path(),
+                &flags.of(language),
+                support,
+                "program",
+            )?
+        }
         Some(Build::Java) => build_java(&sources, stage.path(), &flags.of(language), support)?,
         Some(Build::Python) => {
             let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
@@ -264,6 +291,7 @@ fn build_timed(
         caller,
         stage,
         syntax,
+        recipe,
     })
 }
 
@@ -346,12 +374,13 @@ fn library(
 /// Compiles; a failure of the grader's own (no process to spare, no
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
-fn compile_with_retry(
+pub(super) fn compile_with_retry(
     compiler: &Compiler,
     source: &Path,
     stage: &Path,
     flags: &[String],
     support: &[Support],
+    output: &str,
 ) -> Result<(Program, String), BuildError> {
     let command = compiler
         .commands
@@ -380,7 +409,7 @@ fn compile_with_retry(
             .iter()
             .map(|o| o.file_name().unwrap_or_default().to_os_string()),
     );
-    argv.extend(["-o".into(), "program".into()]);
+    argv.extend(["-o".into(), output.into()]);
     argv.extend(compiler.libs.iter().map(OsString::from));
     let tool = Tool {
         what: "the compiler",
@@ -392,16 +421,51 @@ fn compile_with_retry(
         reserve: None,
     };
     let (jail, messages) = run_tool_with_retry(&tool, support)?;
-    let program = take_program(&jail, stage, &messages)?;
+    let program = take_program(&jail, stage, &messages, output)?;
     Ok((Program::new(program), messages))
+}
+
+/// The compiler's messages on `source` compiled with `flags` and then
+/// `args`, making nothing (a pass for its warnings only).
+pub(super) fn compiler_messages(
+    compiler: &Compiler,
+    source: &Path,
+    stage: &Path,
+    flags: &[String],
+    support: &[Support],
+    args: &[&str],
+) -> Result<String, BuildError> {
+    let command = compiler
+        .commands
+        .iter()
+        .find_map(|name| find_on_path(name))
+        .ok_or_else(|| BuildError::Grader(format!("no {} found", compiler.name)))?;
+    let mut argv: Vec<OsString> = vec![command.into_os_string(), "-I.".into()];
+    argv.extend(flags.iter().map(OsString::from));
+    argv.extend(args.iter().map(OsString::from));
+    argv.push(source.file_name().unwrap_or_default().to_os_string());
+    let tool = Tool {
+        what: "the compiler",
+        argv,
+        reads: vec![stage.to_path_buf()],
+        sources: vec![source.to_path_buf()],
+        reserve: None,
+    };
+    let (_, messages) = run_tool_with_retry(&tool, support)?;
+    Ok(messages)
 }
 
 /// The program a build tool made (`program` in its folder), copied into
 /// the build's folder.
-fn take_program(jail: &sandbox::Jail, stage: &Path, messages: &str) -> Result<PathBuf, BuildError> {
-    let output = stage.join("program");
+fn take_program(
+    jail: &sandbox::Jail,
+    stage: &Path,
+    messages: &str,
+    name: &str,
+) -> Result<PathBuf, BuildError> {
+    let output = stage.join(name);
     untrusted::copy(
-        &jail.workdir().join("program"),
+        &jail.workdir().join(name),
         &output,
         COMPILE_LIMITS.file_size,
         0o755,
@@ -710,7 +774,7 @@ fn build_defined(
         };
         let (jail, said) = run_tool_with_retry(&tool, support)?;
         if jail.workdir().join("program").is_file() {
-            program = take_program(&jail, stage, &said)?;
+            program = take_program(&jail, stage, &said, "program")?;
         }
         messages = said;
     }

@@ -27,12 +27,14 @@ use std::path::{Path, PathBuf};
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
+pub mod checked;
 mod error;
 mod flags;
 pub mod java;
 pub mod languages;
 mod program;
 pub mod python;
+pub mod sanitized;
 mod shared;
 mod start;
 
@@ -42,7 +44,7 @@ pub use flags::Flags;
 pub use languages::Language;
 pub use program::Submission;
 pub use shared::SharedBuilds;
-pub use start::{execute, provide, StartError, Support, SUPPORT_LIMIT};
+pub use start::{execute, execute_checked, provide, StartError, Support, SUPPORT_LIMIT};
 
 /// The extension `g++` takes for C++ and a case-insensitive file system
 /// (or an upload through one) may have made of `.c`: refused, with what

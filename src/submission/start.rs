@@ -67,7 +67,24 @@ pub fn execute(
     feed: Feed,
 ) -> Result<(Jail, RunResult), StartError> {
     crate::timings::time(crate::timings::Phase::Runs, || {
-        execute_timed(program, input, limits, support, feed)
+        execute_timed(program, input, limits, support, feed, None)
+    })
+}
+
+/// Like [`execute`], for a checked build ([`super::checked`]): under
+/// [`super::sanitized::limits`], its sanitizers told to write their reports
+/// into a folder of the run's, which the runner watches, and the reports
+/// read into the result ([`RunResult::reports`]).
+pub fn execute_checked(
+    program: &Program,
+    input: Input<'_>,
+    limits: &Limits,
+    support: &[Support],
+    feed: Feed,
+) -> Result<(Jail, RunResult), StartError> {
+    let limits = super::sanitized::limits(limits);
+    crate::timings::time(crate::timings::Phase::Runs, || {
+        execute_timed(program, input, &limits, support, feed, Some(&limits))
     })
 }
 
@@ -77,12 +94,19 @@ fn execute_timed(
     limits: &Limits,
     support: &[Support],
     feed: Feed,
+    checked: Option<&Limits>,
 ) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
         let mut jail = super::sandbox()
             .jail(&program.reads, limits)
             .map_err(StartError::Sandbox)?;
         provide(jail.workdir(), support)?;
+        if let Some(limits) = checked {
+            super::sanitized::prepare(&mut jail, limits).map_err(|e| StartError::Support {
+                file: super::sanitized::REPORTS.into(),
+                why: e.to_string(),
+            })?;
+        }
         // A virtual machine's heap limit is the case's memory limit's.
         let (argv, address_space) = program.within(limits);
         if let Some(bytes) = address_space {
@@ -93,11 +117,14 @@ fn execute_timed(
             reads: program.reads.clone(),
             heap: None,
         };
-        let result =
+        let mut result =
             run::run(program, input, limits, &jail, feed).map_err(|source| StartError::Run {
                 program: program_name(program),
                 source,
             })?;
+        if checked.is_some() {
+            result.reports = super::sanitized::reports(&jail);
+        }
         Ok((jail, result))
     };
     attempt().or_else(|_| {

@@ -127,6 +127,8 @@ fn run_of(steps: &[Step], ending: Ending, unread: usize) -> RunResult {
         max_rss: 0,
         unread_inputs: unread,
         job_out_of_memory: false,
+        report_marks: Vec::new(),
+        reports: Vec::new(),
     }
 }
 
