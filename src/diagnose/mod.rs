@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod collect;
+pub mod traceback;
 
 pub use collect::Diagnoses;
 
