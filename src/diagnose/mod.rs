@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod collect;
 pub mod traceback;
+pub mod warnings;
 
 pub use collect::Diagnoses;
 
