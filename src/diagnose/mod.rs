@@ -18,6 +18,8 @@ pub mod collect;
 pub mod diagnosis;
 pub mod sanitizer;
 pub mod symbols;
+pub mod traceback;
+pub mod warnings;
 
 pub use collect::Diagnoses;
 pub use diagnosis::{bounded, Diagnosis, Found, Kind, PER_SUBMISSION, TEXT_LIMIT};
