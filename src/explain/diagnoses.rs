@@ -98,8 +98,8 @@ impl<'a> Told<'a> {
     pub fn occasion(&self) -> String {
         let mut s = match &self.occasion {
             Occasion::Compiler => {
-                "The compiler warned of it before your program ran: it may happen on some \
-                 input and not on other."
+                "The compiler warned of it before your program ran, so no case is named: \
+                 it may happen in every run, or only on some input."
                     .to_string()
             }
             Occasion::Case { name, when } => match when {
@@ -135,7 +135,7 @@ impl<'a> Told<'a> {
             return None;
         }
         let who = match self.diagnosis.found {
-            Found::Run => "The check said:",
+            Found::Run => "The checks said:",
             Found::Compiler => "The compiler said:",
             Found::Transcript => "Python said:",
         };
@@ -155,7 +155,7 @@ impl<'a> Told<'a> {
             s.push_str(&place);
         }
         match &self.occasion {
-            Occasion::Compiler => s.push_str(", of which the compiler warned"),
+            Occasion::Compiler => s.push_str(", as the compiler warned"),
             Occasion::Case { name, when } => {
                 let _ = write!(s, ", in case `{name}`");
                 if let Some(when) = when {
@@ -297,7 +297,7 @@ mod tests {
         let told = Told::new(&d, |_| true);
         assert_eq!(
             told.sentence(),
-            "A value used that was never set in `main` (lab6.c, line 12), of which the compiler \
+            "A value used that was never set in `main` (lab6.c, line 12), as the compiler \
              warned: 'x' is used uninitialized."
         );
         assert_eq!(told.how_often(), None);

@@ -738,8 +738,12 @@ fn class_diagnoses(results: &ClassResults, names: &[String]) -> String {
         for d in &s.diagnostics {
             let told = Told::new(d, |_| false);
             let source = match told.source() {
-                Some((Some(line), text)) => format!("<br><code>{line} | {}</code>", esc(text)),
-                Some((None, text)) => format!("<br><code>{}</code>", esc(text)),
+                // A line of code in a list: its indentation would be
+                // lost anyway.
+                Some((Some(line), text)) => {
+                    format!("<br><code>{line} | {}</code>", esc(text.trim()))
+                }
+                Some((None, text)) => format!("<br><code>{}</code>", esc(text.trim())),
                 None => String::new(),
             };
             let _ = writeln!(out, "<li>{}{source}</li>", esc(&told.sentence()));
@@ -867,7 +871,7 @@ mod tests {
                 "<h3>A read past the end of an array</h3>\n<p>In `check` (alice.c, line 4):</p>\
                  <pre>    if (board[r][c + 1] == p &amp;&amp; `x` &lt; 2)</pre>\n\
                  <p>In case `public-fail`, after input line 7 (`6`). It happened in 3 runs.</p>\n\
-                 <p class=\"sub\">The check said: index 6 out of bounds for type &#39;int [6]&#39; &lt;b&gt;</p>"
+                 <p class=\"sub\">The checks said: index 6 out of bounds for type &#39;int [6]&#39; &lt;b&gt;</p>"
             ),
             "{html}"
         );

@@ -283,7 +283,7 @@ mod tests {
                 "### A read past the end of an array\n\nIn \\`check\\` (alice.c, line 4):\n\n\
                  ```text\n    if (board[r][c + 1] == p && `x` < 2)\n```\n\n\
                  In case \\`public-fail\\`, after input line 7 (\\`6\\`). It happened in 3 runs.\n\n\
-                 The check said: index 6 out of bounds for type 'int \\[6\\]' \\<b\\>\n"
+                 The checks said: index 6 out of bounds for type 'int \\[6\\]' \\<b\\>\n"
             ),
             "{md}"
         );
