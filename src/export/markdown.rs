@@ -6,7 +6,10 @@
 //! fenced code block whose fence is longer than any run of backticks in
 //! the text). Hidden cases show their name, verdict and points only:
 //! their reason, explanation and transcripts would reveal their input.
-//! A program that does not compile gets the compiler's messages.
+//! A program that does not compile gets the compiler's messages. Where
+//! the program breaks (its diagnoses) has a section of its own, a hidden
+//! case unnamed (see [`crate::explain::diagnoses`]); it never changes
+//! the score.
 //!
 //! Text from programs and files is escaped, so nothing in it becomes a
 //! link, an image, HTML or a table cell break.
