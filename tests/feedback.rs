@@ -253,3 +253,63 @@ fn the_feedback_files() {
         }
     }
 }
+
+/// Where a program breaks, as each reader is told it: `check`'s lines
+/// after the cases, the student's Markdown and page (the hidden case
+/// unnamed, its input and the tool's message withheld), and the TA's
+/// class page (every student with one, full marks or not, the hidden
+/// case named). The diagnoses are made by hand (see
+/// `common::diagnosed`): grading does not find them yet.
+#[test]
+fn diagnoses_as_each_reader_sees_them() {
+    use referee::export::{html, markdown, view};
+    let class = common::diagnosed::class();
+    let ada = &class.submissions[0];
+    let nowhere = Path::new("/no-work-folder");
+    let hidden = view::hidden_from_student(&class.suite, ada);
+    let check = referee::explain::diagnoses::for_terminal(
+        &ada.diagnostics,
+        &hidden,
+        &referee::explain::Style::PLAIN,
+    );
+    let md = markdown::feedback(&class, ada);
+    let page = html::feedback(&class, ada);
+    let said = |text: &str| {
+        // From its heading to the end of its card (the page's table of
+        // cases, after it, names the hidden case).
+        let from = text.find("Where your program breaks").unwrap_or(0);
+        let rest = &text[from..];
+        rest[..rest.find("</section>").unwrap_or(rest.len())].to_string()
+    };
+    for (name, text) in [
+        ("check", said(&check)),
+        ("md", said(&md)),
+        ("html", said(&page)),
+    ] {
+        // The hidden case's name and input, and the message that quotes
+        // it, are only the TA's to see.
+        for secret in ["SECRET", "win-diagonal", "input line 12"] {
+            assert!(!text.contains(secret), "{name} shows {secret}:\n{text}");
+        }
+        assert!(
+            text.contains("in a hidden case") || text.contains("In a hidden case"),
+            "{name}:\n{text}"
+        );
+        assert!(text.contains("win-row"), "{name}:\n{text}");
+        assert!(text.contains("after input line 7"), "{name}:\n{text}");
+        assert!(text.contains("compiler warned"), "{name}:\n{text}");
+    }
+    assert_snapshot("check-diagnoses", &check, nowhere);
+    assert_snapshot("md-diagnoses", &md, nowhere);
+    assert_snapshot("html-diagnoses", &page, nowhere);
+    // The class page is made from compact results, as `grade` makes it.
+    let mut compact = class.clone();
+    compact.submissions = class.submissions.iter().map(|s| s.compact()).collect();
+    let names = view::file_names(&compact);
+    let index = html::index(&compact, &names);
+    assert!(
+        index.contains("win-diagonal`, after input line 12 (`SECRET-input`)"),
+        "{index}"
+    );
+    assert_snapshot("class-diagnoses", &index, nowhere);
+}

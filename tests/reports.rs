@@ -635,3 +635,104 @@ fn pages_lead_with_the_failures_that_cost_points() {
     );
     assert!(index.contains(&shown), "{shown} not in the class page");
 }
+
+/// Every kind of diagnosis there is: a kind added to the code and not
+/// here does not compile (the match has no catch-all), so the schema's
+/// list of kinds is checked against the code's.
+fn every_kind() -> Vec<referee::diagnose::Kind> {
+    use referee::diagnose::Kind::*;
+    let all = [
+        ReadPastEnd,
+        ReadBeforeStart,
+        WritePastEnd,
+        WriteBeforeStart,
+        StackOverrun,
+        UseAfterFree,
+        DoubleFree,
+        BadFree,
+        UseAfterScope,
+        BadAddress,
+        StackExhausted,
+        Uninitialized,
+        MissingReturn,
+        SignedOverflow,
+        DivisionByZero,
+        BadShift,
+        IndexOutOfBounds,
+        FormatMismatch,
+        Undefined,
+        Exception,
+    ];
+    for kind in all {
+        match kind {
+            ReadPastEnd | ReadBeforeStart | WritePastEnd | WriteBeforeStart | StackOverrun
+            | UseAfterFree | DoubleFree | BadFree | UseAfterScope | BadAddress | StackExhausted
+            | Uninitialized | MissingReturn | SignedOverflow | DivisionByZero | BadShift
+            | IndexOutOfBounds | FormatMismatch | Undefined | Exception => {}
+        }
+    }
+    all.to_vec()
+}
+
+/// `results.json` with diagnoses (every kind, every way of finding one)
+/// follows its documented schema, and the schema does hold them to it.
+#[test]
+fn results_with_diagnoses_follow_the_schema() {
+    use referee::diagnose::{Diagnosis, Found};
+    use referee::export::Exporter;
+    let mut class = diagnosed::class();
+    let found = [Found::Run, Found::Compiler, Found::Transcript];
+    for (kind, found) in every_kind().into_iter().zip(found.iter().cycle()) {
+        class.submissions[1]
+            .diagnostics
+            .push(Diagnosis::new(kind, *found, "what the tool said"));
+    }
+    let files = referee::export::json::Json::default()
+        .files(&class)
+        .expect("results.json is written");
+    let (_, bytes) = files
+        .iter()
+        .find(|(path, _)| path == Path::new("results.json"))
+        .expect("results.json");
+    let results: Value = serde_json::from_slice(bytes).expect("results.json is JSON");
+    let first = &results["submissions"][0]["diagnostics"][0];
+    for (key, value) in [
+        ("kind", Value::from("read-past-end")),
+        (
+            "message",
+            Value::from("index 6 out of bounds for type 'char [6]'"),
+        ),
+        ("file", Value::from("lab6.c")),
+        ("line", Value::from(41)),
+        ("function", Value::from("check_row")),
+        ("case", Value::from("win-row")),
+        ("input_line", Value::from(7)),
+        ("count", Value::from(3)),
+    ] {
+        assert_eq!(first[key], value, "{key} in {first}");
+    }
+    assert_eq!(
+        results["submissions"][1]["diagnostics"]
+            .as_array()
+            .map(Vec::len),
+        Some(every_kind().len())
+    );
+    let schema: Value = serde_json::from_str(&read(&root().join("docs/results.schema.json")))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema is a schema");
+    let errors: Vec<String> = validator
+        .iter_errors(&results)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    // What the schema holds them to: a kind it does not know, or a
+    // diagnosis with no kind, does not pass.
+    let mut unknown = results.clone();
+    unknown["submissions"][0]["diagnostics"][0]["kind"] = Value::from("bad-luck");
+    assert!(!validator.is_valid(&unknown));
+    let mut kindless = results.clone();
+    if let Some(d) = kindless["submissions"][0]["diagnostics"][0].as_object_mut() {
+        d.remove("kind");
+    }
+    assert!(!validator.is_valid(&kindless));
+}

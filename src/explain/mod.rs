@@ -20,6 +20,7 @@ use crate::text::{capitalized, points};
 use crate::transcript::{TermLine, WAITING};
 use crate::verdict::{EndingFault, Judgement, Part, PartScore, Verdict};
 
+pub mod diagnoses;
 pub mod found;
 pub mod plain;
 mod style;

@@ -24,6 +24,7 @@ use super::view::{self, rows, Row};
 use super::{Exporter, Sink};
 use crate::case::Visibility;
 use crate::compare::{self, Options, Region, RowKind, Turns};
+use crate::explain::diagnoses::{self, Told};
 use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
 use crate::text::points;
 use crate::verdict::Verdict;
@@ -80,6 +81,7 @@ body { margin: 0; background: #f6f8fa; color: #1f2328;
 main { max-width: 1180px; margin: 0 auto; padding: 24px; }
 h1 { font-size: 26px; margin: 0 0 4px; }
 h2 { font-size: 19px; margin: 0 0 8px; }
+h3 { font-size: 16px; margin: 16px 0 4px; }
 .sub { color: var(--muted); margin: 0 0 16px; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 20px; margin: 0 0 20px; }
 .score { font-size: 22px; font-weight: 600; }
@@ -178,6 +180,7 @@ fn student_page(
     for (i, row) in rows.iter().enumerate() {
         body.push_str(&failure(i, row, regions));
     }
+    body.push_str(&diagnoses(results, submission));
     if let Some(exploration) = &submission.exploration {
         body.push_str(&explored(exploration, regions));
     }
@@ -185,6 +188,50 @@ fn student_page(
         body.push_str(&case_table(&rows));
     }
     page(&title, &body, &results.referee_version)
+}
+
+/// Where the program breaks, as a card: each diagnosis with its kind,
+/// place, source line, case and input line, how often and the tool's
+/// message, as the student may see them (see
+/// [`super::markdown`]); empty when there is none.
+fn diagnoses(results: &ClassResults, submission: &SubmissionResult) -> String {
+    if submission.diagnostics.is_empty() {
+        return String::new();
+    }
+    let hidden = view::hidden_from_student(&results.suite, submission);
+    let mut out = format!(
+        "<section class=\"card\" id=\"diagnoses\"><h2>{}</h2>\n<p class=\"sub\">{} {}</p>\n",
+        esc(diagnoses::HEADING),
+        esc(diagnoses::FOUND_BY),
+        esc(diagnoses::NOT_A_GRADE)
+    );
+    for d in &submission.diagnostics {
+        let told = Told::new(d, &hidden);
+        let _ = writeln!(
+            out,
+            "<div class=\"diagnosis\"><h3>{}</h3>",
+            esc(&told.heading())
+        );
+        match (told.place(), told.source()) {
+            (Some(place), Some((_, source))) => {
+                let _ = writeln!(out, "<p>{}:</p><pre>{}</pre>", esc(&place), esc(source));
+            }
+            (Some(place), None) => {
+                let _ = writeln!(out, "<p>{}.</p>", esc(&place));
+            }
+            (None, Some((_, source))) => {
+                let _ = writeln!(out, "<pre>{}</pre>", esc(source));
+            }
+            (None, None) => {}
+        }
+        let _ = writeln!(out, "<p>{}</p>", esc(&told.occasion()));
+        if let Some((who, message)) = told.message() {
+            let _ = writeln!(out, "<p class=\"sub\">{} {}</p>", esc(who), esc(message));
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("</section>\n");
+    out
 }
 
 /// What exploring generated games found, as a card: the shortest game
@@ -554,6 +601,7 @@ pub fn index(results: &ClassResults, names: &[String]) -> String {
         esc(&class_summary(results))
     );
     body.push_str(&student_table(results, names));
+    body.push_str(&class_diagnoses(results, names));
     if !results.suite.cases.is_empty() && !results.submissions.is_empty() {
         body.push_str(&pass_rates(results));
     }
@@ -597,7 +645,7 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
     let mut out = String::from(
         "<section class=\"card\"><h2>Students</h2><table><thead><tr><th>Student</th>\
          <th class=\"num\">Score</th><th style=\"width: 30%\"></th><th>Status</th>\
-         <th class=\"num\">Cases passed</th><th>Feedback</th></tr></thead><tbody>\n",
+         <th class=\"num\">Cases passed</th><th>Diagnoses</th><th>Feedback</th></tr></thead><tbody>\n",
     );
     for (s, name) in results.submissions.iter().zip(names) {
         let passed = s.passed();
@@ -625,12 +673,84 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
             out,
             "<tr><td><a href=\"{DIR}/{name}.html\">{}</a></td><td class=\"num\">{score}</td><td>{bar}</td>\
              <td><span class=\"verdict {tone}\">{}</span>{why}</td><td class=\"num\">{cases}</td>\
-             <td><a href=\"{DIR}/{name}.html\">page</a> · <a href=\"{DIR}/{name}.md\">Markdown</a></td></tr>",
+             <td>{}</td><td><a href=\"{DIR}/{name}.html\">page</a> · <a href=\"{DIR}/{name}.md\">Markdown</a></td></tr>",
             esc(&s.id),
             view::status_id(s.status),
+            diagnosed(s, name),
         );
     }
     out.push_str("</tbody></table></section>\n");
+    out
+}
+
+/// A student's diagnoses in a cell: how many, and their kinds (each
+/// once); empty when none.
+fn diagnosed(s: &SubmissionResult, name: &str) -> String {
+    if s.diagnostics.is_empty() {
+        return String::new();
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    for d in &s.diagnostics {
+        let words = d.kind.words();
+        if !kinds.contains(&words) {
+            kinds.push(words);
+        }
+    }
+    format!(
+        "<a href=\"#diagnoses-{name}\">{}</a> <span class=\"sub\">{}</span>",
+        s.diagnostics.len(),
+        esc(&kinds.join("; "))
+    )
+}
+
+/// Every diagnosis of the class, by student, whatever their score: for
+/// the TA, so hidden cases are named and their input shown. Empty when
+/// no student has one.
+fn class_diagnoses(results: &ClassResults, names: &[String]) -> String {
+    let diagnosed: Vec<(&SubmissionResult, &String)> = results
+        .submissions
+        .iter()
+        .zip(names)
+        .filter(|(s, _)| !s.diagnostics.is_empty())
+        .collect();
+    if diagnosed.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<section class=\"card\" id=\"diagnoses\"><h2>Where programs break</h2>\n<p class=\"sub\">\
+         {} of {} students: memory errors, undefined behaviour and uncaught exceptions found by \
+         a checked build, the compiler's warnings and Python's tracebacks. They never change a \
+         grade; each student's page lists their own (a hidden case unnamed).</p>\n",
+        diagnosed.len(),
+        results.submissions.len()
+    );
+    for (s, name) in diagnosed {
+        let score = if view::has_score(s.status) {
+            format!("{} / {} points", points(s.score), points(s.max_score))
+        } else {
+            view::status_id(s.status).to_string()
+        };
+        let _ = writeln!(
+            out,
+            "<h3 id=\"diagnoses-{name}\"><a href=\"{DIR}/{name}.html\">{}</a> <span class=\"sub\">{score}</span></h3><ul>",
+            esc(&s.id),
+        );
+        for d in &s.diagnostics {
+            let told = Told::new(d, |_| false);
+            let source = match told.source() {
+                // A line of code in a list: its indentation would be
+                // lost anyway.
+                Some((Some(line), text)) => {
+                    format!("<br><code>{line} | {}</code>", esc(text.trim()))
+                }
+                Some((None, text)) => format!("<br><code>{}</code>", esc(text.trim())),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "<li>{}{source}</li>", esc(&told.sentence()));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</section>\n");
     out
 }
 
@@ -736,6 +856,57 @@ mod tests {
         assert!(!html.contains("SECRET-hidden-fail"));
         assert!(!html.contains("hidden-fail description"));
         assert!(!html.contains("id=\"case-2\""));
+    }
+
+    #[test]
+    fn diagnoses_are_a_card_with_a_hidden_case_unnamed() {
+        let class = crate::export::view::tests::diagnosed_class();
+        let html = feedback(&class, &class.submissions[0]);
+        assert!(
+            html.contains("<h2>Where your program breaks</h2>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<h3>A read past the end of an array</h3>\n<p>In `check` (alice.c, line 4):</p>\
+                 <pre>    if (board[r][c + 1] == p &amp;&amp; `x` &lt; 2)</pre>\n\
+                 <p>In case `public-fail`, after input line 7 (`6`). It happened in 3 runs.</p>\n\
+                 <p class=\"sub\">The checks said: index 6 out of bounds for type &#39;int [6]&#39; &lt;b&gt;</p>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("<p>In a hidden case. It happened once.</p>"),
+            "{html}"
+        );
+        assert!(!html.contains("SECRET-input"), "{html}");
+        let card = &html[html.find("id=\"diagnoses\"").expect(&html)..];
+        assert!(
+            !card[..card.find("</section>").expect(&html)].contains("hidden-fail"),
+            "{html}"
+        );
+        assert!(!html.contains("<b>"), "{html}");
+    }
+
+    #[test]
+    fn the_index_names_every_diagnosis_for_the_ta() {
+        let class = crate::export::view::tests::diagnosed_class();
+        let names = view::file_names(&class);
+        let html = index(&class, &names);
+        assert!(
+            html.contains("<td><a href=\"#diagnoses-alice\">3</a> <span class=\"sub\">a read past the end of an array; a division by zero; a value used that was never set</span></td>"),
+            "{html}"
+        );
+        assert!(html.contains("<h2>Where programs break</h2>"), "{html}");
+        assert!(html.contains("1 of 3 students"), "{html}");
+        // The TA sees the hidden case and its input.
+        assert!(
+            html.contains("in case `hidden-fail`, after input line 2 (`SECRET-input`)"),
+            "{html}"
+        );
+        assert!(
+            !index(&crate::export::view::tests::class(), &names).contains("Where programs break")
+        );
     }
 
     #[test]

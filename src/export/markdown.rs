@@ -6,7 +6,10 @@
 //! fenced code block whose fence is longer than any run of backticks in
 //! the text). Hidden cases show their name, verdict and points only:
 //! their reason, explanation and transcripts would reveal their input.
-//! A program that does not compile gets the compiler's messages.
+//! A program that does not compile gets the compiler's messages. Where
+//! the program breaks (its diagnoses) has a section of its own, a hidden
+//! case unnamed (see [`crate::explain::diagnoses`]); it never changes
+//! the score.
 //!
 //! Text from programs and files is escaped, so nothing in it becomes a
 //! link, an image, HTML or a table cell break.
@@ -18,6 +21,7 @@ use std::path::PathBuf;
 use super::view::{self, rows, Row};
 use super::{Exporter, Sink};
 use crate::case::Visibility;
+use crate::explain::diagnoses::{self, Told};
 use crate::results::{ClassResults, Exploration, SubmissionResult};
 use crate::text::points;
 
@@ -85,8 +89,47 @@ pub fn feedback(results: &ClassResults, submission: &SubmissionResult) -> String
              with input you have not seen.\n",
         );
     }
+    out.push_str(&diagnoses(results, submission));
     if let Some(exploration) = &submission.exploration {
         out.push_str(&explored(exploration));
+    }
+    out
+}
+
+/// Where the program breaks: each diagnosis with its kind, place,
+/// source line, case and input line, how often and the tool's message,
+/// as the student may see them (a hidden case unnamed); empty when there
+/// is none.
+fn diagnoses(results: &ClassResults, submission: &SubmissionResult) -> String {
+    if submission.diagnostics.is_empty() {
+        return String::new();
+    }
+    let hidden = view::hidden_from_student(&results.suite, submission);
+    let mut out = format!(
+        "\n## {}\n\n{} {}\n",
+        inline(diagnoses::HEADING),
+        inline(diagnoses::FOUND_BY),
+        inline(diagnoses::NOT_A_GRADE)
+    );
+    for d in &submission.diagnostics {
+        let told = Told::new(d, &hidden);
+        let _ = write!(out, "\n### {}\n\n", inline(&told.heading()));
+        match (told.place(), told.source()) {
+            (Some(place), Some((_, source))) => {
+                let _ = write!(out, "{}:\n\n{}\n", inline(&place), fenced(source));
+            }
+            (Some(place), None) => {
+                let _ = write!(out, "{}.\n\n", inline(&place));
+            }
+            (None, Some((_, source))) => {
+                let _ = writeln!(out, "{}", fenced(source));
+            }
+            (None, None) => {}
+        }
+        let _ = writeln!(out, "{}", inline(&told.occasion()));
+        if let Some((who, message)) = told.message() {
+            let _ = write!(out, "\n{} {}\n", inline(who), inline(message));
+        }
     }
     out
 }
@@ -230,6 +273,34 @@ mod tests {
         assert!(!md.contains("SECRET-hidden-fail"), "{md}");
         assert!(!md.contains("hidden-fail description"), "{md}");
         assert!(!md.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn diagnoses_are_said_with_a_hidden_case_unnamed() {
+        let class = crate::export::view::tests::diagnosed_class();
+        let md = feedback(&class, &class.submissions[0]);
+        let section = &md[md.find("## Where your program breaks").expect(&md)..];
+        assert!(section.contains("They do not change your grade."), "{md}");
+        assert!(
+            section.contains(
+                "### A read past the end of an array\n\nIn \\`check\\` (alice.c, line 4):\n\n\
+                 ```text\n    if (board[r][c + 1] == p && `x` < 2)\n```\n\n\
+                 In case \\`public-fail\\`, after input line 7 (\\`6\\`). It happened in 3 runs.\n\n\
+                 The checks said: index 6 out of bounds for type 'int \\[6\\]' \\<b\\>\n"
+            ),
+            "{md}"
+        );
+        assert!(
+            section.contains("In a hidden case. It happened once."),
+            "{md}"
+        );
+        assert!(!md.contains("SECRET-input"), "{md}");
+        assert!(!section.contains("hidden-fail"), "{md}");
+        assert!(
+            section.contains("The compiler warned of it before your program ran"),
+            "{md}"
+        );
+        assert!(!student(0).contains("Where your program breaks"));
     }
 
     #[test]

@@ -97,6 +97,31 @@ pub fn rows<'a>(suite: &'a SuiteInfo, submission: &'a SubmissionResult) -> Vec<R
     rows
 }
 
+/// Whether the student of `submission` may not see case `name` in
+/// detail: it is hidden, or it is neither in the suite nor in their
+/// results (a case not known might have been a hidden one). What tells
+/// a diagnosis's case apart (see [`crate::explain::diagnoses::Told`]).
+pub fn hidden_from_student<'a>(
+    suite: &'a SuiteInfo,
+    submission: &'a SubmissionResult,
+) -> impl Fn(&str) -> bool + 'a {
+    move |name| {
+        let visibility = suite
+            .cases
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.visibility)
+            .or_else(|| {
+                submission
+                    .cases
+                    .iter()
+                    .find(|c| c.name == name)
+                    .map(|c| c.visibility)
+            });
+        visibility != Some(Visibility::Public)
+    }
+}
+
 /// Rows as a student reads them: first the cases that cost points
 /// (public, then hidden), then those that cost nothing (passed, worth no
 /// points, or a difference in text that lost no points), public before
@@ -447,6 +472,67 @@ pub(crate) mod tests {
             missing: None,
             submissions: vec![graded, compile, empty],
         }
+    }
+
+    /// Three diagnoses: in the public case `public-fail`, in the hidden
+    /// case `hidden-fail` (its input and the message quoting it
+    /// `SECRET`), and the compiler's.
+    pub fn diagnoses() -> Vec<crate::diagnose::Diagnosis> {
+        use crate::diagnose::{Diagnosis, Found, Kind};
+        let mut visible = Diagnosis::new(
+            Kind::ReadPastEnd,
+            Found::Run,
+            "index 6 out of bounds for type 'int [6]' <b>",
+        );
+        visible.file = Some("alice.c".into());
+        visible.line = Some(4);
+        visible.function = Some("check".into());
+        visible.source = Some("    if (board[r][c + 1] == p && `x` < 2)".into());
+        visible.case = Some("public-fail".into());
+        visible.input_line = Some(7);
+        visible.input = Some("6".into());
+        visible.count = 3;
+        let mut hidden = Diagnosis::new(
+            Kind::DivisionByZero,
+            Found::Run,
+            "division by zero after reading SECRET-input",
+        );
+        hidden.file = Some("alice.c".into());
+        hidden.line = Some(30);
+        hidden.function = Some("score".into());
+        hidden.source = Some("    return total / moves;".into());
+        hidden.case = Some("hidden-fail".into());
+        hidden.input_line = Some(2);
+        hidden.input = Some("SECRET-input".into());
+        let mut compiler = Diagnosis::new(
+            Kind::Uninitialized,
+            Found::Compiler,
+            "'x' is used uninitialized",
+        );
+        compiler.file = Some("alice.c".into());
+        compiler.line = Some(12);
+        compiler.function = Some("main".into());
+        compiler.source = Some("    int x; printf(\"%d\", x);".into());
+        vec![visible, hidden, compiler]
+    }
+
+    /// [`class`], alice with [`diagnoses`].
+    pub fn diagnosed_class() -> ClassResults {
+        let mut class = class();
+        class.submissions[0].diagnostics = diagnoses();
+        class
+    }
+
+    #[test]
+    fn a_case_a_student_cannot_see_is_hidden_from_them() {
+        let class = class();
+        let hidden = hidden_from_student(&class.suite, &class.submissions[0]);
+        assert!(!hidden("public-fail"));
+        assert!(hidden("hidden-fail"));
+        assert!(
+            hidden("no-such-case"),
+            "a case not known may be a hidden one"
+        );
     }
 
     /// A class with no submissions and no cases.

@@ -199,6 +199,8 @@ pub fn small_suite(game: &str, dir: &Path, cases: &[&str]) -> PathBuf {
 
 /// Every file under `dir`, recursively, as (path, contents).
 pub mod attack;
+/// A class whose results carry diagnoses.
+pub mod diagnosed;
 
 pub fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut found = Vec::new();
