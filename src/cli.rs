@@ -231,6 +231,12 @@ pub struct GradeArgs {
     /// times the reference program's time; 0: every case its own limit).
     #[arg(long, default_value_t = referee::grading::MAX_TIMEOUTS)]
     pub max_timeouts: usize,
+    /// Run every case of each C and C++ program again from its checked
+    /// build (sanitizers on), to find memory errors and undefined
+    /// behaviour even where the program passes by luck (by default only
+    /// failed cases are); grades are unchanged.
+    #[arg(long)]
+    pub diagnose: bool,
     /// Also explore each submission on N generated games, and report the
     /// shortest game each plays differently (worth the suite's
     /// explore_points, 0 unless it says).

@@ -12,6 +12,9 @@ use reference::Game;
 use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::compare::{self, LineDiff, Options, Region};
+use crate::diagnose::checks::{self, Checker};
+use crate::diagnose::diagnosis::{Diagnosis, Found};
+use crate::diagnose::Diagnoses;
 use crate::expected::ReferenceRun;
 use crate::fault::Fault;
 use crate::game::{self, Reading};
@@ -44,6 +47,42 @@ pub struct Settings {
     /// Workers of a class that have no submission left, which help with
     /// the cases of those still graded (with `jobs` 1).
     pub spare: Option<std::sync::Arc<queue::Spare>>,
+    /// Which cases a C or C++ program runs again from its checked build
+    /// (see [`crate::diagnose`]).
+    pub diagnose: Diagnose,
+}
+
+/// Which cases a C or C++ program runs again from its checked build, to
+/// say where it breaks. The grade never comes from these runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagnose {
+    /// None.
+    Never,
+    /// Each case it failed, except those it ran out of time on (a
+    /// checked run would take three times as long again): what `grade`
+    /// does, paying only for failures.
+    Failing,
+    /// Its public cases and each case it failed: what `check` does, for
+    /// a student checking their work.
+    PublicAndFailing,
+    /// Every case (`grade --diagnose`): what passes by luck is found too.
+    Every,
+}
+
+impl Diagnose {
+    /// Whether `case`, with `outcome`, runs again from the checked build.
+    fn wants(self, case: &Case, outcome: &CaseOutcome) -> bool {
+        let failed = outcome.judgement.verdict != Verdict::Pass;
+        let looped = outcome.judgement.verdict == Verdict::Timeout;
+        match self {
+            Diagnose::Never => false,
+            Diagnose::Failing => failed && !looped,
+            Diagnose::PublicAndFailing => {
+                (failed && !looped) || case.visibility == crate::case::Visibility::Public
+            }
+            Diagnose::Every => true,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -54,6 +93,7 @@ impl Default for Settings {
             jobs: crate::sandbox::cpus::parallelism(),
             max_timeouts: MAX_TIMEOUTS,
             spare: None,
+            diagnose: Diagnose::Failing,
         }
     }
 }
@@ -198,6 +238,9 @@ pub struct CaseOutcome {
     /// The files of the case's `outputs` as the run left them, each
     /// within the case's output limit (empty for other cases).
     pub files: Vec<judge::outputs::LeftFile>,
+    /// Where the program broke on this case: what its checked build's
+    /// run found, or a Python run's uncaught exception.
+    pub diagnoses: Vec<Diagnosis>,
 }
 
 /// A case's two terminals, the reference's and the program's, and their
@@ -285,6 +328,12 @@ pub struct Graded {
     /// The program that ran, kept for whatever runs it next (`grade
     /// --explore`), so that it is not built again.
     pub built: Option<std::sync::Arc<Built>>,
+    /// Where the program breaks, each fault said once (see
+    /// [`crate::diagnose`]).
+    pub diagnostics: Vec<Diagnosis>,
+    /// Why it has no diagnoses of its checked build, when one was
+    /// wanted and could not be made or run.
+    pub diagnosis_trouble: Option<String>,
 }
 
 impl Graded {
@@ -425,19 +474,48 @@ pub(crate) fn grade_each<K: Send>(
         Err(error) => return Ok(Some(not_compiled(cases, compiler_said(error)?, digest))),
     };
     let unparsed = OnceLock::new();
-    let Some(judged) = run_all(&built, suite, cases, settings, stop, &unparsed, digest)? else {
+    let diagnosing = Diagnosing {
+        checker: Checker::new(&built),
+        source_name: submission
+            .file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        python: submission.language == submission::Language::Python,
+        trouble: OnceLock::new(),
+    };
+    let judged = run_all(
+        &built,
+        suite,
+        cases,
+        settings,
+        stop,
+        &unparsed,
+        &diagnosing,
+        digest,
+    )?;
+    let Some(judged) = judged else {
         return Ok(None);
     };
     if let Some(messages) = unparsed.into_inner() {
         // A Python file that does not parse: no case counts.
         return Ok(Some(not_compiled(cases, messages, digest)));
     }
-    let (outcomes, digests) = judged.into_iter().unzip();
+    let (outcomes, digests): (Vec<CaseOutcome>, Vec<K>) = judged.into_iter().unzip();
+    let mut found = Diagnoses::default();
+    for outcome in &outcomes {
+        found.extend(outcome.diagnoses.iter().cloned());
+    }
+    found.extend(diagnosing.checker.compiler_found());
+    let diagnosis_trouble = diagnosing.checker.trouble();
+    let diagnosis_trouble = diagnosis_trouble.or_else(|| diagnosing.trouble.into_inner());
     let graded = Graded {
         status: Status::Graded,
         warnings: built.warnings.clone(),
         outcomes,
         built: Some(built),
+        diagnostics: found.into_vec(),
+        diagnosis_trouble,
     };
     Ok(Some((graded, digests)))
 }
@@ -469,12 +547,15 @@ fn not_compiled<K>(
         shortened: None,
         diffed: OnceLock::new(),
         files: Vec::new(),
+        diagnoses: Vec::new(),
     };
     let mut graded = Graded {
         status: Status::CompileError(messages),
         warnings: String::new(),
         outcomes: vec![outcome; cases.len()],
         built: None,
+        diagnostics: Vec::new(),
+        diagnosis_trouble: None,
     };
     let digests = cases
         .iter()
@@ -489,6 +570,7 @@ fn not_compiled<K>(
 /// file's syntax is checked when a case failed before reading any input
 /// (see [`submission::build_lazily`]); when it does not parse, its
 /// messages are set in `unparsed` and the cases not yet run are not.
+#[allow(clippy::too_many_arguments)]
 fn run_all<K: Send>(
     built: &Built,
     suite: &Suite,
@@ -496,6 +578,7 @@ fn run_all<K: Send>(
     settings: &Settings,
     stop: &AtomicBool,
     unparsed: &OnceLock<String>,
+    diagnosing: &Diagnosing<'_>,
     digest: Digest<'_, K>,
 ) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
     let timeouts = Timeouts::new(settings.max_timeouts);
@@ -515,6 +598,9 @@ fn run_all<K: Send>(
             if let Err(error) = built.check_syntax() {
                 let _ = unparsed.set(compiler_said(error)?);
             }
+        }
+        if unparsed.get().is_none() {
+            diagnosing.diagnose(prepared.case, &mut outcome, suite, settings);
         }
         let digested = digest(prepared, &mut outcome);
         Ok((outcome, digested))
@@ -549,6 +635,80 @@ fn run_all<K: Send>(
     };
     timeouts.settle(cases, &mut outcomes, judge_within)?;
     Ok(Some(outcomes))
+}
+
+/// What diagnoses one submission: its checked build (made when first
+/// needed), its file's name, whether it is Python (whose runs' tracebacks
+/// are read), and why a checked run could not be made, if one could not.
+struct Diagnosing<'b> {
+    checker: Checker<'b>,
+    source_name: String,
+    python: bool,
+    trouble: OnceLock<String>,
+}
+
+impl Diagnosing<'_> {
+    /// Finds where the program broke on `case`, as `settings` wants: a
+    /// Python run's traceback, read from its transcript; a C or C++
+    /// program's case run again from its checked build. A crash so
+    /// explained says what caused it in its reason. A checked run the
+    /// grader could not make costs the diagnosis only, never the grade.
+    fn diagnose(&self, case: &Case, outcome: &mut CaseOutcome, suite: &Suite, settings: &Settings) {
+        if self.python {
+            if let Some(run) = &outcome.run {
+                outcome.diagnoses.extend(checks::python_exception(
+                    &run.transcript,
+                    run.ending,
+                    &self.source_name,
+                    &case.name,
+                ));
+            }
+            return;
+        }
+        if !self.checker.applies() || !settings.diagnose.wants(case, outcome) {
+            return;
+        }
+        let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
+        match self.checker.run_case(case, &suite.support, settings.feed) {
+            Ok(found) => outcome.diagnoses = found,
+            Err(e) => {
+                let _ = self
+                    .trouble
+                    .set(format!("a checked run could not be made: {e}"));
+            }
+        }
+        explain_crash(outcome);
+    }
+}
+
+/// A crash's reason, when the checked build found what caused it: the
+/// fault in the student's terms in place of the bare signal.
+fn explain_crash(outcome: &mut CaseOutcome) {
+    if outcome.judgement.verdict != Verdict::Crashed {
+        return;
+    }
+    let Some(cause) = outcome.diagnoses.iter().find(|d| d.found == Found::Run) else {
+        return;
+    };
+    let mut said = cause.kind.words().to_string();
+    if let Some(place) = cause.place() {
+        said.push(' ');
+        said.push_str(&place);
+    }
+    if let Some(when) = cause.when() {
+        said.push_str(", ");
+        said.push_str(&when);
+    }
+    // The reason is written as the explanations write it (they give it
+    // its capital and its full stop).
+    let signal = outcome.judgement.reason.trim_end_matches('.');
+    let signal = signal
+        .strip_prefix("your program crashed: ")
+        .or_else(|| signal.strip_prefix("Your program crashed: "))
+        .unwrap_or(signal);
+    outcome.judgement.reason = format!(
+        "your program crashed: {said}, as its checked build found (the crash itself: {signal})"
+    );
 }
 
 /// What a case not run gets once its Python file is known not to parse:
@@ -828,6 +988,7 @@ fn outcome(
         shortened: None,
         diffed: OnceLock::new(),
         files: Vec::new(),
+        diagnoses: Vec::new(),
     }
 }
 

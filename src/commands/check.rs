@@ -52,6 +52,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let settings = Settings {
         flags: super::flags(&args.cflags, &args.cxxflags),
         feed: args.feed.into(),
+        // A student checking their work hears where their program breaks
+        // on every public case, even one it passes by luck.
+        diagnose: grading::Diagnose::PublicAndFailing,
         ..Settings::default()
     };
     println!(
@@ -90,7 +93,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     }
     print!(
         "{}",
-        diagnoses(&DIAGNOSES_NOT_FOUND_YET, &suite, args.all, &style)
+        diagnoses(&graded.diagnostics, &suite, args.all, &style)
     );
     let differs = match args.explore {
         Some(games) => explore_after(args, &submission, &suite, games, &style)?,
@@ -108,10 +111,6 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         ExitCode::SUCCESS
     })
 }
-
-/// Where the program breaks, as grading finds it (issue 38): grading
-/// does not fill these yet, so `check` has none to say until it does.
-const DIAGNOSES_NOT_FOUND_YET: [Diagnosis; 0] = [];
 
 /// The diagnoses, said after the cases and the failure explained. A
 /// student runs `check`: a hidden case is not named, nor its input

@@ -94,6 +94,11 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             flags: super::flags(&args.cflags, &args.cxxflags),
             jobs: per_submission,
             max_timeouts: args.max_timeouts,
+            diagnose: if args.diagnose {
+                grading::Diagnose::Every
+            } else {
+                grading::Diagnose::Failing
+            },
             // The last submissions' cases are shared by idle workers.
             spare: (per_submission == 1)
                 .then(|| std::sync::Arc::new(queue::Spare::new(sandbox::release_thread_slot))),

@@ -14,6 +14,7 @@
 //! string is bounded and made safe to show ([`bounded`]) before it is
 //! kept.
 
+pub mod checks;
 pub mod collect;
 pub mod diagnosis;
 pub mod sanitizer;

@@ -40,8 +40,9 @@ pub struct Found {
     pub message: String,
     /// Where the report starts in the text.
     pub at: usize,
-    /// The place UndefinedBehaviorSanitizer names itself (file, line).
-    pub place: Option<(String, u32)>,
+    /// The place UndefinedBehaviorSanitizer names itself (file, line,
+    /// column).
+    pub place: Option<(String, u32, u32)>,
     /// The stack where it happened, innermost first.
     pub frames: Vec<Frame>,
 }
@@ -94,7 +95,8 @@ fn report_start(line: &str, at: usize) -> Option<Found> {
         let what = what.split_whitespace().next().unwrap_or("");
         return Some(Found {
             kind: address_kind(what, rest),
-            message: bounded(rest.split(" (pc ").next().unwrap_or(rest)),
+            // Its addresses say nothing to a student.
+            message: bounded(rest.split(" on address ").next().unwrap_or(rest)),
             at,
             place: None,
             frames: Vec::new(),
@@ -102,14 +104,14 @@ fn report_start(line: &str, at: usize) -> Option<Found> {
     }
     let (place, message) = line.split_once(": runtime error: ")?;
     let mut parts = place.rsplitn(3, ':');
-    let _column = parts.next()?;
+    let column: u32 = parts.next()?.parse().ok()?;
     let line_number: u32 = parts.next()?.parse().ok()?;
     let file = parts.next()?;
     Some(Found {
         kind: undefined_kind(message),
         message: bounded(message),
         at,
-        place: Some((bounded(file), line_number)),
+        place: Some((bounded(file), line_number, column)),
         frames: Vec::new(),
     })
 }
@@ -157,6 +159,11 @@ fn refine(found: &mut Found, line: &str) {
         Kind::WritePastEnd | Kind::StackOverrun if before => Kind::WriteBeforeStart,
         kind => kind,
     };
+    if write || read {
+        let size = line.split_whitespace().nth(3).unwrap_or("?");
+        let access = if write { "a write" } else { "a read" };
+        found.message = bounded(&format!("{} ({access} of {size} bytes)", found.message));
+    }
     if let Some(variable) = described(line) {
         found.message = bounded(&format!("{}; {variable}", found.message));
     }
@@ -250,7 +257,7 @@ SUMMARY: AddressSanitizer: global-buffer-overflow (/proc/self/exe+0xe4ffc)
         let found = parse(GLOBAL.as_bytes());
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].kind, Kind::IndexOutOfBounds);
-        assert_eq!(found[0].place, Some(("oob.c".into(), 4)));
+        assert_eq!(found[0].place, Some(("oob.c".into(), 4, 61)));
         assert_eq!(found[0].frames.len(), 3);
         assert_eq!(found[0].frames[0].offset, 0xe4ebe);
         assert_eq!(found[1].kind, Kind::ReadPastEnd);

@@ -112,9 +112,15 @@ fn read_report(path: &Path, limit: u64) -> Option<Report> {
     let (file, size) = untrusted::open(path, u64::MAX).ok()?;
     let mut text = Vec::new();
     file.take(limit).read_to_end(&mut text).ok()?;
+    // The program may have named a file anything: a name is kept short
+    // and safe to show.
     let name = path.file_name()?.to_string_lossy();
+    let name: String = crate::text::visible::safe(name.as_bytes())
+        .chars()
+        .take(64)
+        .collect();
     Some(Report {
-        name: crate::diagnose::diagnosis::bounded(&name),
+        name,
         cut: size > text.len() as u64,
         text,
     })

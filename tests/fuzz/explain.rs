@@ -180,6 +180,7 @@ fn judge_and_explain(
         shortened: None,
         diffed: Default::default(),
         files: Vec::new(),
+        diagnoses: Vec::new(),
     };
     let prepared = Prepared::with(case, Expected::Play(expected.clone()));
     let explanation = timed("explaining", || {

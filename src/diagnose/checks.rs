@@ -1,0 +1,319 @@
+//! Diagnosing one submission: its checked build made once, when first
+//! needed; a case run again from it; the sanitizers' reports turned into
+//! diagnoses placed in the source and in the case's input; the
+//! compiler's warnings; a Python run's traceback.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use super::diagnosis::{bounded, Diagnosis, Found, Kind};
+use super::sanitizer::{self, Found as Report};
+use super::symbols::Symbols;
+use super::{traceback, warnings};
+use crate::case::Case;
+use crate::run::{Ending, Feed, RunResult};
+use crate::submission::checked::{self, CheckError, Checked};
+use crate::submission::{self, Built, StartError, Support};
+use crate::transcript::Transcript;
+
+/// The most bytes of the source read to show its lines.
+const SOURCE_LIMIT: u64 = 4 << 20;
+
+/// One submission's checked build and what reads it, made when first
+/// asked for.
+pub struct Checker<'b> {
+    built: &'b Built,
+    checked: OnceLock<Result<Prepared, CheckError>>,
+}
+
+/// A checked build and its debug information.
+struct Prepared {
+    checked: Checked,
+    /// Its reader keeps caches that are not shared between threads: the
+    /// cases of one submission that run at once take turns.
+    symbols: Option<std::sync::Mutex<Symbols>>,
+    source: Vec<String>,
+}
+
+impl<'b> Checker<'b> {
+    /// The checker of `built`.
+    pub fn new(built: &'b Built) -> Checker<'b> {
+        Checker {
+            built,
+            checked: OnceLock::new(),
+        }
+    }
+
+    /// Whether the program has a checked build (C and C++ do).
+    pub fn applies(&self) -> bool {
+        self.built.recipe.is_some()
+    }
+
+    fn prepared(&self) -> Result<&Prepared, &CheckError> {
+        self.checked
+            .get_or_init(|| {
+                let recipe = self.built.recipe.as_ref().ok_or(CheckError::NotCompiled)?;
+                let checked =
+                    checked::build(recipe, self.built.stage.path(), warnings::warning_args())?;
+                let symbols = Symbols::open(&checked.binary).map(std::sync::Mutex::new);
+                let source = source_lines(&checked.source);
+                Ok(Prepared {
+                    checked,
+                    symbols,
+                    source,
+                })
+            })
+            .as_ref()
+    }
+
+    /// Why the program has no checked build, once one was asked for and
+    /// could not be made.
+    pub fn trouble(&self) -> Option<String> {
+        match self.checked.get()? {
+            Err(CheckError::NotCompiled) | Ok(_) => None,
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// What the compiler's pass for warnings found, once the checked
+    /// build was made (nothing before).
+    pub fn compiler_found(&self) -> Vec<Diagnosis> {
+        let Some(Ok(prepared)) = self.checked.get() else {
+            return Vec::new();
+        };
+        let Ok(json) = &prepared.checked.warnings else {
+            return Vec::new();
+        };
+        let mut found = warnings::parse(json, &prepared.checked.source_name);
+        for d in &mut found {
+            d.source = d.line.and_then(|n| prepared.line(n));
+        }
+        found
+    }
+
+    /// Runs `case` from the checked build (the suite's `support` and the
+    /// case's files given as to the graded run) and says what its
+    /// sanitizers found. Nothing where there is no checked build.
+    pub fn run_case(
+        &self,
+        case: &Case,
+        support: &[Support],
+        feed: Feed,
+    ) -> Result<Vec<Diagnosis>, StartError> {
+        let Ok(prepared) = self.prepared() else {
+            return Ok(Vec::new());
+        };
+        let program = prepared.checked.program.with_args(&case.args);
+        let provided: Vec<Support> = support.iter().chain(&case.files).cloned().collect();
+        let (_jail, result) =
+            submission::execute_checked(&program, case.typed(), &case.limits, &provided, feed)?;
+        Ok(prepared.diagnoses(&result, case, feed))
+    }
+}
+
+impl Prepared {
+    /// The diagnoses of one checked run of `case`.
+    fn diagnoses(&self, result: &RunResult, case: &Case, feed: Feed) -> Vec<Diagnosis> {
+        // Reports are placed after an input line only where the run's
+        // one report file was watched line by line: with several (a
+        // program that started others) the sizes noted are of them all.
+        let placed = result.reports.len() == 1 && feed == Feed::Interactive;
+        let inputs: Vec<&str> = result.transcript.inputs().collect();
+        let mut found = Vec::new();
+        for report in &result.reports {
+            for one in sanitizer::parse(&report.text) {
+                let mut d = self.diagnosis(&one);
+                d.case = Some(case.name.clone());
+                if placed {
+                    let given = result
+                        .report_marks
+                        .iter()
+                        .filter(|&&m| m <= one.at as u64)
+                        .count();
+                    d.input_line = Some(given);
+                    d.input = given
+                        .checked_sub(1)
+                        .and_then(|k| inputs.get(k))
+                        .map(|line| bounded(line));
+                }
+                found.push(d);
+            }
+        }
+        merged(found)
+    }
+
+    /// One report placed in the source.
+    fn diagnosis(&self, report: &Report) -> Diagnosis {
+        let mut d = Diagnosis::new(report.kind, Found::Run, &report.message);
+        let name = &self.checked.source_name;
+        let placed = self.symbols.as_ref().and_then(|s| {
+            let symbols = s.lock().unwrap_or_else(|e| e.into_inner());
+            symbols.first_in(&report.frames, name)
+        });
+        if let Some(placed) = placed {
+            d.file = Some(placed.file);
+            d.line = Some(placed.line);
+            d.function = placed.function;
+        }
+        // UndefinedBehaviorSanitizer names the line itself, more exactly
+        // than a return address can.
+        if let Some((file, line, column)) = &report.place {
+            if Path::new(file)
+                .file_name()
+                .is_some_and(|f| f.to_string_lossy() == *name)
+            {
+                d.file = Some(name.clone());
+                d.line = Some(*line);
+                if d.kind == Kind::IndexOutOfBounds {
+                    d.kind = self.index_access(*line, *column, &report.message);
+                }
+            }
+        }
+        d.source = d.line.and_then(|n| self.line(n));
+        d
+    }
+
+    /// What an index out of bounds did, read or write, past the end or
+    /// before the start: UndefinedBehaviorSanitizer says only the index
+    /// (negative: before the start), and its column points at the
+    /// subscript, `[c]` in `board[r][c] = piece`; what follows the
+    /// subscript tells a write (an assignment to it, `++`, `--`) from a
+    /// read.
+    fn index_access(&self, line: u32, column: u32, message: &str) -> Kind {
+        let before = message.starts_with("index -");
+        let text = (line as usize)
+            .checked_sub(1)
+            .and_then(|k| self.source.get(k));
+        let write = text.is_some_and(|t| assigned(t, column as usize));
+        match (write, before) {
+            (true, true) => Kind::WriteBeforeStart,
+            (true, false) => Kind::WritePastEnd,
+            (false, true) => Kind::ReadBeforeStart,
+            (false, false) => Kind::ReadPastEnd,
+        }
+    }
+
+    /// Line `n` of the source, as written (bounded).
+    fn line(&self, n: u32) -> Option<String> {
+        let text = self.source.get((n as usize).checked_sub(1)?)?;
+        Some(bounded(text))
+    }
+}
+
+/// One run's diagnoses with the sanitizers' double reports made one:
+/// UndefinedBehaviorSanitizer names an index out of an array's bounds,
+/// and AddressSanitizer, at the same line, the read or write past it
+/// that follows; the second says more.
+fn merged(found: Vec<Diagnosis>) -> Vec<Diagnosis> {
+    let mut kept: Vec<Diagnosis> = Vec::new();
+    for d in found {
+        let access = matches!(
+            d.kind,
+            Kind::ReadPastEnd | Kind::ReadBeforeStart | Kind::WritePastEnd | Kind::WriteBeforeStart
+        );
+        let same_line = |k: &Diagnosis| k.file == d.file && k.line == d.line && k.line.is_some();
+        if let Some(index) = kept
+            .iter()
+            .position(|k| k.kind == Kind::IndexOutOfBounds && access && same_line(k))
+        {
+            let message = format!("{}; {}", kept[index].message, d.message);
+            kept[index] = Diagnosis {
+                message: bounded(&message),
+                ..d
+            };
+            continue;
+        }
+        if kept.iter().any(|k| k.kind == d.kind && same_line(k)) {
+            continue;
+        }
+        kept.push(d);
+    }
+    kept
+}
+
+/// Whether the subscript that starts at `column` (from 1) of `line` is
+/// assigned to: what follows its closing bracket is an assignment (not
+/// `==`), `++` or `--`.
+fn assigned(line: &str, column: usize) -> bool {
+    let bytes = line.as_bytes();
+    let Some(start) = column
+        .checked_sub(1)
+        .filter(|&s| bytes.get(s) == Some(&b'['))
+    else {
+        return false;
+    };
+    let mut depth = 0usize;
+    let mut end = None;
+    for (k, &b) in bytes.iter().enumerate().skip(start) {
+        match b {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(k + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(end) = end else {
+        return false;
+    };
+    let rest = line[end..].trim_start();
+    let compound = [
+        "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--",
+    ];
+    (rest.starts_with('=') && !rest.starts_with("=="))
+        || compound.iter().any(|op| rest.starts_with(op))
+}
+
+/// The source's lines, as far as [`SOURCE_LIMIT`] reads.
+fn source_lines(source: &Path) -> Vec<String> {
+    crate::untrusted::open(source, u64::MAX)
+        .ok()
+        .and_then(|(file, _)| {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            file.take(SOURCE_LIMIT).read_to_end(&mut bytes).ok()?;
+            Some(
+                String::from_utf8_lossy(&bytes)
+                    .lines()
+                    .map(String::from)
+                    .collect(),
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// A Python run's uncaught exception, from its transcript: a run that
+/// failed (Python exits 1 after printing the traceback) of a file named
+/// `source_name`.
+pub fn python_exception(
+    transcript: &Transcript,
+    ending: Ending,
+    source_name: &str,
+    case: &str,
+) -> Option<Diagnosis> {
+    let failed = !matches!(ending, Ending::Exited(0) | Ending::WaitingForInput);
+    let mut d = traceback::from_transcript(transcript, source_name, failed)?;
+    d.case = Some(case.to_string());
+    Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assigned;
+
+    #[test]
+    fn a_subscript_assigned_to_is_a_write_and_one_compared_a_read() {
+        let line = "      gameBoard[row][col] = turn;";
+        assert!(assigned(line, line.find("[col]").unwrap() + 1));
+        assert!(!assigned("if (board[r][c] == piece)", 12));
+        assert!(assigned("count[k]++;", 6));
+        assert!(assigned("a[i] += 2;", 2));
+        assert!(!assigned("x = a[i];", 6));
+        // A column that is no subscript is no write.
+        assert!(!assigned("a[i] = 1;", 40));
+    }
+}

@@ -1,0 +1,215 @@
+//! Diagnoses: planted memory errors and undefined behaviour in C
+//! Connect Four programs are found by their checked builds and placed in
+//! the source (file, line, function) and in the case's input (after
+//! which line), and a diagnosis never changes a score.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::*;
+use serde_json::Value;
+
+/// Cases that lead each planted fault to happen, and a plain game.
+const CASES: &[(&str, &str)] = &[
+    (
+        "a-row-won-from-column-5",
+        "input: |\n  5\n  5\n  4\n  4\n  3\n  3\n  2\n",
+    ),
+    (
+        "column-6-then-a-game",
+        "input: |\n  6\n  0\n  1\n  0\n  1\n  0\n  1\n  0\n",
+    ),
+    (
+        "a-long-line",
+        "input: |\n  0\n  0123456789012345678901234567890123456789\n  1\n  0\n  1\n  0\n  1\n  0\n",
+    ),
+    (
+        "a-huge-number",
+        "input: |\n  99999999999\n  0\n  1\n  0\n  1\n  0\n  1\n  0\n",
+    ),
+];
+
+/// The planted programs, and the correct one they were made from.
+const CLASS: &[&str] = &[
+    "connect4-reads-past-row",
+    "connect4-writes-past-row",
+    "connect4-long-line-overruns",
+    "connect4-number-overflows",
+    "connect4-uses-freed-board",
+];
+
+fn class(dir: &Path) -> std::path::PathBuf {
+    let class = dir.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for name in CLASS {
+        let from = test_file(&format!("programs/unsafe/{name}.c"));
+        fs::copy(from, class.join(format!("{name}.c"))).unwrap();
+    }
+    fs::copy(
+        test_file("fixtures/connect4/correct.c"),
+        class.join("correct.c"),
+    )
+    .unwrap();
+    class
+}
+
+fn student<'a>(results: &'a Value, id: &str) -> &'a Value {
+    results["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in results"))
+}
+
+fn diagnoses(results: &Value, id: &str) -> Vec<Value> {
+    student(results, id)["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The one diagnosis of `kind` a student has, whole.
+fn one<'a>(found: &'a [Value], kind: &str, id: &str) -> &'a Value {
+    let of_kind: Vec<&Value> = found.iter().filter(|d| d["kind"] == kind).collect();
+    assert!(
+        !of_kind.is_empty(),
+        "{id}: no {kind} among {}",
+        serde_json::to_string_pretty(found).unwrap()
+    );
+    of_kind[0]
+}
+
+fn assert_placed(d: &Value, line: u64, function: &str, case: &str, input_line: u64) {
+    assert_eq!(d["line"], line, "{d}");
+    assert_eq!(d["function"], function, "{d}");
+    assert_eq!(d["case"], case, "{d}");
+    assert_eq!(d["input_line"], input_line, "{d}");
+    assert_eq!(d["found"], "run", "{d}");
+    assert!(d["source"].as_str().is_some_and(|s| !s.is_empty()), "{d}");
+}
+
+#[test]
+fn planted_faults_are_found_placed_and_never_change_a_score() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", CASES);
+    let class = class(work.path());
+    let plain = work.path().join("plain");
+    let diagnosed = work.path().join("diagnosed");
+    let out = grade_connect4(work.path(), cases.path(), &plain, &[], &class);
+    assert!(
+        out.status.success() || out.status.code() == Some(1),
+        "{}",
+        stderr(&out)
+    );
+    let out = grade_connect4(
+        work.path(),
+        cases.path(),
+        &diagnosed,
+        &["--diagnose"],
+        &class,
+    );
+    assert!(
+        out.status.success() || out.status.code() == Some(1),
+        "{}",
+        stderr(&out)
+    );
+    let plain = read_json(&plain.join("results.json"));
+    let all = read_json(&diagnosed.join("results.json"));
+
+    // A diagnosis never changes a score.
+    for id in CLASS.iter().chain(&["correct"]) {
+        assert_eq!(
+            student(&plain, id)["score"],
+            student(&all, id)["score"],
+            "{id}"
+        );
+        let cases = |r: &Value| student(r, id)["cases"].clone();
+        let verdicts = |c: Value| -> Vec<Value> {
+            c.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["verdict"].clone())
+                .collect()
+        };
+        assert_eq!(verdicts(cases(&plain)), verdicts(cases(&all)), "{id}");
+    }
+
+    // The correct program has none, with every case checked.
+    assert_eq!(diagnoses(&all, "correct"), Vec::<Value>::new());
+
+    let found = diagnoses(&all, "connect4-reads-past-row");
+    let d = one(&found, "read-past-end", "reads");
+    assert_placed(d, 76, "checkOneDirection", "a-row-won-from-column-5", 1);
+    assert_eq!(d["input"], "5");
+    assert_eq!(d["file"], "connect4-reads-past-row.c");
+
+    let found = diagnoses(&all, "connect4-writes-past-row");
+    let d = one(&found, "write-past-end", "writes");
+    assert_placed(d, 49, "insertPiece", "column-6-then-a-game", 1);
+    assert_eq!(d["input"], "6");
+    let d = one(&found, "read-past-end", "writes");
+    assert_eq!(d["line"], 48);
+    assert_eq!(d["function"], "insertPiece");
+
+    let found = diagnoses(&all, "connect4-long-line-overruns");
+    let d = one(&found, "stack-overrun", "overruns");
+    // A number of 11 digits overruns `char word[8]` too, and comes first.
+    assert_placed(d, 32, "getInput", "a-huge-number", 1);
+    assert_eq!(d["count"], 2, "{d}");
+    assert!(d["message"].as_str().unwrap().contains("a write of"), "{d}");
+
+    let found = diagnoses(&all, "connect4-number-overflows");
+    let d = one(&found, "signed-overflow", "overflows");
+    assert_placed(d, 37, "getInput", "a-huge-number", 1);
+    assert_eq!(d["input"], "99999999999");
+
+    let found = diagnoses(&all, "connect4-uses-freed-board");
+    let d = one(&found, "use-after-free", "freed");
+    assert_eq!(d["function"], "printBoard", "{d}");
+    assert_eq!(d["line"], 16, "{d}");
+    // The compiler saw it coming too.
+    let warned = found
+        .iter()
+        .any(|d| d["found"] == "compiler" && d["kind"] == "use-after-free");
+    assert!(warned, "{found:?}");
+}
+
+#[test]
+fn a_report_printed_or_forged_by_the_program_is_bounded_and_changes_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", &CASES[..1]);
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    for name in ["prints-a-fake-report", "forges-its-report"] {
+        let from = test_file(&format!("programs/unsafe/{name}.c"));
+        fs::copy(from, class.join(format!("{name}.c"))).unwrap();
+    }
+    fs::copy(
+        test_file("fixtures/connect4/correct.c"),
+        class.join("correct.c"),
+    )
+    .unwrap();
+    let out_dir = work.path().join("out");
+    let out = grade_connect4(work.path(), cases.path(), &out_dir, &["--diagnose"], &class);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let all = read_json(&out_dir.join("results.json"));
+    // What a program prints is never a report.
+    assert_eq!(diagnoses(&all, "prints-a-fake-report"), Vec::<Value>::new());
+    // A forged flood is cut to a few diagnoses, each bounded and safe.
+    let forged = diagnoses(&all, "forges-its-report");
+    assert!(forged.len() <= 20, "{}", forged.len());
+    for d in &forged {
+        let message = d["message"].as_str().unwrap();
+        assert!(message.chars().count() <= 200, "{message}");
+        assert!(!message.contains('\u{1b}'), "{message}");
+    }
+    // The other student is untouched.
+    assert_eq!(diagnoses(&all, "correct"), Vec::<Value>::new());
+    assert_eq!(
+        student(&all, "correct")["score"],
+        student(&all, "correct")["max_score"]
+    );
+}
