@@ -482,7 +482,6 @@ pub(crate) fn grade_each<K: Send>(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
         python: submission.language == submission::Language::Python,
-        trouble: OnceLock::new(),
     };
     let judged = run_all(
         &built,
@@ -508,7 +507,6 @@ pub(crate) fn grade_each<K: Send>(
     }
     found.extend(diagnosing.checker.compiler_found());
     let diagnosis_trouble = diagnosing.checker.trouble();
-    let diagnosis_trouble = diagnosis_trouble.or_else(|| diagnosing.trouble.into_inner());
     let graded = Graded {
         status: Status::Graded,
         warnings: built.warnings.clone(),
@@ -638,21 +636,19 @@ fn run_all<K: Send>(
 }
 
 /// What diagnoses one submission: its checked build (made when first
-/// needed), its file's name, whether it is Python (whose runs' tracebacks
-/// are read), and why a checked run could not be made, if one could not.
+/// needed), its file's name, and whether it is Python (whose runs'
+/// tracebacks are read).
 struct Diagnosing<'b> {
     checker: Checker<'b>,
     source_name: String,
     python: bool,
-    trouble: OnceLock<String>,
 }
 
 impl Diagnosing<'_> {
     /// Finds where the program broke on `case`, as `settings` wants: a
     /// Python run's traceback, read from its transcript; a C or C++
     /// program's case run again from its checked build. A crash so
-    /// explained says what caused it in its reason. A checked run the
-    /// grader could not make costs the diagnosis only, never the grade.
+    /// explained says what caused it in its reason.
     fn diagnose(&self, case: &Case, outcome: &mut CaseOutcome, suite: &Suite, settings: &Settings) {
         if self.python {
             if let Some(run) = &outcome.run {
@@ -669,14 +665,7 @@ impl Diagnosing<'_> {
             return;
         }
         let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
-        match self.checker.run_case(case, &suite.support, settings.feed) {
-            Ok(found) => outcome.diagnoses = found,
-            Err(e) => {
-                let _ = self
-                    .trouble
-                    .set(format!("a checked run could not be made: {e}"));
-            }
-        }
+        outcome.diagnoses = self.checker.run_case(case, &suite.support, settings.feed);
         explain_crash(outcome);
     }
 }
@@ -690,11 +679,7 @@ fn explain_crash(outcome: &mut CaseOutcome) {
     let Some(cause) = outcome.diagnoses.iter().find(|d| d.found == Found::Run) else {
         return;
     };
-    let mut said = cause.kind.words().to_string();
-    if let Some(place) = cause.place() {
-        said.push(' ');
-        said.push_str(&place);
-    }
+    let mut said = cause.located();
     if let Some(when) = cause.when() {
         said.push_str(", ");
         said.push_str(&when);

@@ -153,6 +153,20 @@ pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
     Ok(bytes)
 }
 
+/// The first `limit` bytes of `path`, under the rules of [`open`] but
+/// for its size, and whether it held more: for a file whose start is
+/// worth reading however large it grew (a sanitizer's report, a
+/// program's source shown line by line).
+pub fn read_start(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), Refusal> {
+    let (file, size) = open(path, u64::MAX)?;
+    let mut bytes = Vec::with_capacity(size.min(limit) as usize);
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Refusal::Io(path.to_path_buf(), e))?;
+    let cut = size > bytes.len() as u64;
+    Ok((bytes, cut))
+}
+
 /// Copies the regular file `from` to `to` (created new, never through a
 /// link), under the rules of [`open`]; the permissions are `mode`.
 pub fn copy(from: &Path, to: &Path, limit: u64, mode: u32) -> Result<u64, Refusal> {

@@ -131,15 +131,6 @@ fn write_class(class: &Path) {
     }
 }
 
-fn student<'a>(results: &'a Value, id: &str) -> &'a Value {
-    results["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {results}"))
-}
-
 /// A class mixing C, C++ and Python, each built and run in its own
 /// language; `.C` is refused with what to do; `--cxxflags` is in the
 /// rerun fingerprint, and reaches the C++ students only.

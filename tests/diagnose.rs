@@ -40,10 +40,12 @@ const CLASS: &[&str] = &[
     "connect4-uses-freed-board",
 ];
 
-fn class(dir: &Path) -> std::path::PathBuf {
+/// A class in `dir` of `planted` (programs of tests/programs/unsafe) and
+/// the correct program.
+fn class(dir: &Path, planted: &[&str]) -> std::path::PathBuf {
     let class = dir.join("class");
     fs::create_dir_all(&class).unwrap();
-    for name in CLASS {
+    for name in planted {
         let from = test_file(&format!("programs/unsafe/{name}.c"));
         fs::copy(from, class.join(format!("{name}.c"))).unwrap();
     }
@@ -53,15 +55,6 @@ fn class(dir: &Path) -> std::path::PathBuf {
     )
     .unwrap();
     class
-}
-
-fn student<'a>(results: &'a Value, id: &str) -> &'a Value {
-    results["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in results"))
 }
 
 fn diagnoses(results: &Value, id: &str) -> Vec<Value> {
@@ -95,7 +88,7 @@ fn assert_placed(d: &Value, line: u64, function: &str, case: &str, input_line: u
 fn planted_faults_are_found_placed_and_never_change_a_score() {
     let work = tempfile::tempdir().unwrap();
     let cases = suite("connect4", "", CASES);
-    let class = class(work.path());
+    let class = class(work.path(), CLASS);
     let plain = work.path().join("plain");
     let diagnosed = work.path().join("diagnosed");
     let out = grade_connect4(work.path(), cases.path(), &plain, &[], &class);
@@ -181,17 +174,7 @@ fn planted_faults_are_found_placed_and_never_change_a_score() {
 fn a_report_printed_or_forged_by_the_program_is_bounded_and_changes_nothing() {
     let work = tempfile::tempdir().unwrap();
     let cases = suite("connect4", "", &CASES[..1]);
-    let class = work.path().join("class");
-    fs::create_dir_all(&class).unwrap();
-    for name in ["prints-a-fake-report", "forges-its-report"] {
-        let from = test_file(&format!("programs/unsafe/{name}.c"));
-        fs::copy(from, class.join(format!("{name}.c"))).unwrap();
-    }
-    fs::copy(
-        test_file("fixtures/connect4/correct.c"),
-        class.join("correct.c"),
-    )
-    .unwrap();
+    let class = class(work.path(), &["prints-a-fake-report", "forges-its-report"]);
     let out_dir = work.path().join("out");
     let out = grade_connect4(work.path(), cases.path(), &out_dir, &["--diagnose"], &class);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -13,6 +13,7 @@ use std::process::Command;
 
 use referee::diagnose::warnings::{parse, warning_args};
 use referee::diagnose::{Diagnosis, Found, Kind};
+use referee::explain::diagnoses::Told;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -204,7 +205,11 @@ fn no_correct_program_has_a_diagnosis() {
     for (source, flags) in &sources {
         let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
         for d in diagnoses(source, &flags) {
-            alarms.push(format!("{}: {}", source.display(), d.sentence()));
+            alarms.push(format!(
+                "{}: {}",
+                source.display(),
+                Told::new(&d, |_| false).sentence()
+            ));
         }
     }
     assert!(sources.len() > 60, "{} programs", sources.len());

@@ -127,15 +127,6 @@ fn size_of(dir: &Path) -> u64 {
         .sum()
 }
 
-fn student<'a>(results: &'a Value, id: &str) -> &'a Value {
-    results["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("{id} is in results.json"))
-}
-
 #[test]
 fn the_reports_of_a_class_with_floods_stay_within_their_bounds() {
     let graded = graded();

@@ -145,15 +145,6 @@ fn grade(
     )
 }
 
-fn student<'a>(results: &'a Value, id: &str) -> &'a Value {
-    results["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {results}"))
-}
-
 struct Hog(Child);
 
 impl Drop for Hog {

@@ -21,15 +21,6 @@ fn referee() -> &'static str {
     env!("CARGO_BIN_EXE_referee")
 }
 
-fn submission<'a>(results: &'a Value, id: &str) -> &'a Value {
-    results["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["id"] == id)
-        .unwrap_or_else(|| panic!("no submission {id} in {results}"))
-}
-
 fn copy(from: &Path, to: &Path) {
     fs::create_dir_all(to.parent().unwrap()).unwrap();
     fs::copy(from, to).unwrap();
@@ -284,14 +275,14 @@ fn names_from_learning_systems_stay_readable_and_keep_their_ids() {
     assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
     let results = read_json(&out.join("results.json"));
     // The same name twice: numbered, in path order.
-    assert_eq!(submission(&results, "Zoe-Muller")["name"], "Zoe Muller");
-    let zoe = submission(&results, "Zoe-Muller-2");
+    assert_eq!(student(&results, "Zoe-Muller")["name"], "Zoe Muller");
+    let zoe = student(&results, "Zoe-Muller-2");
     assert_eq!(zoe["name"], "Zoë Müller");
     assert_eq!(zoe["lms"]["system"], "moodle");
     assert_eq!(zoe["lms"]["id"], "123");
-    assert_eq!(submission(&results, "Jose-Garcia")["lms"]["id"], "124");
-    assert_eq!(submission(&results, "李雷")["lms"]["id"], "125");
-    assert_eq!(submission(&results, "smithjohn")["lms"]["id"], "12345");
+    assert_eq!(student(&results, "Jose-Garcia")["lms"]["id"], "124");
+    assert_eq!(student(&results, "李雷")["lms"]["id"], "125");
+    assert_eq!(student(&results, "smithjohn")["lms"]["id"], "12345");
     assert!(out.join("feedback/李雷.html").is_file());
     assert!(out.join("feedback/Zoe-Muller-2.md").is_file());
     let gradebook = fs::read_to_string(out.join("gradebook.csv")).unwrap();
@@ -341,11 +332,11 @@ fn sources_win_over_binaries_and_ambiguous_sources_are_reported() {
     let run = grade_connect4(work.path(), &cases, &out, &[], &class);
     assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
     let results = read_json(&out.join("results.json"));
-    let alice = submission(&results, "alice");
+    let alice = student(&results, "alice");
     assert_eq!(alice["status"], "graded");
     assert_eq!(alice["score"], alice["max_score"], "{alice}");
     let message = |id: &str| {
-        let s = submission(&results, id);
+        let s = student(&results, id);
         assert_eq!(s["status"], "error", "{s}");
         s["message"].as_str().unwrap().to_string()
     };
@@ -355,7 +346,7 @@ fn sources_win_over_binaries_and_ambiguous_sources_are_reported() {
         "{bob}"
     );
     assert!(message("carol").contains("rename it to end in .c"));
-    let erin = submission(&results, "erin");
+    let erin = student(&results, "erin");
     assert_eq!(erin["score"], erin["max_score"], "{erin}");
     let dave = message("dave");
     assert!(dave.contains("binary data") && dave.len() < 400, "{dave}");
@@ -402,7 +393,7 @@ fn one_looping_program_costs_seconds_not_minutes() {
     let with = started.elapsed();
     assert!(run.status.success(), "{}{}", stdout(&run), stderr(&run));
     let results = read_json(&out.join("results.json"));
-    let looper = submission(&results, "looper");
+    let looper = student(&results, "looper");
     let cases = looper["cases"].as_array().unwrap();
     assert!(cases.len() > 20, "the whole suite");
     println!(
@@ -418,7 +409,7 @@ fn one_looping_program_costs_seconds_not_minutes() {
         "three runs under the case's own limit, then short ones: {looper}"
     );
     for i in 1..=13 {
-        let s = submission(&results, &format!("student{i:02}"));
+        let s = student(&results, &format!("student{i:02}"));
         assert_eq!(s["score"], s["max_score"]);
     }
 }

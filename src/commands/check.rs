@@ -20,15 +20,7 @@ use referee::{terminal, transcript};
 /// Checks one submission; exit 0 iff every case passes.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let style = Style::for_stdout(args.color);
-    let submission = match submission::locate(&args.submission) {
-        Ok(submission) => submission,
-        // A source of a language the suite adds is one once it is loaded.
-        Err(_) if args.cases.is_some() => {
-            super::find_suite(&args.cases, None, || Err("no suite".into()))?;
-            submission::locate(&args.submission)?
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let submission = super::locate(&args.submission, &args.cases)?;
     if submission.language == submission::Language::Python {
         submission::python::warm_up();
     }

@@ -16,15 +16,7 @@ use referee::submission::{self, BuildError, Built, Flags, Submission};
 /// Explores one submission; exit 1 when a game is played differently.
 pub fn run(args: &ExploreArgs) -> Result<ExitCode, Failure> {
     let style = Style::for_stdout(args.color);
-    let submission = match submission::locate(&args.submission) {
-        Ok(submission) => submission,
-        // A source of a language the suite adds is one once it is loaded.
-        Err(_) if args.cases.is_some() => {
-            super::find_suite(&args.cases, None, || Err("no suite".into()))?;
-            submission::locate(&args.submission)?
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let submission = super::locate(&args.submission, &args.cases)?;
     let suite = super::find_suite(&args.cases, args.game.map(|g| g.0), || {
         Ok(referee::games::infer_game(&submission)?)
     })?;
@@ -89,8 +81,7 @@ pub(super) fn build(
                 submission.file.display(),
                 referee::results::compiler_messages(&messages)
             ),
-            BuildError::Refused(refusal) => refusal.to_string(),
-            BuildError::Grader(message) | BuildError::Library(message) => message,
+            other => other.to_string(),
         })
     })
 }

@@ -161,6 +161,23 @@ fn load_suite(
     Ok(suite)
 }
 
+/// The submission a command of one student works on. A source of a
+/// language the suite adds is one only once that suite is loaded: where
+/// `--cases` names one, it is loaded and the file looked at again.
+fn locate(
+    file: &std::path::Path,
+    cases: &Option<std::path::PathBuf>,
+) -> Result<referee::submission::Submission, Failure> {
+    match referee::submission::locate(file) {
+        Ok(submission) => Ok(submission),
+        Err(_) if cases.is_some() => {
+            find_suite(cases, None, || Err("no suite".into()))?;
+            Ok(referee::submission::locate(file)?)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// The suite a command works on: `--cases DIR` (whatever reference it
 /// has), else the suite of `--game` (`cases/<game>` here, or the one
 /// built into referee), else that of the game `guess` finds (from the

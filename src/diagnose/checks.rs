@@ -13,7 +13,7 @@ use super::{traceback, warnings};
 use crate::case::Case;
 use crate::run::{Ending, Feed, RunResult};
 use crate::submission::checked::{self, CheckError, Checked};
-use crate::submission::{self, Built, StartError, Support};
+use crate::submission::{self, Built, Support};
 use crate::transcript::Transcript;
 
 /// The most bytes of the source read to show its lines.
@@ -24,6 +24,8 @@ const SOURCE_LIMIT: u64 = 4 << 20;
 pub struct Checker<'b> {
     built: &'b Built,
     checked: OnceLock<Result<Prepared, CheckError>>,
+    /// The first checked run the grader could not make, in words.
+    failed_run: OnceLock<String>,
 }
 
 /// A checked build and its debug information.
@@ -41,6 +43,7 @@ impl<'b> Checker<'b> {
         Checker {
             built,
             checked: OnceLock::new(),
+            failed_run: OnceLock::new(),
         }
     }
 
@@ -66,12 +69,13 @@ impl<'b> Checker<'b> {
             .as_ref()
     }
 
-    /// Why the program has no checked build, once one was asked for and
-    /// could not be made.
+    /// Why diagnoses are missing: the checked build was asked for and
+    /// could not be made, or one of its runs could not be.
     pub fn trouble(&self) -> Option<String> {
         match self.checked.get()? {
-            Err(CheckError::NotCompiled) | Ok(_) => None,
+            Err(CheckError::NotCompiled) => None,
             Err(e) => Some(e.to_string()),
+            Ok(_) => self.failed_run.get().cloned(),
         }
     }
 
@@ -93,21 +97,24 @@ impl<'b> Checker<'b> {
 
     /// Runs `case` from the checked build (the suite's `support` and the
     /// case's files given as to the graded run) and says what its
-    /// sanitizers found. Nothing where there is no checked build.
-    pub fn run_case(
-        &self,
-        case: &Case,
-        support: &[Support],
-        feed: Feed,
-    ) -> Result<Vec<Diagnosis>, StartError> {
+    /// sanitizers found. Nothing where there is no checked build, or
+    /// where the run could not be made ([`Checker::trouble`] then says
+    /// why): a diagnosis missing never costs a grade.
+    pub fn run_case(&self, case: &Case, support: &[Support], feed: Feed) -> Vec<Diagnosis> {
         let Ok(prepared) = self.prepared() else {
-            return Ok(Vec::new());
+            return Vec::new();
         };
         let program = prepared.checked.program.with_args(&case.args);
         let provided: Vec<Support> = support.iter().chain(&case.files).cloned().collect();
-        let (_jail, result) =
-            submission::execute_checked(&program, case.typed(), &case.limits, &provided, feed)?;
-        Ok(prepared.diagnoses(&result, case, feed))
+        match submission::execute_checked(&program, case.typed(), &case.limits, &provided, feed) {
+            Ok((_jail, result)) => prepared.diagnoses(&result, case, feed),
+            Err(e) => {
+                let _ = self
+                    .failed_run
+                    .set(format!("a checked run could not be made: {e}"));
+                Vec::new()
+            }
+        }
     }
 }
 
@@ -270,20 +277,13 @@ fn assigned(line: &str, column: usize) -> bool {
 
 /// The source's lines, as far as [`SOURCE_LIMIT`] reads.
 fn source_lines(source: &Path) -> Vec<String> {
-    crate::untrusted::open(source, u64::MAX)
-        .ok()
-        .and_then(|(file, _)| {
-            use std::io::Read;
-            let mut bytes = Vec::new();
-            file.take(SOURCE_LIMIT).read_to_end(&mut bytes).ok()?;
-            Some(
-                String::from_utf8_lossy(&bytes)
-                    .lines()
-                    .map(String::from)
-                    .collect(),
-            )
-        })
-        .unwrap_or_default()
+    let Ok((bytes, _)) = crate::untrusted::read_start(source, SOURCE_LIMIT) else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .map(String::from)
+        .collect()
 }
 
 /// A Python run's uncaught exception, from its transcript: a run that

@@ -159,6 +159,17 @@ impl Diagnosis {
         }
     }
 
+    /// What and where, in one phrase: "a read past the end of an array
+    /// in `check_win` (lab6.c, line 42)" (for readers who may see it
+    /// all: the explanations decide what a student is told, see
+    /// `explain::diagnoses`).
+    pub fn located(&self) -> String {
+        match self.place() {
+            Some(place) => format!("{} {place}", self.kind.words()),
+            None => self.kind.words().to_string(),
+        }
+    }
+
     /// Where it is, in one phrase: "in `check_win` (lab6.c, line 42)".
     pub fn place(&self) -> Option<String> {
         let at = match (&self.file, self.line) {
@@ -183,36 +194,6 @@ impl Diagnosis {
             (n, None) => Some(format!("after input line {n}")),
         }
     }
-
-    /// The whole diagnosis in one sentence, for a terminal or a report:
-    /// "A read past the end of an array in `check` (lab6.c, line 4),
-    /// in case `win-row`, after input line 7 (`6`): index 6 out of
-    /// bounds for type 'int [6]'."
-    pub fn sentence(&self) -> String {
-        let mut s = crate::text::capitalized(self.kind.words());
-        if let Some(place) = self.place() {
-            s.push(' ');
-            s.push_str(&place);
-        }
-        if let Some(case) = &self.case {
-            s.push_str(&format!(", in case `{case}`"));
-        }
-        if let Some(when) = self.when() {
-            s.push_str(", ");
-            s.push_str(&when);
-        }
-        if self.count > 1 {
-            s.push_str(&format!(" ({} runs)", self.count));
-        }
-        if !self.message.is_empty() {
-            s.push_str(": ");
-            s.push_str(&self.message);
-        }
-        if !s.ends_with('.') {
-            s.push('.');
-        }
-        s
-    }
 }
 
 /// `text` from a program, safe to show and at most [`TEXT_LIMIT`]
@@ -232,7 +213,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_diagnosis_is_one_sentence_with_its_place_and_input_line() {
+    fn a_diagnosis_says_what_and_where_and_after_which_input_line() {
         let mut d = Diagnosis::new(
             Kind::ReadPastEnd,
             Found::Run,
@@ -246,10 +227,10 @@ mod tests {
         d.input = Some("6".into());
         d.count = 3;
         assert_eq!(
-            d.sentence(),
-            "A read past the end of an array in `check` (lab6.c, line 4), in case `win-row`, \
-             after input line 7 (`6`) (3 runs): index 6 out of bounds for type 'int [6]'."
+            d.located(),
+            "a read past the end of an array in `check` (lab6.c, line 4)"
         );
+        assert_eq!(d.when().as_deref(), Some("after input line 7 (`6`)"));
     }
 
     #[test]

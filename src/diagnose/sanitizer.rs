@@ -193,10 +193,11 @@ fn described(line: &str) -> Option<String> {
 /// write, and its side are refined from the lines that follow).
 fn address_kind(what: &str, rest: &str) -> Kind {
     match what {
-        "heap-buffer-overflow" | "global-buffer-overflow" | "stack-buffer-overflow" => {
-            Kind::ReadPastEnd
-        }
-        "stack-buffer-underflow" | "dynamic-stack-buffer-overflow" => Kind::ReadPastEnd,
+        "heap-buffer-overflow"
+        | "global-buffer-overflow"
+        | "stack-buffer-overflow"
+        | "stack-buffer-underflow"
+        | "dynamic-stack-buffer-overflow" => Kind::ReadPastEnd,
         "heap-use-after-free" => Kind::UseAfterFree,
         "attempting" if rest.starts_with("attempting double-free") => Kind::DoubleFree,
         "attempting" | "bad-free" | "alloc-dealloc-mismatch" => Kind::BadFree,

@@ -145,15 +145,10 @@ impl<'a> Told<'a> {
     /// The whole of it in one sentence: "A read past the end of an
     /// array in `check` (lab6.c, line 4), in case `win-row`, after
     /// input line 7 (`6`), in 3 runs: index 6 out of bounds for type
-    /// 'int [6]'." (what [`Diagnosis::sentence`] says, less what the
-    /// reader may not see).
+    /// 'int [6]'." (less what the reader may not see).
     pub fn sentence(&self) -> String {
         let d = self.diagnosis;
-        let mut s = self.heading();
-        if let Some(place) = d.place() {
-            s.push(' ');
-            s.push_str(&place);
-        }
+        let mut s = capitalized(&d.located());
         match &self.occasion {
             Occasion::Compiler => s.push_str(", as the compiler warned"),
             Occasion::Case { name, when } => {

@@ -135,18 +135,22 @@ impl Built {
 }
 
 /// Why a submission could not be built.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// The student's code does not compile: the compiler's messages.
+    #[error("the compiler said:\n{0}")]
     Compile(String),
     /// The submission's file cannot be taken: a link, a FIFO, a device,
     /// too large.
+    #[error("{0}")]
     Refused(Refusal),
     /// The grader could not do its part (no compiler, no Python, no disk,
     /// no process to spare): not the student's fault.
+    #[error("{0}")]
     Grader(String),
     /// A source of the suite's own library (`link:`) does not compile:
     /// the suite's to fix, with the compiler's messages.
+    #[error("{0}")]
     Library(String),
 }
 

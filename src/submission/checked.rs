@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::build::{compile_with_retry, compiler_messages, BuildError, Recipe};
+use super::build::{compile_with_retry, compiler_messages, Recipe};
 use super::start::Support;
 use crate::run::Program;
 
@@ -148,7 +148,7 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
     )
     .map_err(|e| CheckError::Build {
         flags: SANITIZER_FLAGS.join(" "),
-        why: said(e).trim_end().to_string(),
+        why: e.to_string().trim_end().to_string(),
     })?;
     let binary = PathBuf::from(program.argv.first().cloned().unwrap_or_default());
     let warnings = compiler_messages(
@@ -159,7 +159,7 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
         &recipe.support,
         warning_args,
     )
-    .map_err(|e| CheckError::Warnings(said(e)));
+    .map_err(|e| CheckError::Warnings(e.to_string()));
     Ok(Checked {
         program,
         binary,
@@ -171,13 +171,4 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
             .unwrap_or_default(),
         warnings,
     })
-}
-
-/// What went wrong in a build, in words.
-fn said(error: BuildError) -> String {
-    match error {
-        BuildError::Compile(messages) => format!("the compiler said:\n{messages}"),
-        BuildError::Refused(refusal) => refusal.to_string(),
-        BuildError::Grader(why) | BuildError::Library(why) => why,
-    }
 }

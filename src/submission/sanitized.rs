@@ -9,7 +9,7 @@
 //! input line it followed.
 
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -109,9 +109,7 @@ pub fn reports(jail: &Jail) -> Vec<Report> {
 }
 
 fn read_report(path: &Path, limit: u64) -> Option<Report> {
-    let (file, size) = untrusted::open(path, u64::MAX).ok()?;
-    let mut text = Vec::new();
-    file.take(limit).read_to_end(&mut text).ok()?;
+    let (text, cut) = untrusted::read_start(path, limit).ok()?;
     // The program may have named a file anything: a name is kept short
     // and safe to show.
     let name = path.file_name()?.to_string_lossy();
@@ -119,9 +117,5 @@ fn read_report(path: &Path, limit: u64) -> Option<Report> {
         .chars()
         .take(64)
         .collect();
-    Some(Report {
-        name,
-        cut: size > text.len() as u64,
-        text,
-    })
+    Some(Report { name, text, cut })
 }

@@ -44,6 +44,9 @@ pub enum StartError {
         /// Why.
         why: String,
     },
+    /// A checked run's folder for its reports could not be made.
+    #[error("cannot make the checked run's folder for its reports: {0}")]
+    Checks(std::io::Error),
     /// The program could not be started or watched.
     #[error("cannot run {program}: {source}")]
     Run {
@@ -67,7 +70,7 @@ pub fn execute(
     feed: Feed,
 ) -> Result<(Jail, RunResult), StartError> {
     crate::timings::time(crate::timings::Phase::Runs, || {
-        execute_timed(program, input, limits, support, feed, None)
+        execute_timed(program, input, limits, support, feed, false)
     })
 }
 
@@ -84,7 +87,7 @@ pub fn execute_checked(
 ) -> Result<(Jail, RunResult), StartError> {
     let limits = super::sanitized::limits(limits);
     crate::timings::time(crate::timings::Phase::Runs, || {
-        execute_timed(program, input, &limits, support, feed, Some(&limits))
+        execute_timed(program, input, &limits, support, feed, true)
     })
 }
 
@@ -94,18 +97,15 @@ fn execute_timed(
     limits: &Limits,
     support: &[Support],
     feed: Feed,
-    checked: Option<&Limits>,
+    checked: bool,
 ) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
         let mut jail = super::sandbox()
             .jail(&program.reads, limits)
             .map_err(StartError::Sandbox)?;
         provide(jail.workdir(), support)?;
-        if let Some(limits) = checked {
-            super::sanitized::prepare(&mut jail, limits).map_err(|e| StartError::Support {
-                file: super::sanitized::REPORTS.into(),
-                why: e.to_string(),
-            })?;
+        if checked {
+            super::sanitized::prepare(&mut jail, limits).map_err(StartError::Checks)?;
         }
         // A virtual machine's heap limit is the case's memory limit's.
         let (argv, address_space) = program.within(limits);
@@ -122,7 +122,7 @@ fn execute_timed(
                 program: program_name(program),
                 source,
             })?;
-        if checked.is_some() {
+        if checked {
             result.reports = super::sanitized::reports(&jail);
         }
         Ok((jail, result))

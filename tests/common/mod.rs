@@ -114,6 +114,17 @@ pub fn grade_game(
     referee_in(dir, &args)
 }
 
+/// A student's entry in a results.json (a test's failure names the
+/// student and shows the results).
+pub fn student<'a>(results: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    results["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {results}"))
+}
+
 /// A JSON file, read and parsed (a test's failure names the file).
 pub fn read_json(path: &Path) -> serde_json::Value {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
