@@ -179,6 +179,18 @@ fn ta_cases(cases: &[Case], dir: &Path) -> PathBuf {
 /// `referee grade` of `class` into a fresh `out`, pinned to one core when
 /// `one_core`; its wall time.
 fn grade(class: &Path, cases: &Path, out: &Path, jobs: usize, one_core: bool) -> Duration {
+    grade_with(class, cases, out, jobs, one_core, &[])
+}
+
+/// [`grade`], with `extra` arguments (`--diagnose`, `--no-diagnose`).
+fn grade_with(
+    class: &Path,
+    cases: &Path,
+    out: &Path,
+    jobs: usize,
+    one_core: bool,
+    extra: &[&str],
+) -> Duration {
     let _ = fs::remove_dir_all(out);
     let mut command = if one_core {
         let mut c = Command::new("taskset");
@@ -193,6 +205,7 @@ fn grade(class: &Path, cases: &Path, out: &Path, jobs: usize, one_core: bool) ->
         .arg(cases)
         .arg("--out")
         .arg(out)
+        .args(extra)
         .arg(class);
     let started = Instant::now();
     let status = command.status().expect("referee starts");
@@ -200,13 +213,15 @@ fn grade(class: &Path, cases: &Path, out: &Path, jobs: usize, one_core: bool) ->
     started.elapsed()
 }
 
-/// `referee check` of `program` on the public cases of `cases`.
-fn check(program: &Path, cases: &Path, dir: &Path) -> Duration {
+/// `referee check` of `program` on the public cases of `cases`, with
+/// `extra` arguments.
+fn check(program: &Path, cases: &Path, dir: &Path, extra: &[&str]) -> Duration {
     let started = Instant::now();
     let _ = referee()
         .arg("check")
         .arg("--cases")
         .arg(cases)
+        .args(extra)
         .arg(program)
         .current_dir(dir)
         .status()
@@ -316,7 +331,7 @@ fn main() {
             &mut || grade(&exe_class, &suite, &out, 1, true),
             &mut || grade(&one, &one_suite, &out, 1, false),
             &mut || spawn_floor(&programs[..1], &one_input, 1),
-            &mut || check(&correct, &check_cases, w),
+            &mut || check(&correct, &check_cases, w, &[]),
             &mut || {
                 let started = Instant::now();
                 compile(&sources[..1], &w.join("check-exe"), &["-Wall"], 1);
@@ -403,6 +418,7 @@ fn main() {
          both one at a time: {compile_ratio:.2}×"
     );
 
+    diagnosis_costs(w, tries, &class, &suite, &sources, &check_cases);
     let python = python_per_run(w, tries);
     let explore = explore_rate(w, tries);
     per_line_costs(w, tries, &cases, ms(fixed));
@@ -456,6 +472,67 @@ fn main() {
         verdict(explore >= 0.7)
     );
     println!("  every layer on: {}", verdict(every_layer));
+}
+
+/// What the checked build costs (issue 38): the class graded by default
+/// (its failed cases run again from each program's checked build), with
+/// `--no-diagnose` (none) and with `--diagnose` (every case); `check` of
+/// the correct program and of one with a bug, with and without it.
+fn diagnosis_costs(
+    w: &Path,
+    tries: usize,
+    class: &Path,
+    suite: &Path,
+    sources: &[PathBuf],
+    check_cases: &Path,
+) {
+    let out = w.join("out-diagnose");
+    let (correct, buggy) = (&sources[0], &sources[1]);
+    let m = fastest_of(
+        tries,
+        &mut [
+            &mut || grade_with(class, suite, &out, 2, false, &[]),
+            &mut || grade_with(class, suite, &out, 2, false, &["--no-diagnose"]),
+            &mut || grade_with(class, suite, &out, 2, false, &["--diagnose"]),
+            &mut || check(correct, check_cases, w, &[]),
+            &mut || check(correct, check_cases, w, &["--no-diagnose"]),
+            &mut || check(buggy, check_cases, w, &[]),
+            &mut || check(buggy, check_cases, w, &["--no-diagnose"]),
+        ],
+    );
+    let [grade_default, grade_none, grade_every, check_ok, check_ok_none, check_bug, check_bug_none] =
+        m[..]
+    else {
+        unreachable!("seven measurements")
+    };
+    println!(
+        "
+Diagnoses: what the checked build costs, 2 workers:"
+    );
+    println!(
+        "  grade, the whole class: {:.3} s by default (failed cases again), {:.3} s with \
+         --no-diagnose: {:.2}×; {:.3} s with --diagnose (every case): {:.2}×",
+        grade_default.as_secs_f64(),
+        grade_none.as_secs_f64(),
+        ms(grade_default) / ms(grade_none),
+        grade_every.as_secs_f64(),
+        ms(grade_every) / ms(grade_none)
+    );
+    println!(
+        "  check of the correct program: {:.1} ms, --no-diagnose {:.1} ms: {:.2}×",
+        ms(check_ok),
+        ms(check_ok_none),
+        ms(check_ok) / ms(check_ok_none)
+    );
+    println!(
+        "  check of {}: {:.1} ms, --no-diagnose {:.1} ms: {:.2}×",
+        buggy
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        ms(check_bug),
+        ms(check_bug_none),
+        ms(check_bug) / ms(check_bug_none)
+    );
 }
 
 /// Python per run: the connect4-bomb fixture's correct program on the

@@ -135,6 +135,11 @@ pub struct CheckArgs {
     /// Print on stderr where the time went, phase by phase.
     #[arg(long)]
     pub timings: bool,
+    /// Do not run a C or C++ program again from its checked build
+    /// (sanitizers on), which by default says where it breaks on its
+    /// public cases and on every case it fails.
+    #[arg(long)]
+    pub no_diagnose: bool,
 }
 
 /// `referee new`.
@@ -237,6 +242,10 @@ pub struct GradeArgs {
     /// failed cases are); grades are unchanged.
     #[arg(long)]
     pub diagnose: bool,
+    /// Run no case again from a checked build: faster, and no
+    /// diagnoses of C and C++ programs.
+    #[arg(long, conflicts_with = "diagnose")]
+    pub no_diagnose: bool,
     /// Also explore each submission on N generated games, and report the
     /// shortest game each plays differently (worth the suite's
     /// explore_points, 0 unless it says).

@@ -109,8 +109,16 @@ fn planted_faults_are_found_placed_and_never_change_a_score() {
         "{}",
         stderr(&out)
     );
+    let none = work.path().join("none");
+    let out = grade_connect4(work.path(), cases.path(), &none, &["--no-diagnose"], &class);
+    assert!(
+        out.status.success() || out.status.code() == Some(1),
+        "{}",
+        stderr(&out)
+    );
     let plain = read_json(&plain.join("results.json"));
     let all = read_json(&diagnosed.join("results.json"));
+    let none = read_json(&none.join("results.json"));
 
     // A diagnosis never changes a score.
     for id in CLASS.iter().chain(&["correct"]) {
@@ -128,6 +136,14 @@ fn planted_faults_are_found_placed_and_never_change_a_score() {
                 .collect()
         };
         assert_eq!(verdicts(cases(&plain)), verdicts(cases(&all)), "{id}");
+        // --no-diagnose runs nothing again: the same grade, no diagnosis.
+        assert_eq!(
+            student(&plain, id)["score"],
+            student(&none, id)["score"],
+            "{id}"
+        );
+        assert_eq!(verdicts(cases(&plain)), verdicts(cases(&none)), "{id}");
+        assert_eq!(diagnoses(&none, id), Vec::<Value>::new(), "{id}");
     }
 
     // The correct program has none, with every case checked.

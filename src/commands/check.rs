@@ -46,7 +46,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         feed: args.feed.into(),
         // A student checking their work hears where their program breaks
         // on every public case, even one it passes by luck.
-        diagnose: grading::Diagnose::PublicAndFailing,
+        diagnose: if args.no_diagnose {
+            grading::Diagnose::Never
+        } else {
+            grading::Diagnose::PublicAndFailing
+        },
         ..Settings::default()
     };
     println!(

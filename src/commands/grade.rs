@@ -94,10 +94,10 @@ pub fn run(args: &GradeArgs) -> Result<ExitCode, Failure> {
             flags: super::flags(&args.cflags, &args.cxxflags),
             jobs: per_submission,
             max_timeouts: args.max_timeouts,
-            diagnose: if args.diagnose {
-                grading::Diagnose::Every
-            } else {
-                grading::Diagnose::Failing
+            diagnose: match (args.diagnose, args.no_diagnose) {
+                (true, _) => grading::Diagnose::Every,
+                (_, true) => grading::Diagnose::Never,
+                _ => grading::Diagnose::Failing,
             },
             // The last submissions' cases are shared by idle workers.
             spare: (per_submission == 1)
