@@ -212,3 +212,25 @@ fn a_report_printed_or_forged_by_the_program_is_bounded_and_changes_nothing() {
         student(&all, "correct")["max_score"]
     );
 }
+
+#[test]
+fn a_cpp_program_is_checked_too() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", &CASES[..1]);
+    let class = class(work.path(), &[]);
+    fs::copy(
+        test_file("programs/unsafe/use-after-free.cpp"),
+        class.join("use-after-free.cpp"),
+    )
+    .unwrap();
+    let out_dir = work.path().join("out");
+    let out = grade_connect4(work.path(), cases.path(), &out_dir, &[], &class);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let all = read_json(&out_dir.join("results.json"));
+    // It fails the case (it plays no Connect Four), so its checked build
+    // runs it again: g++ builds it, with the options object compiled as C.
+    let found = diagnoses(&all, "use-after-free");
+    let d = one(&found, "use-after-free", "cpp");
+    assert_placed(d, 15, "main", "a-row-won-from-column-5", 1);
+    assert_eq!(d["file"], "use-after-free.cpp");
+}

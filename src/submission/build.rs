@@ -252,6 +252,7 @@ fn build_timed(
                 &flags.of(language),
                 support,
                 "program",
+                &[],
             )?
         }
         Some(Build::Java) => build_java(&sources, stage.path(), &flags.of(language), support)?,
@@ -375,6 +376,32 @@ fn library(
     Ok(objects)
 }
 
+/// Compiles `source` (a C source, whatever the compiler) with `flags` to
+/// an object in `folder`, for linking into programs: its path.
+pub(super) fn compile_object(
+    compiler: &Compiler,
+    source: &Support,
+    folder: &Path,
+    flags: &[String],
+) -> Result<PathBuf, BuildError> {
+    let command = compiler
+        .commands
+        .iter()
+        .find_map(|name| find_on_path(name))
+        .ok_or_else(|| BuildError::Grader(format!("no {} found", compiler.name)))?;
+    let objects = library(
+        &command,
+        compiler,
+        folder,
+        flags,
+        std::slice::from_ref(source),
+    )?;
+    objects
+        .into_iter()
+        .next()
+        .ok_or_else(|| BuildError::Grader("the compiler made no object".into()))
+}
+
 /// Compiles; a failure of the grader's own (no process to spare, no
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
@@ -385,6 +412,7 @@ pub(super) fn compile_with_retry(
     flags: &[String],
     support: &[Support],
     output: &str,
+    prebuilt: &[PathBuf],
 ) -> Result<(Program, String), BuildError> {
     let command = compiler
         .commands
@@ -398,7 +426,8 @@ pub(super) fn compile_with_retry(
                 compiler.package
             ))
         })?;
-    let objects = library(&command, compiler, stage, flags, support)?;
+    let mut objects = library(&command, compiler, stage, flags, support)?;
+    objects.extend(prebuilt.iter().cloned());
     let file_name = source.file_name().unwrap_or_default().to_os_string();
     let mut argv: Vec<OsString> = vec![command.into_os_string()];
     if !support.is_empty() {

@@ -9,7 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::build::{compile_with_retry, compiler_messages, Recipe};
+use std::sync::{Mutex, OnceLock};
+
+use super::build::{compile_object, compile_with_retry, compiler_messages, Recipe};
+use super::languages::Compiler;
 use super::start::Support;
 use crate::run::Program;
 
@@ -81,6 +84,46 @@ const char *__ubsan_default_options(void)
 /// Its name in the build's folder.
 const OPTIONS_FILE: &str = ".referee-options.c";
 
+/// The options' object for programs compiled by `compiler` with
+/// `flags`: compiled the first time, in a folder of this process's, and
+/// linked into every checked build after (a class's programs share
+/// their flags: one compile serves them all).
+fn options_object(compiler: &'static Compiler, flags: &[String]) -> Result<PathBuf, CheckError> {
+    type Made = Vec<((&'static str, Vec<String>), PathBuf)>;
+    static FOLDER: OnceLock<Result<tempfile::TempDir, String>> = OnceLock::new();
+    static MADE: Mutex<Made> = Mutex::new(Vec::new());
+    let folder = FOLDER
+        .get_or_init(|| super::sandbox().build_folder().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| CheckError::Folder(e.clone()))?
+        .path();
+    // Held while compiling: whoever asks meanwhile waits for the object.
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (compiler.name, flags.to_vec());
+    if let Some((_, object)) = made.iter().find(|(k, _)| *k == key) {
+        return Ok(object.clone());
+    }
+    let source = folder.join(OPTIONS_FILE);
+    std::fs::write(&source, OPTIONS_SOURCE).map_err(|e| CheckError::Folder(e.to_string()))?;
+    let support = Support {
+        source,
+        place: OPTIONS_FILE.into(),
+        writable: false,
+        linked: true,
+    };
+    let compiled =
+        compile_object(compiler, &support, folder, flags).map_err(|e| CheckError::Build {
+            flags: SANITIZER_FLAGS.join(" "),
+            why: e.to_string(),
+        })?;
+    // Named apart from a suite's own library objects, and from the other
+    // flags' object.
+    let object = folder.join(format!(".referee-options-{}.o", made.len()));
+    std::fs::rename(&compiled, &object).map_err(|e| CheckError::Folder(e.to_string()))?;
+    made.push((key, object.clone()));
+    Ok(object)
+}
+
 /// A checked build, ready to run.
 #[derive(Debug)]
 pub struct Checked {
@@ -117,8 +160,8 @@ pub enum CheckError {
     /// The pass for warnings could not be made.
     #[error("the compiler's pass for warnings could not be made: {0}")]
     Warnings(String),
-    /// Referee could not write into the build's folder.
-    #[error("cannot write the checked build's options into the build folder: {0}")]
+    /// Referee could not write into its folder for the sanitizers' options.
+    #[error("cannot write the checked build's options into referee's build folder: {0}")]
     Folder(String),
 }
 
@@ -129,22 +172,15 @@ pub enum CheckError {
 pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Checked, CheckError> {
     let mut flags = recipe.flags.clone();
     flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
-    let options = stage.join(OPTIONS_FILE);
-    std::fs::write(&options, OPTIONS_SOURCE).map_err(|e| CheckError::Folder(e.to_string()))?;
-    let mut support = recipe.support.clone();
-    support.push(Support {
-        source: options,
-        place: OPTIONS_FILE.into(),
-        writable: false,
-        linked: true,
-    });
+    let options = options_object(recipe.compiler, &flags)?;
     let (program, _) = compile_with_retry(
         recipe.compiler,
         &recipe.source,
         stage,
         &flags,
-        &support,
+        &recipe.support,
         "checked",
+        &[options],
     )
     .map_err(|e| CheckError::Build {
         flags: SANITIZER_FLAGS.join(" "),
