@@ -20,6 +20,9 @@ pub enum Phase {
     Reference,
     /// Running programs on cases, each in a fresh sandbox.
     Runs,
+    /// Saying where C and C++ programs break: their checked builds and
+    /// the runs of them (see [`crate::diagnose`]).
+    Diagnose,
     /// Judging runs and explaining failures.
     Judging,
     /// Writing the reports.
@@ -27,11 +30,12 @@ pub enum Phase {
 }
 
 impl Phase {
-    const ALL: [Phase; 6] = [
+    const ALL: [Phase; 7] = [
         Phase::SetUp,
         Phase::Compile,
         Phase::Reference,
         Phase::Runs,
+        Phase::Diagnose,
         Phase::Judging,
         Phase::Reports,
     ];
@@ -42,6 +46,7 @@ impl Phase {
             Phase::Compile => "compile",
             Phase::Reference => "reference",
             Phase::Runs => "runs",
+            Phase::Diagnose => "diagnose",
             Phase::Judging => "judging",
             Phase::Reports => "reports",
         }
@@ -53,6 +58,7 @@ impl Phase {
             Phase::Compile => "programs built",
             Phase::Reference => "cases' expected runs",
             Phase::Runs => "programs run",
+            Phase::Diagnose => "checked builds and runs",
             Phase::Judging => "runs judged",
             Phase::Reports => "report sets written",
         }
@@ -73,7 +79,7 @@ impl Counter {
     }
 }
 
-static COUNTERS: [Counter; 6] = [const { Counter::new() }; 6];
+static COUNTERS: [Counter; Phase::ALL.len()] = [const { Counter::new() }; Phase::ALL.len()];
 
 fn counter(phase: Phase) -> &'static Counter {
     &COUNTERS[Phase::ALL.iter().position(|p| *p == phase).unwrap_or(0)]

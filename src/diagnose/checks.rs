@@ -56,9 +56,7 @@ impl<'b> Checker<'b> {
         self.checked
             .get_or_init(|| {
                 let recipe = self.built.recipe.as_ref().ok_or(CheckError::NotCompiled)?;
-                // Its compiles are the compile phase's, as the ordinary
-                // build's are (`--timings`).
-                let checked = crate::timings::time(crate::timings::Phase::Compile, || {
+                let checked = crate::timings::time(crate::timings::Phase::Diagnose, || {
                     checked::build(recipe, self.built.stage.path(), warnings::warning_args())
                 })?;
                 let symbols = Symbols::open(&checked.binary).map(std::sync::Mutex::new);

@@ -86,7 +86,7 @@ pub fn execute_checked(
     feed: Feed,
 ) -> Result<(Jail, RunResult), StartError> {
     let limits = super::sanitized::limits(limits);
-    crate::timings::time(crate::timings::Phase::Runs, || {
+    crate::timings::time(crate::timings::Phase::Diagnose, || {
         execute_timed(program, input, &limits, support, feed, true)
     })
 }
