@@ -234,3 +234,114 @@ fn a_cpp_program_is_checked_too() {
     assert_placed(d, 15, "main", "a-row-won-from-column-5", 1);
     assert_eq!(d["file"], "use-after-free.cpp");
 }
+
+/// `class` graded on `cases` with `args`: its results.json.
+fn graded(work: &Path, cases: &Path, class: &Path, name: &str, args: &[&str]) -> Value {
+    let out_dir = work.join(name);
+    let out = grade_connect4(work, cases, &out_dir, args, class);
+    assert!(out.status.success(), "{}", stderr(&out));
+    read_json(&out_dir.join("results.json"))
+}
+
+#[test]
+fn a_program_without_a_checked_build_or_its_reports_keeps_its_grade_and_is_told_why() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", &CASES[1..2]);
+    let class = class(
+        work.path(),
+        &[
+            "connect4-own-sanitizer-options",
+            "connect4-removes-its-reports",
+        ],
+    );
+    let all = graded(work.path(), cases.path(), &class, "all", &["--diagnose"]);
+    let none = graded(
+        work.path(),
+        cases.path(),
+        &class,
+        "none",
+        &["--no-diagnose"],
+    );
+    for id in [
+        "connect4-own-sanitizer-options",
+        "connect4-removes-its-reports",
+        "correct",
+    ] {
+        assert_eq!(
+            student(&all, id)["score"],
+            student(&none, id)["score"],
+            "{id}"
+        );
+        assert_eq!(student(&all, id)["status"], "graded", "{id}");
+    }
+    // The checked build cannot be linked: the grade stands, and the
+    // results say why there are no diagnoses.
+    let own = student(&all, "connect4-own-sanitizer-options");
+    assert_eq!(
+        diagnoses(&all, "connect4-own-sanitizer-options"),
+        Vec::<Value>::new()
+    );
+    let message = own["message"].as_str().unwrap_or_default();
+    assert!(message.contains("checked build"), "{own}");
+    assert!(message.contains("__asan_default_options"), "{own}");
+    let plain = student(&none, "connect4-own-sanitizer-options");
+    assert_eq!(plain["message"], Value::Null, "{plain}");
+    // Its reports' folder taken away: nothing found while it ran, nothing
+    // lost (the compiler's own warning may still be said).
+    let removed = diagnoses(&all, "connect4-removes-its-reports");
+    assert!(removed.iter().all(|d| d["found"] != "run"), "{removed:?}");
+}
+
+/// Every correct program shipped, and the examples, graded on their
+/// game's whole built-in suite with every case run again from their
+/// checked builds: no diagnosis (a false alarm is a bug).
+#[test]
+fn correct_programs_and_examples_have_no_diagnosis_on_every_shipped_case() {
+    let work = tempfile::tempdir().unwrap();
+    let classes: [(&str, Vec<std::path::PathBuf>); 2] = [
+        (
+            "pentago",
+            std::iter::once(test_file("fixtures/pentago/correct.c"))
+                .chain(std::iter::once(root().join("examples/prog3.c")))
+                .chain(
+                    fs::read_dir(test_file("fixtures/pentago/formats"))
+                        .unwrap()
+                        .map(|e| e.unwrap().path())
+                        .filter(|p| {
+                            p.file_name()
+                                .unwrap()
+                                .to_string_lossy()
+                                .starts_with("correct-")
+                        }),
+                )
+                .collect(),
+        ),
+        (
+            "connect4",
+            vec![
+                test_file("fixtures/connect4/correct.c"),
+                root().join("examples/lab6.c"),
+                root().join("examples/class/alice.c"),
+                root().join("examples/class/bob.c"),
+                root().join("examples/class/carol/lab6.c"),
+            ],
+        ),
+    ];
+    for (game, programs) in classes {
+        let class = work.path().join(format!("class-{game}"));
+        fs::create_dir_all(&class).unwrap();
+        for (k, program) in programs.iter().enumerate() {
+            fs::copy(program, class.join(format!("p{k}.c"))).unwrap();
+        }
+        let out_dir = work.path().join(format!("out-{game}"));
+        let out = grade_builtin(game, work.path(), &out_dir, &["--diagnose"], &class);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let all = read_json(&out_dir.join("results.json"));
+        for (k, program) in programs.iter().enumerate() {
+            let found = diagnoses(&all, &format!("p{k}"));
+            assert_eq!(found, Vec::<Value>::new(), "{}", program.display());
+            let message = student(&all, &format!("p{k}"))["message"].clone();
+            assert_eq!(message, Value::Null, "{}", program.display());
+        }
+    }
+}
