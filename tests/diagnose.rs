@@ -345,3 +345,21 @@ fn correct_programs_and_examples_have_no_diagnosis_on_every_shipped_case() {
         }
     }
 }
+
+#[test]
+fn doctor_says_whether_diagnoses_work_here() {
+    let work = tempfile::tempdir().unwrap();
+    let out = referee_in(work.path(), &["doctor"]);
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("diagnoses"))
+        .unwrap_or_else(|| panic!("no diagnoses line in:\n{text}"));
+    assert!(
+        line.contains(
+            "finds a write past the end of an array in `main` (probe.c, line 9), after input \
+             line 1 (`7`)"
+        ),
+        "{line}"
+    );
+}

@@ -50,6 +50,7 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
     println!("  {:<19} {}", "games", games.join(", "));
     let missing = sandbox.missing();
     println!("  {:<19} {}", "java", java(missing.as_deref()));
+    println!("  {:<19} {}", "diagnoses", diagnoses());
     println!();
     let works = match (&proof, missing) {
         (Err(_), _) => {
@@ -150,6 +151,22 @@ fn java(missing: Option<&str>) -> String {
                 java::RESERVE >> 30
             )
         }
+    }
+}
+
+/// Whether C and C++ programs' checked builds work here: a planted
+/// write past an array found and placed, as grading would.
+fn diagnoses() -> String {
+    match referee::diagnose::checks::try_here() {
+        Ok(found) => format!(
+            "a C program's checked build (sanitizers on) runs in the sandbox and finds {}, {}",
+            found.located(),
+            found.when().unwrap_or_default()
+        ),
+        Err(why) => format!(
+            "NOT WORKING: {why}; programs are graded all the same, with no diagnoses of C and C++ \
+             programs (install gcc's sanitizer libraries: libasan and libubsan)"
+        ),
     }
 }
 

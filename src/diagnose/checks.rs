@@ -108,7 +108,7 @@ impl<'b> Checker<'b> {
         let program = prepared.checked.program.with_args(&case.args);
         let provided: Vec<Support> = support.iter().chain(&case.files).cloned().collect();
         match submission::execute_checked(&program, case.typed(), &case.limits, &provided, feed) {
-            Ok((_jail, result)) => prepared.diagnoses(&result, case, feed),
+            Ok((_jail, result)) => prepared.diagnoses(&result, &case.name, feed),
             Err(e) => {
                 let _ = self
                     .failed_run
@@ -121,7 +121,7 @@ impl<'b> Checker<'b> {
 
 impl Prepared {
     /// The diagnoses of one checked run of `case`.
-    fn diagnoses(&self, result: &RunResult, case: &Case, feed: Feed) -> Vec<Diagnosis> {
+    fn diagnoses(&self, result: &RunResult, case: &str, feed: Feed) -> Vec<Diagnosis> {
         // Reports are placed after an input line only where the run's
         // one report file was watched line by line: with several (a
         // program that started others) the sizes noted are of them all.
@@ -131,7 +131,7 @@ impl Prepared {
         for report in &result.reports {
             for one in sanitizer::parse(&report.text) {
                 let mut d = self.diagnosis(&one);
-                d.case = Some(case.name.clone());
+                d.case = Some(case.to_string());
                 if placed {
                     let given = result
                         .report_marks
@@ -285,6 +285,85 @@ fn source_lines(source: &Path) -> Vec<String> {
         .lines()
         .map(String::from)
         .collect()
+}
+
+/// Why diagnoses cannot be made on this machine.
+#[derive(Debug, thiserror::Error)]
+pub enum NotHere {
+    /// The probe could not be written or built.
+    #[error("a C program could not be built for the trial: {0}")]
+    Probe(String),
+    /// Its checked build could not be made.
+    #[error("{0}")]
+    Checked(String),
+    /// Its checked run could not be made.
+    #[error("its checked run could not be made: {0}")]
+    Run(String),
+    /// It ran, and its fault was not found where it is.
+    #[error("a planted write past an array was not found where it is (found: {0})")]
+    NotFound(String),
+}
+
+/// The line of [`PROBE`] that writes past its array.
+const PROBE_LINE: u32 = 9;
+
+/// A program that writes one past its array after reading a line.
+const PROBE: &str = "#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  char line[16];
+  int *row = malloc(6 * sizeof *row);
+  if (row == NULL || fgets(line, sizeof line, stdin) == NULL)
+    return 1;
+  for (int i = 0; i <= 6; i++)
+    row[i] = atoi(line);
+  printf(\"%d\\n\", row[0]);
+  free(row);
+  return 0;
+}
+";
+
+/// Whether diagnoses work here, tried as grading makes them: a C
+/// program that writes past its array after its first input line is
+/// built again with the sanitizers and run in the sandbox; what it is
+/// found to be, when it is found right (`doctor` says so).
+pub fn try_here() -> Result<Diagnosis, NotHere> {
+    let probe = |e: &dyn std::fmt::Display| NotHere::Probe(e.to_string());
+    let dir = tempfile::tempdir().map_err(|e| probe(&e))?;
+    let file = dir.path().join("probe.c");
+    std::fs::write(&file, PROBE).map_err(|e| probe(&e))?;
+    let found = submission::locate(&file).map_err(|e| probe(&e))?;
+    let built =
+        submission::build(&found, &submission::Flags::default(), &[]).map_err(|e| probe(&e))?;
+    let checker = Checker::new(&built);
+    let prepared = checker
+        .prepared()
+        .map_err(|e| NotHere::Checked(e.to_string()))?;
+    let lines = vec!["7".to_string()];
+    let limits = crate::run::Limits::default();
+    let (_jail, result) = submission::execute_checked(
+        &prepared.checked.program,
+        (&lines).into(),
+        &limits,
+        &[],
+        Feed::Interactive,
+    )
+    .map_err(|e| NotHere::Run(e.to_string()))?;
+    let found = prepared.diagnoses(&result, "trial", Feed::Interactive);
+    found
+        .iter()
+        .find(|d| {
+            d.kind == Kind::WritePastEnd && d.line == Some(PROBE_LINE) && d.input_line == Some(1)
+        })
+        .cloned()
+        .ok_or_else(|| {
+            let said: Vec<String> = found.iter().map(|d| d.located()).collect();
+            NotHere::NotFound(if said.is_empty() {
+                "nothing".into()
+            } else {
+                said.join("; ")
+            })
+        })
 }
 
 /// A Python run's uncaught exception, from its transcript: a run that

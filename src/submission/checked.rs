@@ -90,12 +90,12 @@ const OPTIONS_FILE: &str = ".referee-options.c";
 /// their flags: one compile serves them all).
 fn options_object(compiler: &'static Compiler, flags: &[String]) -> Result<PathBuf, CheckError> {
     type Made = Vec<((&'static str, Vec<String>), PathBuf)>;
-    static FOLDER: OnceLock<Result<tempfile::TempDir, String>> = OnceLock::new();
+    static FOLDER: OnceLock<std::io::Result<tempfile::TempDir>> = OnceLock::new();
     static MADE: Mutex<Made> = Mutex::new(Vec::new());
     let folder = FOLDER
-        .get_or_init(|| super::sandbox().build_folder().map_err(|e| e.to_string()))
+        .get_or_init(|| super::sandbox().build_folder())
         .as_ref()
-        .map_err(|e| CheckError::Folder(e.clone()))?
+        .map_err(|e| CheckError::Folder(e.to_string()))?
         .path();
     // Held while compiling: whoever asks meanwhile waits for the object.
     let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
