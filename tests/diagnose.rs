@@ -363,3 +363,41 @@ fn doctor_says_whether_diagnoses_work_here() {
         "{line}"
     );
 }
+
+#[test]
+fn the_compilers_warnings_and_a_python_exception_are_placed_too() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", &CASES[1..2]);
+    let class = class(work.path(), &[]);
+    for file in ["missing-return.c", "connect4-index-error.py"] {
+        fs::copy(
+            test_file(&format!("programs/unsafe/{file}")),
+            class.join(file),
+        )
+        .unwrap();
+    }
+    let all = graded(work.path(), cases.path(), &class, "out", &[]);
+
+    // A function that can end without its value: the compiler's warning,
+    // placed in its function from the checked build's debug information.
+    let found = diagnoses(&all, "missing-return");
+    let d = one(&found, "missing-return", "missing-return");
+    assert_eq!(d["found"], "compiler", "{d}");
+    assert_eq!(d["line"], 16, "{d}");
+    assert_eq!(d["function"], "check_win", "{d}");
+    assert_eq!(d["file"], "missing-return.c", "{d}");
+
+    // Python's IndexError, from the transcript the case already holds.
+    let found = diagnoses(&all, "connect4-index-error");
+    let d = one(&found, "exception", "python");
+    assert_eq!(d["found"], "transcript", "{d}");
+    assert_eq!(d["line"], 9, "{d}");
+    assert_eq!(d["function"], "drop", "{d}");
+    assert_eq!(d["case"], "column-6-then-a-game", "{d}");
+    assert_eq!(d["input_line"], 1, "{d}");
+    assert_eq!(d["input"], "6", "{d}");
+    assert!(
+        d["message"].as_str().unwrap().starts_with("IndexError"),
+        "{d}"
+    );
+}

@@ -89,9 +89,15 @@ impl<'b> Checker<'b> {
         let Ok(json) = &prepared.checked.warnings else {
             return Vec::new();
         };
-        let mut found = warnings::parse(json, &prepared.checked.source_name);
+        let name = &prepared.checked.source_name;
+        let mut found = warnings::parse(json, name);
         for d in &mut found {
             d.source = d.line.and_then(|n| prepared.line(n));
+            // The compiler names no function: the build's debug
+            // information knows which holds the line.
+            if d.function.is_none() {
+                d.function = d.line.and_then(|n| prepared.function_at(name, n));
+            }
         }
         found
     }
@@ -199,6 +205,13 @@ impl Prepared {
             (false, true) => Kind::ReadBeforeStart,
             (false, false) => Kind::ReadPastEnd,
         }
+    }
+
+    /// The function that holds line `n` of the file named `source`.
+    fn function_at(&self, source: &str, n: u32) -> Option<String> {
+        let symbols = self.symbols.as_ref()?;
+        let symbols = symbols.lock().unwrap_or_else(|e| e.into_inner());
+        symbols.function_at(source, n)
     }
 
     /// Line `n` of the source, as written (bounded).

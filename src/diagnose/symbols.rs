@@ -27,6 +27,10 @@ pub struct Placed {
 /// student's program with the sanitizers linked in.
 const BINARY_LIMIT: u64 = 256 << 20;
 
+/// The most rows of a line table looked through for a line: a student's
+/// program has a few thousand.
+const ROWS_LIMIT: usize = 1 << 20;
+
 /// The debug information of one checked build.
 pub struct Symbols {
     loader: addr2line::Loader,
@@ -59,6 +63,25 @@ impl Symbols {
             .filter(|f| self.is_program(&f.module))
             .filter_map(|f| self.place(f.offset))
             .find(|p| p.file == source)
+    }
+
+    /// The function that holds line `line` of the file named `source`:
+    /// for what the compiler warned of, which it places by line only.
+    /// The line table is read for the first of that line's code.
+    pub fn function_at(&self, source: &str, line: u32) -> Option<String> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let rows = self.loader.find_location_range(0, u64::MAX).ok()?;
+            let (address, _, _) = rows.take(ROWS_LIMIT).find(|(_, _, at)| {
+                at.line == Some(line)
+                    && at
+                        .file
+                        .and_then(|f| Path::new(f).file_name())
+                        .is_some_and(|f| f.to_string_lossy() == source)
+            })?;
+            self.lookup(address)?.function
+        }))
+        .ok()
+        .flatten()
     }
 
     fn is_program(&self, module: &str) -> bool {
