@@ -401,3 +401,76 @@ fn the_compilers_warnings_and_a_python_exception_are_placed_too() {
         "{d}"
     );
 }
+
+/// Where nothing would hold a checked run's memory (an ordinary user on
+/// a machine whose control groups are root's, with a minimal root and so
+/// no /proc for the sanitizer to watch itself by), no checked run is
+/// made: the grade is as ever, the results say why, and doctor says so.
+#[test]
+fn without_anything_to_hold_its_memory_no_checked_run_is_made() {
+    use common::attack::{is_root, open_to_all, referee_as, As};
+    assert!(
+        is_root(),
+        "this test switches to an ordinary user: run it as root"
+    );
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", &CASES[..1]);
+    let class = class(work.path(), &["connect4-reads-past-row"]);
+    let suite_dir = work.path().join("suite");
+    fs::create_dir_all(&suite_dir).unwrap();
+    for entry in fs::read_dir(cases.path()).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, suite_dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let out = work.path().join("out");
+    fs::create_dir_all(&out).unwrap();
+    open_to_all(work.path());
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o777)).unwrap();
+    let args = [
+        "grade",
+        "--game",
+        "connect4",
+        "--cases",
+        suite_dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--diagnose",
+        class.to_str().unwrap(),
+    ];
+    let graded = referee_as(As::Ordinary, work.path(), &args, &[], None);
+    assert!(graded.status.success(), "{}", stderr(&graded));
+    let as_user = read_json(&out.join("results.json"));
+    let as_root = graded_here(work.path(), &suite_dir, &class);
+    let id = "connect4-reads-past-row";
+    assert_eq!(
+        student(&as_user, id)["score"],
+        student(&as_root, id)["score"]
+    );
+    assert_eq!(diagnoses(&as_user, id), Vec::<Value>::new());
+    assert!(!diagnoses(&as_root, id).is_empty());
+    let message = student(&as_user, id)["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        message.contains("no control group holds a checked run's memory"),
+        "{message}"
+    );
+
+    let doctor = referee_as(As::Ordinary, work.path(), &["doctor"], &[], None);
+    let said = stdout(&doctor);
+    let line = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("diagnoses"))
+        .unwrap_or_else(|| panic!("no diagnoses line in:\n{said}"));
+    assert!(
+        line.contains("NOT WORKING") && line.contains("no control group"),
+        "{line}"
+    );
+}
+
+/// `class` graded here (as the tests' own user) on `cases`, every case
+/// run again from the checked builds.
+fn graded_here(work: &Path, cases: &Path, class: &Path) -> Value {
+    graded(work, cases, class, "here", &["--diagnose"])
+}
