@@ -344,6 +344,26 @@ fn correct_programs_and_examples_have_no_diagnosis_on_every_shipped_case() {
             assert_eq!(message, Value::Null, "{}", program.display());
         }
     }
+    // The lab of one's own: its class (C, C++ and Python; one does not
+    // compile, and its message is the compiler's) on its own suite.
+    let out_dir = work.path().join("out-temperature");
+    let out = referee_in(
+        work.path(),
+        &[
+            "grade",
+            "--cases",
+            root().join("examples/temperature").to_str().unwrap(),
+            "--diagnose",
+            "--out",
+            out_dir.to_str().unwrap(),
+            root().join("examples/temperature-class").to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let all = read_json(&out_dir.join("results.json"));
+    for s in all["submissions"].as_array().unwrap() {
+        assert_eq!(s.get("diagnostics"), None, "{s}");
+    }
 }
 
 #[test]
