@@ -376,6 +376,22 @@ fn library(
     Ok(objects)
 }
 
+/// The compiler's command: the first of its names found on `PATH`.
+fn command_of(compiler: &Compiler) -> Result<PathBuf, BuildError> {
+    compiler
+        .commands
+        .iter()
+        .find_map(|name| find_on_path(name))
+        .ok_or_else(|| {
+            BuildError::Grader(format!(
+                "no {} found (looked for {} on PATH): install {}",
+                compiler.name,
+                compiler.commands.join(" and "),
+                compiler.package
+            ))
+        })
+}
+
 /// Compiles `source` (a C source, whatever the compiler) with `flags` to
 /// an object in `folder`, for linking into programs: its path.
 pub(super) fn compile_object(
@@ -384,11 +400,7 @@ pub(super) fn compile_object(
     folder: &Path,
     flags: &[String],
 ) -> Result<PathBuf, BuildError> {
-    let command = compiler
-        .commands
-        .iter()
-        .find_map(|name| find_on_path(name))
-        .ok_or_else(|| BuildError::Grader(format!("no {} found", compiler.name)))?;
+    let command = command_of(compiler)?;
     let objects = library(
         &command,
         compiler,
@@ -414,18 +426,7 @@ pub(super) fn compile_with_retry(
     output: &str,
     prebuilt: &[PathBuf],
 ) -> Result<(Program, String), BuildError> {
-    let command = compiler
-        .commands
-        .iter()
-        .find_map(|name| find_on_path(name))
-        .ok_or_else(|| {
-            BuildError::Grader(format!(
-                "no {} found (looked for {} on PATH): install {}",
-                compiler.name,
-                compiler.commands.join(" and "),
-                compiler.package
-            ))
-        })?;
+    let command = command_of(compiler)?;
     let mut objects = library(&command, compiler, stage, flags, support)?;
     objects.extend(prebuilt.iter().cloned());
     let file_name = source.file_name().unwrap_or_default().to_os_string();
@@ -468,11 +469,7 @@ pub(super) fn compiler_messages(
     support: &[Support],
     args: &[&str],
 ) -> Result<String, BuildError> {
-    let command = compiler
-        .commands
-        .iter()
-        .find_map(|name| find_on_path(name))
-        .ok_or_else(|| BuildError::Grader(format!("no {} found", compiler.name)))?;
+    let command = command_of(compiler)?;
     let mut argv: Vec<OsString> = vec![command.into_os_string(), "-I.".into()];
     argv.extend(flags.iter().map(OsString::from));
     argv.extend(args.iter().map(OsString::from));
