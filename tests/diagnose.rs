@@ -494,3 +494,46 @@ fn without_anything_to_hold_its_memory_no_checked_run_is_made() {
 fn graded_here(work: &Path, cases: &Path, class: &Path) -> Value {
     graded(work, cases, class, "here", &["--diagnose"])
 }
+
+/// `cases validate` runs a C reference from its checked build, as a
+/// check of the suite: one that overflows an int (printing the same by
+/// luck, its pins matching) is a problem, said with its place.
+#[test]
+fn cases_validate_checks_the_reference_too() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = work.path().join("temperature");
+    fs::create_dir_all(&suite).unwrap();
+    for entry in fs::read_dir(root().join("examples/temperature")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, suite.join(path.file_name().unwrap())).unwrap();
+    }
+    let validate =
+        |dir: &Path| referee_in(work.path(), &["cases", "validate", dir.to_str().unwrap()]);
+    let clean = validate(&suite);
+    assert!(clean.status.success(), "{}", stdout(&clean));
+
+    let solution = suite.join("solution.c");
+    let text = fs::read_to_string(&solution).unwrap();
+    let planted = text
+        .replace(
+            "  char line[100];\n",
+            "  char line[100];\n  int conversions = 2147483646; /* counted, never printed */\n",
+        )
+        .replace(
+            "    if (celsius)\n",
+            "    conversions += 2;\n    if (celsius)\n",
+        );
+    assert_ne!(planted, text, "the solution changed: plant the fault again");
+    fs::write(&solution, planted).unwrap();
+    let broken = validate(&suite);
+    let said = stdout(&broken);
+    assert_eq!(broken.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(
+            "the reference breaks: A signed integer overflow in `main` (solution.c, line"
+        ),
+        "{said}"
+    );
+    // Its pins still match: only the checked build tells.
+    assert!(!said.contains("no longer prints"), "{said}");
+}

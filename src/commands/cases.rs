@@ -10,7 +10,11 @@ use similar::TextDiff;
 use super::{points, Failure};
 use referee::atomic;
 use referee::case::{self, pin, Problem, Suite};
+use referee::diagnose::checks::Checker;
+use referee::diagnose::Diagnoses;
+use referee::explain::diagnoses::Told;
 use referee::oracle;
+use referee::run::Feed;
 
 /// The suites named, or every suite under the default root. A named
 /// folder without a `suite.yaml` but with suites inside counts as a root.
@@ -79,6 +83,10 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
                 problems += 1;
             }
         }
+        for problem in reference_breaks(&suite) {
+            println!("error: {problem}");
+            problems += 1;
+        }
     }
     if problems == 0 && absent.is_empty() {
         println!("{checked} cases, all valid, all pinned transcripts match the reference.");
@@ -97,6 +105,56 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
         );
         Ok(ExitCode::from(1))
     }
+}
+
+/// Where a C or C++ reference program breaks, as a check of the suite:
+/// its whole-game cases run again from its checked build (as students'
+/// programs are, see `referee::diagnose`). A reference that reads past an
+/// array prints what it prints by luck, and its pins with it. Nothing
+/// where the reference is not here, not compiled, or has no checked
+/// build on this machine (which is said, and is no problem of the
+/// suite's).
+fn reference_breaks(suite: &Suite) -> Vec<Problem> {
+    let case::Reference::Program(program) = &suite.reference else {
+        return Vec::new();
+    };
+    if !oracle::available(suite) {
+        return Vec::new();
+    }
+    let Ok(built) = oracle::program(suite, program, "validate") else {
+        // Its build's trouble is the pins' check's to say.
+        return Vec::new();
+    };
+    let checker = Checker::new(&built);
+    if !checker.applies() {
+        return Vec::new();
+    }
+    let mut found = Diagnoses::default();
+    for case in suite.cases.iter().filter(|c| c.call.is_none()) {
+        found.extend(checker.run_case(case, &suite.support, Feed::Interactive));
+    }
+    found.extend(checker.compiler_found());
+    if let Some(why) = checker.trouble() {
+        println!(
+            "note: {}: the reference was not run from a checked build: {why}",
+            program.display()
+        );
+    }
+    found
+        .into_vec()
+        .iter()
+        .map(|d| {
+            let told = Told::new(d, |_| false);
+            Problem::new(
+                program,
+                format!(
+                    "the reference breaks: {} Fix it: a fault like this can make it print \
+                     otherwise on another machine, and its pins and every grade with it.",
+                    told.sentence()
+                ),
+            )
+        })
+        .collect()
 }
 
 /// The reference program a suite names, as a path to show.
