@@ -159,9 +159,17 @@ fn java(missing: Option<&str>) -> String {
 fn diagnoses() -> String {
     match referee::diagnose::checks::try_here() {
         Ok(found) => format!(
-            "a C program's checked build (sanitizers on) runs in the sandbox and finds {}, {}",
+            "a C program's checked build (sanitizers on) runs in the sandbox and finds {}, {}; \
+             its memory held {}",
             found.located(),
-            found.when().unwrap_or_default()
+            found.when().unwrap_or_default(),
+            if referee::sandbox::get().has_control_groups() {
+                "by the run's control group"
+            } else {
+                "by the build itself (no control group here): its address space limited once \
+                 the sanitizer has started, no other process, no exec, its resident memory \
+                 watched every 10 ms"
+            }
         ),
         Err(why) => format!(
             "NOT WORKING: {why}; programs are graded all the same, with no diagnoses of C and C++ \

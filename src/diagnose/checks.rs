@@ -113,7 +113,14 @@ impl<'b> Checker<'b> {
         };
         let program = prepared.checked.program.with_args(&case.args);
         let provided: Vec<Support> = support.iter().chain(&case.files).cloned().collect();
-        match submission::execute_checked(&program, case.typed(), &case.limits, &provided, feed) {
+        match submission::execute_checked(
+            &program,
+            &prepared.checked.hold,
+            case.typed(),
+            &case.limits,
+            &provided,
+            feed,
+        ) {
             Ok((_jail, result)) => prepared.diagnoses(&result, &case.name, feed),
             Err(e) => {
                 let _ = self
@@ -356,6 +363,7 @@ pub fn try_here() -> Result<Diagnosis, NotHere> {
     let limits = crate::run::Limits::default();
     let (_jail, result) = submission::execute_checked(
         &prepared.checked.program,
+        &prepared.checked.hold,
         (&lines).into(),
         &limits,
         &[],

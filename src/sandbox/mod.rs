@@ -789,6 +789,17 @@ impl Sandbox {
         })
     }
 
+    /// Whether runs have control groups of their own here (settled once
+    /// a slot was made): what holds a checked run's memory, if so.
+    pub fn has_control_groups(&self) -> bool {
+        if !self.settled.load(Ordering::Relaxed) {
+            if let Ok(slot) = self.take_slot() {
+                self.give_back(slot);
+            }
+        }
+        self.layers.lock().map(|l| l.cgroups).unwrap_or(false)
+    }
+
     /// Every protection, on or off, in words. Makes a slot first, so that
     /// what the machine refused is known.
     pub fn protections(&self) -> Vec<Protection> {

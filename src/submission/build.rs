@@ -427,8 +427,10 @@ pub(super) fn compile_with_retry(
     prebuilt: &[PathBuf],
 ) -> Result<(Program, String), BuildError> {
     let command = command_of(compiler)?;
-    let mut objects = library(&command, compiler, stage, flags, support)?;
-    objects.extend(prebuilt.iter().cloned());
+    let library = library(&command, compiler, stage, flags, support)?;
+    // Referee's own objects come first: what they put in `.preinit_array`
+    // (the checked build's hold) runs before anything of the source's.
+    let objects: Vec<PathBuf> = prebuilt.iter().cloned().chain(library).collect();
     let file_name = source.file_name().unwrap_or_default().to_os_string();
     let mut argv: Vec<OsString> = vec![command.into_os_string()];
     if !support.is_empty() {
@@ -436,13 +438,11 @@ pub(super) fn compile_with_retry(
         argv.push("-I.".into());
     }
     argv.extend(flags.iter().map(OsString::from));
+    let named = |o: &PathBuf| o.file_name().unwrap_or_default().to_os_string();
+    // Objects, copied beside the source, by name.
+    argv.extend(objects[..prebuilt.len()].iter().map(named));
     argv.push(file_name);
-    // The library's objects, copied beside the source, by name.
-    argv.extend(
-        objects
-            .iter()
-            .map(|o| o.file_name().unwrap_or_default().to_os_string()),
-    );
+    argv.extend(objects[prebuilt.len()..].iter().map(named));
     argv.extend(["-o".into(), output.into()]);
     argv.extend(compiler.libs.iter().map(OsString::from));
     let tool = Tool {

@@ -41,8 +41,27 @@ pub const SANITIZER_FLAGS: &[&str] = &[
 /// as C with the program's own flags, so it is written to draw no
 /// warning.
 const OPTIONS_SOURCE: &str = r#"/* Written by referee for the checked build: the sanitizers' options,
-   read from the environment (see referee's src/submission/checked.rs). */
+   read from the environment, and, where nothing else holds a run's memory,
+   the hold (see referee's src/submission/checked.rs and hold.rs). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stddef.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 extern void *__libc_stack_end __attribute__((weak));
 const char *__asan_default_options(void);
 const char *__ubsan_default_options(void);
@@ -79,6 +98,167 @@ const char *__ubsan_default_options(void)
 {
     return referee_option("UBSAN_OPTIONS");
 }
+
+/* The hold: with REFEREE_HOLD=<bytes> in the environment, run from
+   .preinit_array right after the sanitizer's start (its shadow is reserved
+   by then) and before anything of the program's. A thread ends the process
+   once its resident memory passes <bytes> (looked at every 10 ms, through
+   getrusage: nothing of /proc is needed); the address space is limited to
+   what is mapped then plus <bytes>; and a seccomp filter refuses every new
+   process and every exec. A run that cannot be held ends at once, with
+   status 125. */
+#ifdef SYS_fork
+#define REFEREE_FORKS 2
+#else
+#define REFEREE_FORKS 0
+#endif
+#if defined(__x86_64__)
+#define REFEREE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define REFEREE_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+static unsigned long referee_held_kib;
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_say(const char *what)
+{
+    const char *end = what;
+    while (*end != 0)
+        end++;
+    syscall(SYS_write, 2, what, (size_t)(end - what));
+}
+
+__attribute__((no_sanitize("address", "undefined"), noreturn))
+static void referee_refuse(const char *why)
+{
+    referee_say("referee: this checked run cannot be held: ");
+    referee_say(why);
+    referee_say("\n");
+    syscall(SYS_exit_group, 125);
+    for (;;) {
+    }
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static void *referee_watch(void *unused)
+{
+    struct rusage use;
+    struct timespec tick;
+    (void)unused;
+    tick.tv_sec = 0;
+    tick.tv_nsec = 10000000;
+    for (;;) {
+        if (syscall(SYS_getrusage, RUSAGE_SELF, &use) == 0
+            && (unsigned long)use.ru_maxrss > referee_held_kib) {
+            referee_say("referee: this checked run held more memory than its limit\n");
+            syscall(SYS_kill, syscall(SYS_getpid), SIGKILL);
+        }
+        syscall(SYS_nanosleep, &tick, 0);
+    }
+    return 0;
+}
+
+/* Whether one more page can be mapped with the address space limited to
+   `limit` (-1: the limit cannot be set). */
+__attribute__((no_sanitize("address", "undefined")))
+static int referee_fits(unsigned long limit, unsigned long most)
+{
+    struct rlimit r;
+    long page;
+    r.rlim_cur = limit;
+    r.rlim_max = most;
+    if (syscall(SYS_prlimit64, 0, RLIMIT_AS, &r, 0) != 0)
+        return -1;
+    page = syscall(SYS_mmap, 0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == -1)
+        return 0;
+    syscall(SYS_munmap, page, 4096);
+    return 1;
+}
+
+/* What the process has mapped, to a page: the least address-space limit
+   under which one more page fits, found by halving (no /proc needed). */
+__attribute__((no_sanitize("address", "undefined")))
+static unsigned long referee_mapped(unsigned long most)
+{
+    unsigned long low = 0;
+    unsigned long high = most;
+    if (referee_fits(high, most) != 1)
+        return 0;
+    while (high - low > 4096) {
+        unsigned long middle = low + (high - low) / 2;
+        int fits = referee_fits(middle, most);
+        if (fits < 0)
+            return 0;
+        if (fits)
+            high = middle;
+        else
+            low = middle;
+    }
+    return high - 4096;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_hold(void)
+{
+    const char *hold = referee_option("REFEREE_HOLD");
+    unsigned long extra = 0;
+    unsigned long mapped;
+    struct rlimit limit;
+    pthread_t watcher;
+#ifdef REFEREE_ARCH
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REFEREE_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 2),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 6 + REFEREE_FORKS, 5 + REFEREE_FORKS),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 2 + REFEREE_FORKS, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 1 + REFEREE_FORKS, 0),
+#ifdef SYS_fork
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fork, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_vfork, 1, 0),
+#endif
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog program;
+#endif
+    if (*hold == 0)
+        return;
+    for (; *hold >= '0' && *hold <= '9'; hold++)
+        extra = extra * 10 + (unsigned long)(*hold - '0');
+    referee_held_kib = extra >> 10;
+    if (pthread_create(&watcher, 0, referee_watch, 0) != 0)
+        referee_refuse("no thread can watch its memory");
+    if (syscall(SYS_prlimit64, 0, RLIMIT_AS, 0, &limit) != 0)
+        referee_refuse("its address space cannot be read");
+    mapped = referee_mapped(limit.rlim_max < (1UL << 47) ? limit.rlim_max : 1UL << 47);
+    if (mapped == 0)
+        referee_refuse("its address space cannot be measured");
+    limit.rlim_cur = mapped + extra;
+    limit.rlim_max = mapped + extra;
+    if (syscall(SYS_prlimit64, 0, RLIMIT_AS, &limit, 0) != 0)
+        referee_refuse("its address space cannot be limited");
+#ifdef REFEREE_ARCH
+    program.len = (unsigned short)(sizeof filter / sizeof filter[0]);
+    program.filter = filter;
+    if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+        || syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) != 0)
+        referee_refuse("no seccomp filter can be installed");
+#else
+    referee_refuse("referee does not know this processor's system calls");
+#endif
+}
+
+__attribute__((used, section(".preinit_array")))
+static void (*const referee_hold_first)(void) = referee_hold;
 "#;
 
 /// Its name in the build's folder.
@@ -139,6 +319,85 @@ pub struct Checked {
     /// What the compiler said in its pass for warnings (its JSON), or
     /// why that pass could not be made.
     pub warnings: Result<String, CheckError>,
+    /// Whether its runs can hold themselves, where nothing else holds
+    /// them.
+    pub hold: Hold,
+}
+
+/// Whether a checked build's runs can be held where no control group
+/// holds them ([`super::hold`]): found when first asked (only there), by
+/// comparing the program with a probe built the same way.
+#[derive(Debug)]
+pub struct Hold {
+    compiler: &'static Compiler,
+    flags: Vec<String>,
+    options: PathBuf,
+    extension: String,
+    binary: PathBuf,
+    verdict: OnceLock<Result<(), String>>,
+}
+
+impl Hold {
+    /// `Ok` where nothing of the program's runs before its hold; else
+    /// what does, in words.
+    pub fn verified(&self) -> Result<(), String> {
+        self.verdict
+            .get_or_init(|| {
+                let probe = probe(self.compiler, &self.flags, &self.options, &self.extension)?;
+                let program = super::hold::facts(&self.binary)?;
+                super::hold::compare(&probe, &program)
+            })
+            .clone()
+    }
+}
+
+/// The facts of a program of one line built by `compiler` with `flags`
+/// and the options' object: built once, in that object's folder, and
+/// kept for every checked build after.
+fn probe(
+    compiler: &'static Compiler,
+    flags: &[String],
+    options: &Path,
+    extension: &str,
+) -> Result<super::hold::Facts, String> {
+    type Made = Vec<(
+        (&'static str, Vec<String>),
+        Result<super::hold::Facts, String>,
+    )>;
+    static MADE: Mutex<Made> = Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (compiler.name, flags.to_vec());
+    if let Some((_, facts)) = made.iter().find(|(k, _)| *k == key) {
+        return facts.clone();
+    }
+    let folder = options.parent().unwrap_or(Path::new("."));
+    let name = format!(".referee-probe-{}", made.len());
+    let source = folder.join(format!("{name}.{extension}"));
+    let facts = std::fs::write(&source, "int main(void) { return 0; }\n")
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            compile_with_retry(
+                compiler,
+                &source,
+                folder,
+                flags,
+                &[],
+                &name,
+                &[options.into()],
+            )
+            .map_err(|e| format!("the probe could not be built: {e}"))
+        })
+        .and_then(|(program, _)| {
+            super::hold::facts(Path::new(
+                program
+                    .argv
+                    .first()
+                    .map(|a| a.as_os_str())
+                    .unwrap_or_default(),
+            ))
+        });
+    made.push((key, facts.clone()));
+    facts
 }
 
 /// Why a program has no checked build: never a grade's concern (the
@@ -180,7 +439,7 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
         &flags,
         &recipe.support,
         "checked",
-        &[options],
+        std::slice::from_ref(&options),
     )
     .map_err(|e| CheckError::Build {
         flags: SANITIZER_FLAGS.join(" "),
@@ -198,7 +457,7 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
     .map_err(|e| CheckError::Warnings(e.to_string()));
     Ok(Checked {
         program,
-        binary,
+        binary: binary.clone(),
         source: recipe.source.clone(),
         source_name: recipe
             .source
@@ -206,5 +465,17 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
         warnings,
+        hold: Hold {
+            compiler: recipe.compiler,
+            flags,
+            options,
+            extension: recipe
+                .source
+                .extension()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "c".into()),
+            binary,
+            verdict: OnceLock::new(),
+        },
     })
 }

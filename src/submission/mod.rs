@@ -30,6 +30,7 @@ mod build;
 pub mod checked;
 mod error;
 mod flags;
+pub mod hold;
 pub mod java;
 pub mod languages;
 mod program;

@@ -1,9 +1,10 @@
 //! A checked build's runs (see [`super::checked`]): runs like any other,
 //! in the same sandbox with every layer on, with three differences
-//! ([`prepare`]): the address space is not limited (a sanitizer reserves
-//! terabytes it never uses), so memory is held by the control group, or
-//! by the sanitizer's own limits where it can read `/proc` (refused
-//! otherwise); the sanitizers write their
+//! ([`prepare`]): the address space is not limited from outside (a
+//! sanitizer reserves terabytes it never uses), so memory is held by the
+//! control group, or, where there is none, by the build's own hold
+//! ([`super::hold`]; refused where the program could run code before
+//! it); the sanitizers write their
 //! reports into a folder of the run's, never onto the terminal the
 //! transcript is read from; and the runner notes that folder's size
 //! before each input line, so that each report is placed after the
@@ -14,6 +15,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use super::checked::Hold;
 use crate::run::{Limits, Report};
 use crate::sandbox::Jail;
 use crate::untrusted;
@@ -43,12 +45,29 @@ pub fn limits(limits: &Limits) -> Limits {
     }
 }
 
-/// Makes `jail` ready for a checked run under `limits`: the reports'
-/// folder, writable by the program; the sanitizers' options; no limit on
-/// address space. Refused where nothing would hold the run's memory in
-/// its place (see [`memory_held`]).
-pub fn prepare(jail: &mut Jail, limits: &Limits) -> io::Result<()> {
-    let watched = memory_held(jail)?;
+/// The address space a held run may add to what is mapped when its hold
+/// starts, where the case has no memory limit: only its processes and
+/// `exec` are refused then.
+const UNLIMITED_HOLD: u64 = 1 << 46;
+
+/// Makes `jail` ready for a checked run of the build `hold` is of, under
+/// `limits`: the reports' folder, writable by the program; the
+/// sanitizers' options; no limit on address space from outside. Where
+/// the slot has no control group, the build's hold is asked for, and the
+/// run refused where the program could run code before it.
+pub fn prepare(jail: &mut Jail, limits: &Limits, hold: &Hold) -> io::Result<()> {
+    // Where the slot's control group holds the run, nothing more is
+    // needed; elsewhere the build holds itself.
+    if !jail.has_group() {
+        hold.verified().map_err(|why| {
+            io::Error::other(format!(
+                "no control group holds a checked run's memory here, and this program's \
+                 checked build cannot hold its own: {why}"
+            ))
+        })?;
+        let bytes = limits.memory.unwrap_or(UNLIMITED_HOLD);
+        jail.set_env("REFEREE_HOLD", bytes.to_string());
+    }
     let folder = jail.workdir().join(REPORTS);
     std::fs::create_dir(&folder)?;
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o777))?;
@@ -56,48 +75,25 @@ pub fn prepare(jail: &mut Jail, limits: &Limits) -> io::Result<()> {
     let inside = inside.to_string_lossy();
     jail.reserve_address_space(libc::RLIM_INFINITY);
     let memory = limits.memory.map(|m| (m >> 20).max(1)).unwrap_or(0);
-    jail.set_env("ASAN_OPTIONS", asan_options(&inside, memory, watched));
+    jail.set_env("ASAN_OPTIONS", asan_options(&inside, memory));
     jail.set_env("UBSAN_OPTIONS", ubsan_options(&inside));
     jail.watch(folder);
     Ok(())
 }
 
-/// What holds a checked run's memory once its address space is not
-/// limited: the slot's control group, where there is one (`Ok(false)`);
-/// else, where programs see the machine's `/proc` (no minimal root: a
-/// container), the sanitizer itself, which then watches the process's
-/// resident memory (`Ok(true)`). Elsewhere nothing would, and a program
-/// could take the machine's memory with `mmap`: the run is refused, and
-/// the program has no diagnoses of its runs (its grade is made as ever).
-fn memory_held(jail: &Jail) -> io::Result<bool> {
-    if jail.has_group() {
-        return Ok(false);
-    }
-    let sees_proc = jail.inside(jail.workdir()) == jail.workdir();
-    if sees_proc {
-        return Ok(true);
-    }
-    Err(io::Error::other(
-        "no control group holds a checked run's memory here, and the sanitizer cannot watch it          without /proc (as root, or where control groups are delegated, it can)",
-    ))
-}
-
 /// AddressSanitizer's options: reports to `log` (with the process id
 /// after it), unsymbolized (referee places them itself: no symbolizer is
 /// let into the sandbox), no leak check (it needs `ptrace`, and a leak
-/// is no undefined behaviour), the allocator held to `memory_mb`, and,
-/// where `watched`, the resident memory too (checked every tenth of a
-/// second by a thread of the sanitizer's).
-fn asan_options(log: &str, memory_mb: u64, watched: bool) -> OsString {
+/// is no undefined behaviour), the allocator held to `memory_mb` (so that
+/// a program that allocates too much is told so by the sanitizer; what
+/// holds the run's memory is the control group or the hold).
+fn asan_options(log: &str, memory_mb: u64) -> OsString {
     let mut options = format!(
         "log_path={log}:symbolize=0:detect_leaks=0:print_summary=1:\
          allocator_may_return_null=0:handle_abort=1:detect_odr_violation=0"
     );
     if memory_mb > 0 {
         options.push_str(&format!(":malloc_limit_mb={memory_mb}"));
-        if watched {
-            options.push_str(&format!(":hard_rss_limit_mb={memory_mb}"));
-        }
     }
     options.into()
 }

@@ -70,7 +70,7 @@ pub fn execute(
     feed: Feed,
 ) -> Result<(Jail, RunResult), StartError> {
     crate::timings::time(crate::timings::Phase::Runs, || {
-        execute_timed(program, input, limits, support, feed, false)
+        execute_timed(program, input, limits, support, feed, None)
     })
 }
 
@@ -80,6 +80,7 @@ pub fn execute(
 /// read into the result ([`RunResult::reports`]).
 pub fn execute_checked(
     program: &Program,
+    hold: &super::checked::Hold,
     input: Input<'_>,
     limits: &Limits,
     support: &[Support],
@@ -87,7 +88,7 @@ pub fn execute_checked(
 ) -> Result<(Jail, RunResult), StartError> {
     let limits = super::sanitized::limits(limits);
     crate::timings::time(crate::timings::Phase::Diagnose, || {
-        execute_timed(program, input, &limits, support, feed, true)
+        execute_timed(program, input, &limits, support, feed, Some(hold))
     })
 }
 
@@ -97,15 +98,15 @@ fn execute_timed(
     limits: &Limits,
     support: &[Support],
     feed: Feed,
-    checked: bool,
+    checked: Option<&super::checked::Hold>,
 ) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
         let mut jail = super::sandbox()
             .jail(&program.reads, limits)
             .map_err(StartError::Sandbox)?;
         provide(jail.workdir(), support)?;
-        if checked {
-            super::sanitized::prepare(&mut jail, limits).map_err(StartError::Checks)?;
+        if let Some(hold) = checked {
+            super::sanitized::prepare(&mut jail, limits, hold).map_err(StartError::Checks)?;
         }
         // A virtual machine's heap limit is the case's memory limit's.
         let (argv, address_space) = program.within(limits);
@@ -122,7 +123,7 @@ fn execute_timed(
                 program: program_name(program),
                 source,
             })?;
-        if checked {
+        if checked.is_some() {
             result.reports = super::sanitized::reports(&jail);
         }
         Ok((jail, result))

@@ -1,0 +1,6 @@
+#include "common.h"
+int main(void)
+{
+    write_past();
+    return 0;
+}
