@@ -530,3 +530,45 @@ fn cases_validate_checks_the_reference_too() {
     // Its pins still match: only the checked build tells.
     assert!(!said.contains("no longer prints"), "{said}");
 }
+
+/// Identical programs (copied from one student to another, or a class
+/// handed in twice) share one checked build, as they share their
+/// ordinary one: `--timings` counts checked builds and runs together in
+/// its diagnose phase, so three students of one program, every case run
+/// again (`--diagnose`), count one build and each student's own runs.
+#[test]
+fn identical_programs_make_one_checked_build() {
+    let work = tempfile::tempdir().unwrap();
+    let cases = suite("connect4", "", &CASES[..2]);
+    let class = work.path().join("class");
+    for who in ["ann", "ben", "cal"] {
+        fs::create_dir_all(class.join(who)).unwrap();
+        fs::copy(
+            test_file("programs/unsafe/connect4-reads-past-row.c"),
+            class.join(who).join("lab6.c"),
+        )
+        .unwrap();
+    }
+    let out = work.path().join("out");
+    let graded = grade_connect4(
+        work.path(),
+        cases.path(),
+        &out,
+        &["--timings", "--jobs", "1", "--diagnose"],
+        &class,
+    );
+    let text = stderr(&graded);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("diagnose"))
+        .unwrap_or_else(|| panic!("no diagnose line in:\n{text}"));
+    let counted: u64 = line.split_whitespace().nth(3).unwrap().parse().unwrap();
+    let results = read_json(&out.join("results.json"));
+    let mut runs = 0;
+    for who in ["ann", "ben", "cal"] {
+        let cases = student(&results, who)["cases"].as_array().unwrap().clone();
+        runs += cases.len() as u64;
+        assert!(!diagnoses(&results, who).is_empty(), "{who}");
+    }
+    assert_eq!(counted, runs + 1, "one checked build, {runs} runs:\n{line}");
+}

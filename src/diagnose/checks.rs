@@ -23,14 +23,15 @@ const SOURCE_LIMIT: u64 = 4 << 20;
 /// asked for.
 pub struct Checker<'b> {
     built: &'b Built,
-    checked: OnceLock<Result<Prepared, CheckError>>,
+    checked: OnceLock<Result<Prepared<'b>, CheckError>>,
     /// The first checked run the grader could not make, in words.
     failed_run: OnceLock<String>,
 }
 
-/// A checked build and its debug information.
-struct Prepared {
-    checked: Checked,
+/// A checked build (the build's own, shared by the students of an
+/// identical program) and its debug information.
+struct Prepared<'b> {
+    checked: &'b Checked,
     /// Its reader keeps caches that are not shared between threads: the
     /// cases of one submission that run at once take turns.
     symbols: Option<std::sync::Mutex<Symbols>>,
@@ -52,13 +53,22 @@ impl<'b> Checker<'b> {
         self.built.recipe.is_some()
     }
 
-    fn prepared(&self) -> Result<&Prepared, &CheckError> {
+    fn prepared(&self) -> Result<&Prepared<'b>, &CheckError> {
+        let built = self.built;
         self.checked
             .get_or_init(|| {
-                let recipe = self.built.recipe.as_ref().ok_or(CheckError::NotCompiled)?;
-                let checked = crate::timings::time(crate::timings::Phase::Diagnose, || {
-                    checked::build(recipe, self.built.stage.path(), warnings::warning_args())
-                })?;
+                let recipe = built.recipe.as_ref().ok_or(CheckError::NotCompiled)?;
+                // Kept with the build: the students who share it share this.
+                let made = built.checked.get_or_init(|| {
+                    crate::timings::time(crate::timings::Phase::Diagnose, || {
+                        checked::build(recipe, built.stage.path(), warnings::warning_args())
+                    })
+                });
+                let checked = match made {
+                    Some(Ok(checked)) => checked,
+                    Some(Err(e)) => return Err(e.clone()),
+                    None => return Err(CheckError::Folder("a build keeps another thing".into())),
+                };
                 let symbols = Symbols::open(&checked.binary).map(std::sync::Mutex::new);
                 let source = source_lines(&checked.source);
                 Ok(Prepared {
@@ -132,7 +142,7 @@ impl<'b> Checker<'b> {
     }
 }
 
-impl Prepared {
+impl Prepared<'_> {
     /// The diagnoses of one checked run of `case`.
     fn diagnoses(&self, result: &RunResult, case: &str, feed: Feed) -> Vec<Diagnosis> {
         // Reports are placed after an input line only where the run's

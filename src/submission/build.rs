@@ -8,8 +8,10 @@
 //! copy. Build tools run in the same sandbox as programs, without a
 //! terminal.
 
+use std::any::Any;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use tempfile::TempDir;
@@ -63,6 +65,35 @@ pub struct Built {
     /// For a C or C++ program: what its checked build is made from
     /// (see [`super::checked`]).
     pub recipe: Option<Recipe>,
+    /// Its checked build, once asked for (see [`super::checked`]): made
+    /// once for every student who shares this build (identical programs,
+    /// see [`super::shared`]).
+    pub checked: Later,
+}
+
+/// Room for something made from a build when first asked for, kept with
+/// it: its checked build, whose type is of [`super::checked`], a module
+/// that builds on this one and so cannot be named here.
+#[derive(Default)]
+pub struct Later(OnceLock<Box<dyn Any + Send + Sync>>);
+
+impl Later {
+    /// What is kept, made by `make` the first time (whoever asks meanwhile
+    /// waits); `None` where something of another type is kept.
+    pub fn get_or_init<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> Option<&T> {
+        self.0.get_or_init(|| Box::new(make())).downcast_ref::<T>()
+    }
+}
+
+impl std::fmt::Debug for Later {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let made = if self.0.get().is_some() {
+            "made"
+        } else {
+            "not yet made"
+        };
+        f.write_str(made)
+    }
 }
 
 /// What a checked build is made from: kept by the ordinary build of a C
@@ -297,6 +328,7 @@ fn build_timed(
         stage,
         syntax,
         recipe,
+        checked: Later::default(),
     })
 }
 

@@ -9,9 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::build::{compile_object, compile_with_retry, compiler_messages, Recipe};
+use super::hold::{Facts, Hold, Probe, Unheld};
 use super::languages::Compiler;
 use super::start::Support;
 use crate::run::Program;
@@ -324,31 +325,16 @@ pub struct Checked {
     pub hold: Hold,
 }
 
-/// Whether a checked build's runs can be held where no control group
-/// holds them ([`super::hold`]): found when first asked (only there), by
-/// comparing the program with a probe built the same way.
-#[derive(Debug)]
-pub struct Hold {
-    compiler: &'static Compiler,
-    flags: Vec<String>,
-    options: PathBuf,
-    extension: String,
-    binary: PathBuf,
-    verdict: OnceLock<Result<(), String>>,
-}
-
-impl Hold {
-    /// `Ok` where nothing of the program's runs before its hold; else
-    /// what does, in words.
-    pub fn verified(&self) -> Result<(), String> {
-        self.verdict
-            .get_or_init(|| {
-                let probe = probe(self.compiler, &self.flags, &self.options, &self.extension)?;
-                let program = super::hold::facts(&self.binary)?;
-                super::hold::compare(&probe, &program)
-            })
-            .clone()
-    }
+/// How the probe of a checked build of `recipe`, with `flags` and the
+/// options' object, is had: built once per compiler and flags.
+fn probe_of(recipe: &Recipe, flags: Vec<String>, options: PathBuf) -> Probe {
+    let compiler = recipe.compiler;
+    let extension = recipe
+        .source
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "c".into());
+    Arc::new(move || probe(compiler, &flags, &options, &extension))
 }
 
 /// The facts of a program of one line built by `compiler` with `flags`
@@ -359,11 +345,8 @@ fn probe(
     flags: &[String],
     options: &Path,
     extension: &str,
-) -> Result<super::hold::Facts, String> {
-    type Made = Vec<(
-        (&'static str, Vec<String>),
-        Result<super::hold::Facts, String>,
-    )>;
+) -> Result<Facts, Unheld> {
+    type Made = Vec<((&'static str, Vec<String>), Result<Facts, Unheld>)>;
     static MADE: Mutex<Made> = Mutex::new(Vec::new());
     let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
     let key = (compiler.name, flags.to_vec());
@@ -373,28 +356,16 @@ fn probe(
     let folder = options.parent().unwrap_or(Path::new("."));
     let name = format!(".referee-probe-{}", made.len());
     let source = folder.join(format!("{name}.{extension}"));
+    let objects = [options.to_path_buf()];
     let facts = std::fs::write(&source, "int main(void) { return 0; }\n")
-        .map_err(|e| e.to_string())
+        .map_err(|e| Unheld::Probe(e.to_string()))
         .and_then(|()| {
-            compile_with_retry(
-                compiler,
-                &source,
-                folder,
-                flags,
-                &[],
-                &name,
-                &[options.into()],
-            )
-            .map_err(|e| format!("the probe could not be built: {e}"))
+            compile_with_retry(compiler, &source, folder, flags, &[], &name, &objects)
+                .map_err(|e| Unheld::Probe(e.to_string()))
         })
         .and_then(|(program, _)| {
-            super::hold::facts(Path::new(
-                program
-                    .argv
-                    .first()
-                    .map(|a| a.as_os_str())
-                    .unwrap_or_default(),
-            ))
+            let binary = program.argv.first().map(|a| a.as_os_str());
+            super::hold::facts(Path::new(binary.unwrap_or_default()))
         });
     made.push((key, facts.clone()));
     facts
@@ -465,17 +436,6 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
         warnings,
-        hold: Hold {
-            compiler: recipe.compiler,
-            flags,
-            options,
-            extension: recipe
-                .source
-                .extension()
-                .map(|e| e.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "c".into()),
-            binary,
-            verdict: OnceLock::new(),
-        },
+        hold: Hold::new(binary, probe_of(recipe, flags, options)),
     })
 }

@@ -27,7 +27,8 @@
 //! hold it; its grade is made as ever.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use object::elf;
 use object::read::elf::{ElfFile64, ProgramHeader, Sym};
@@ -55,18 +56,95 @@ pub struct Facts {
 /// The most of a program file that is read.
 const READ_LIMIT: u64 = 256 << 20;
 
+/// Why a checked build's runs cannot hold themselves: what of the
+/// program's would run before its hold, in words for the TA.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unheld {
+    /// The linked program could not be read.
+    #[error("cannot read the checked build: {0}")]
+    Unreadable(String),
+    /// It is larger than referee reads.
+    #[error("the checked build is larger than referee reads")]
+    TooLarge,
+    /// It is no ELF program.
+    #[error("the checked build is not an ELF program: {0}")]
+    NotElf(String),
+    /// It names another loader.
+    #[error("it names another dynamic loader ({0}) than the compiler's")]
+    OtherLoader(String),
+    /// It defines an indirect function.
+    #[error(
+        "it defines an indirect function (`ifunc`), whose resolver runs before anything else \
+         of a program"
+    )]
+    Indirect,
+    /// It has an entry of its own ahead of referee's.
+    #[error("it puts code of its own in `.preinit_array` ahead of referee's")]
+    Preinit,
+    /// It replaces a function the sanitizers' runtime defines weakly.
+    #[error("it defines `{0}`, a function of the sanitizers' runtime")]
+    Replaces(String),
+    /// It defines a function the runtime calls where one is defined.
+    #[error("it defines `{0}`, which the sanitizers' runtime calls if it is there")]
+    Hooks(String),
+    /// The probe it is compared with could not be made.
+    #[error("the probe it is compared with could not be built: {0}")]
+    Probe(String),
+}
+
+/// What a checked build is compared with: the facts of a probe built the
+/// same way, made by whoever made the build (see [`super::checked`]).
+pub type Probe = Arc<dyn Fn() -> Result<Facts, Unheld> + Send + Sync>;
+
+/// Whether a checked build's runs can hold themselves: found when first
+/// asked (only where no control group holds them), by comparing the
+/// program with its probe.
+pub struct Hold {
+    binary: PathBuf,
+    probe: Probe,
+    verdict: OnceLock<Result<(), Unheld>>,
+}
+
+impl Hold {
+    /// The hold of the checked build at `binary`, compared with `probe`.
+    pub fn new(binary: PathBuf, probe: Probe) -> Hold {
+        Hold {
+            binary,
+            probe,
+            verdict: OnceLock::new(),
+        }
+    }
+
+    /// `Ok` where nothing of the program's runs before its hold; else
+    /// what does.
+    pub fn verified(&self) -> Result<(), Unheld> {
+        self.verdict
+            .get_or_init(|| compare(&(self.probe)()?, &facts(&self.binary)?))
+            .clone()
+    }
+}
+
+impl std::fmt::Debug for Hold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hold")
+            .field("binary", &self.binary)
+            .field("verdict", &self.verdict.get())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Reads the facts of the program at `path`.
-pub fn facts(path: &Path) -> Result<Facts, String> {
+pub fn facts(path: &Path) -> Result<Facts, Unheld> {
     let (data, cut) = crate::untrusted::read_start(path, READ_LIMIT)
-        .map_err(|e| format!("cannot read the checked build: {e}"))?;
+        .map_err(|e| Unheld::Unreadable(e.to_string()))?;
     if cut {
-        return Err("the checked build is larger than referee reads".into());
+        return Err(Unheld::TooLarge);
     }
     parse(&data)
 }
 
-fn parse(data: &[u8]) -> Result<Facts, String> {
-    let bad = |e: object::Error| format!("the checked build is not an ELF program: {e}");
+fn parse(data: &[u8]) -> Result<Facts, Unheld> {
+    let bad = |e: object::Error| Unheld::NotElf(e.to_string());
     let file = ElfFile64::<Endianness>::parse(data).map_err(bad)?;
     let endian = file.endian();
     let mut facts = Facts::default();
@@ -118,14 +196,12 @@ fn preinit(
     file: &ElfFile64<'_, Endianness>,
     endian: Endianness,
     functions: &std::collections::BTreeMap<u64, String>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Unheld> {
     let Some(section) = file.section_by_name(".preinit_array") else {
         return Ok(Vec::new());
     };
     let start = section.address();
-    let words = section
-        .data()
-        .map_err(|e| format!("cannot read the checked build's .preinit_array: {e}"))?;
+    let words = section.data().map_err(|e| Unheld::NotElf(e.to_string()))?;
     let addends: std::collections::BTreeMap<u64, i64> = file
         .dynamic_relocations()
         .into_iter()
@@ -178,35 +254,28 @@ fn is_sanitizers(name: &str) -> bool {
 /// Why `program`'s checked runs cannot be held as `probe`'s are: the
 /// first thing of the student's that would run before the hold, in words
 /// for the TA.
-pub fn compare(probe: &Facts, program: &Facts) -> Result<(), String> {
+pub fn compare(probe: &Facts, program: &Facts) -> Result<(), Unheld> {
+    let safe = |name: &[u8]| crate::text::visible::safe(name).to_string();
     if program.interpreter != probe.interpreter {
-        return Err(format!(
-            "it names another dynamic loader ({}) than the compiler's",
-            crate::text::visible::safe(program.interpreter.as_deref().unwrap_or(b"none"))
-        ));
+        let named = program.interpreter.as_deref().unwrap_or(b"none");
+        return Err(Unheld::OtherLoader(safe(named)));
     }
     if program.indirect > probe.indirect {
-        return Err("it defines an indirect function (`ifunc`), whose resolver runs before anything else of a program".into());
+        return Err(Unheld::Indirect);
     }
     let ours = probe.preinit.len();
     if program.preinit.len() < ours || program.preinit[..ours] != probe.preinit[..] {
-        return Err("it puts code of its own in `.preinit_array` ahead of referee's".into());
+        return Err(Unheld::Preinit);
     }
     if let Some(name) = probe.weak.difference(&program.weak).next() {
-        return Err(format!(
-            "it defines `{}`, a function of the sanitizers' runtime",
-            crate::text::visible::safe(name.as_bytes())
-        ));
+        return Err(Unheld::Replaces(safe(name.as_bytes())));
     }
     if let Some(name) = probe
         .undefined_weak
         .iter()
         .find(|name| program.defined.contains(*name))
     {
-        return Err(format!(
-            "it defines `{}`, which the sanitizers' runtime calls if it is there",
-            crate::text::visible::safe(name.as_bytes())
-        ));
+        return Err(Unheld::Hooks(safe(name.as_bytes())));
     }
     Ok(())
 }
@@ -247,13 +316,14 @@ mod tests {
         for (word, change) in cases {
             let mut program = probe.clone();
             change(&mut program);
-            let why = compare(&probe, &program).unwrap_err();
+            let why = compare(&probe, &program).unwrap_err().to_string();
             assert!(why.contains(word), "{word}: {why}");
         }
     }
 
     #[test]
     fn what_is_not_an_elf_program_is_said_not_to_be() {
-        assert!(parse(b"#!/bin/sh\n").unwrap_err().contains("not an ELF"));
+        let why = parse(b"#!/bin/sh\n").unwrap_err().to_string();
+        assert!(why.contains("not an ELF"), "{why}");
     }
 }

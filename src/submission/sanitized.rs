@@ -15,7 +15,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use super::checked::Hold;
+use super::hold::Hold;
 use crate::run::{Limits, Report};
 use crate::sandbox::Jail;
 use crate::untrusted;

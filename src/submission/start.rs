@@ -80,7 +80,7 @@ pub fn execute(
 /// read into the result ([`RunResult::reports`]).
 pub fn execute_checked(
     program: &Program,
-    hold: &super::checked::Hold,
+    hold: &super::hold::Hold,
     input: Input<'_>,
     limits: &Limits,
     support: &[Support],
@@ -98,7 +98,7 @@ fn execute_timed(
     limits: &Limits,
     support: &[Support],
     feed: Feed,
-    checked: Option<&super::checked::Hold>,
+    checked: Option<&super::hold::Hold>,
 ) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
         let mut jail = super::sandbox()
