@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's
 # image. It installs what referee needs (C and C++ compilers, Python 3),
-# then referee itself: the prebuilt `referee` at the root of the zip when
-# there is one (no Rust needed), else built from the source in the zip,
+# then referee itself: the Debian package at the root of the zip when
+# there is one (`referee_<version>_amd64.deb`, from a release or
+# packaging/dist.sh: no Rust needed), else the prebuilt `referee` at the
+# root of the zip when there is one, else built from the source in the zip,
 # which Gradescope unpacks in /autograder/source. Last it proves that
 # this image can grade (`referee doctor`) and checks the cases, so that a
 # broken image fails its build, not every student's submission. See
@@ -16,7 +18,11 @@ if ! command -v gcc >/dev/null || ! command -v g++ >/dev/null || ! command -v py
     apt-get install -y --no-install-recommends gcc g++ libc6-dev python3 curl ca-certificates
 fi
 
-if [ -f referee ]; then
+debs=(referee_*_amd64.deb)
+if [ -f "${debs[0]}" ]; then
+    # The package: apt installs what it depends on (gcc, g++, python3).
+    apt-get install -y --no-install-recommends "./${debs[0]}"
+elif [ -f referee ]; then
     # A prebuilt referee (zip -j autograder.zip target/release/referee).
     install -m 0755 referee /usr/local/bin/referee
 else

@@ -13,7 +13,12 @@ use referee::run::Feed;
 /// Grade console-game programming assignments against a reference
 /// implementation.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, about, long_about = None)]
+#[command(
+    name = "referee",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("REFEREE_COMMIT"), ")"),
+    about,
+    long_about = None
+)]
 #[command(after_help = games_help())]
 pub struct Cli {
     /// What to do.
