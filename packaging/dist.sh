@@ -28,7 +28,7 @@ if ! command -v cargo >/dev/null 2>&1; then
     echo "packaging/dist.sh: cargo is missing: install Rust with rustup (https://rustup.rs)" >&2
     exit 1
 fi
-if ! cargo zigbuild --version >/dev/null 2>&1; then
+if ! command -v cargo-zigbuild >/dev/null 2>&1; then
     echo "packaging/dist.sh: cargo-zigbuild is missing: pip install ziglang cargo-zigbuild" >&2
     exit 1
 fi
@@ -36,7 +36,7 @@ if ! command -v zig >/dev/null 2>&1 && ! python3 -c 'import ziglang' >/dev/null 
     echo "packaging/dist.sh: Zig is missing: pip install ziglang" >&2
     exit 1
 fi
-if ! cargo deb --version >/dev/null 2>&1; then
+if ! command -v cargo-deb >/dev/null 2>&1; then
     echo "packaging/dist.sh: cargo-deb is missing: cargo install cargo-deb" >&2
     exit 1
 fi

@@ -162,10 +162,11 @@ fn the_package_installs_grades_and_removes_cleanly_on_a_bare_debian_12() {
 fn the_package_is_refused_by_apt_where_gcc_cannot_be_had() {
     let deb = artifact("_amd64.deb");
     let work = shared_folder();
-    // Without gcc, and with no package list to fetch it from (a bare
-    // image has none), apt must refuse, saying what is missing.
+    // Without gcc, and with no package list to fetch it from, apt must
+    // refuse, saying what is missing.
     let script = format!(
         "dpkg --purge g++ gcc >/dev/null\n\
+         rm -rf /var/lib/apt/lists/*\n\
          if apt-get install -y /dist/{} 2>&1; then echo INSTALLED; fi\n",
         deb.file_name().unwrap().to_string_lossy()
     );

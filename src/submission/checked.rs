@@ -236,8 +236,9 @@ static void referee_hold(void)
     for (; *hold >= '0' && *hold <= '9'; hold++)
         extra = extra * 10 + (unsigned long)(*hold - '0');
     referee_held_kib = extra >> 10;
-    if (pthread_create(&watcher, 0, referee_watch, 0) != 0)
-        referee_refuse("no thread can watch its memory");
+    /* Measured while this is the only thread: the limit is low for a
+       moment while it is halved, and a thread starting meanwhile (its
+       stack, the sanitizer's own records of it) could not map. */
     if (syscall(SYS_prlimit64, 0, RLIMIT_AS, 0, &limit) != 0)
         referee_refuse("its address space cannot be read");
     mapped = referee_mapped(limit.rlim_max < (1UL << 47) ? limit.rlim_max : 1UL << 47);
@@ -247,6 +248,8 @@ static void referee_hold(void)
     limit.rlim_max = mapped + extra;
     if (syscall(SYS_prlimit64, 0, RLIMIT_AS, &limit, 0) != 0)
         referee_refuse("its address space cannot be limited");
+    if (pthread_create(&watcher, 0, referee_watch, 0) != 0)
+        referee_refuse("no thread can watch its memory");
 #ifdef REFEREE_ARCH
     program.len = (unsigned short)(sizeof filter / sizeof filter[0]);
     program.filter = filter;
