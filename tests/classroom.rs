@@ -380,7 +380,15 @@ fn no_command_but_ours(id: &str, run: &Run, payload: &Value) {
         run.github_output
     );
     assert!(!run.github_output.contains("eyJmb3JnZWQiOnRydWV9"));
-    assert!(!run.summary.contains("eyJmb3JnZWQiOnRydWV9\n"));
+    // The summary quotes what the program printed, in a code block; it
+    // holds no line the program wrote into the file itself.
+    assert!(
+        !run.summary
+            .lines()
+            .any(|l| l == "result=eyJmb3JnZWQiOnRydWV9"),
+        "{}",
+        run.summary
+    );
 }
 
 #[test]
@@ -392,10 +400,18 @@ fn the_hostile_programs_text_is_shown_but_starts_nothing() {
     let payload = run.payload();
     let bee = &payload["tests"][0];
     let message = bee["message"].as_str().unwrap();
+    // Quoted, and no line of it starts a workflow command.
     assert!(
-        message.contains("> ::error file=lab.py,line=1::forged error"),
+        message.contains("+ ::error file=lab.py,line=1::forged error"),
         "{message}"
     );
+    assert!(
+        message.contains("printed `::error file=lab.py"),
+        "{message}"
+    );
+    for line in message.lines() {
+        assert!(!line.trim_start().starts_with("::"), "{line}");
+    }
     assert!(
         message.contains("%0A::warning::percent trick%0D"),
         "{message}"
