@@ -44,6 +44,11 @@ pub enum Command {
     /// Grade one submission inside Gradescope's autograder (every case,
     /// hidden ones too) and write Gradescope's results.json.
     Gradescope(GradescopeArgs),
+    /// Grade a student's repository in GitHub Classroom's autograding
+    /// (every case, hidden ones unnamed) for GitHub's grading reporter:
+    /// a `result` line appended to $GITHUB_OUTPUT, a summary and
+    /// annotations.
+    Classroom(ClassroomArgs),
     /// Combine the --out folders of shards into one set of reports.
     Merge {
         /// Where to write the combined reports.
@@ -288,6 +293,21 @@ pub struct GradescopeArgs {
     /// Where to write Gradescope's results.
     #[arg(long, default_value = "/autograder/results/results.json")]
     pub results: PathBuf,
+}
+
+/// `referee classroom`.
+#[derive(Debug, Args)]
+pub struct ClassroomArgs {
+    /// The game; guessed from the submitted file when left out.
+    #[arg(long, short)]
+    pub game: Option<GameArg>,
+    /// The folder of cases [default: cases/<game>], such as
+    /// tests/referee in the repository.
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// The student's program, or the folder holding it.
+    #[arg(default_value = ".")]
+    pub submission: PathBuf,
 }
 
 /// `referee cases ...`.

@@ -11,7 +11,7 @@ mod commands;
 
 use cli::{CasesAction, Cli, Command};
 use commands::{
-    cases, check, doctor, explore, grade, gradescope, manual, merge, new, play, record,
+    cases, check, classroom, doctor, explore, grade, gradescope, manual, merge, new, play, record,
 };
 
 /// Parses the command line, runs the command, and turns its outcome into
@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Check(_)
             | Command::Grade(_)
             | Command::Gradescope(_)
+            | Command::Classroom(_)
             | Command::Explore(_)
             | Command::Doctor { .. }
             | Command::New(_)
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Grade(args) => grade::run(&args),
         Command::Gradescope(args) => gradescope::run(&args),
+        Command::Classroom(args) => classroom::run(&args),
         Command::Merge {
             out,
             shards,

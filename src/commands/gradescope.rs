@@ -13,40 +13,38 @@
 use std::fs;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use reference::Game;
-
+use super::one::One;
 use super::{points, Failure};
 use crate::cli::GradescopeArgs;
-use referee::batch::{self, Batch, Progress};
-use referee::case::Suite;
-use referee::class::Entry;
 use referee::export::gradescope::Gradescope;
 use referee::export::Exporter;
 use referee::fault::Fault;
-use referee::grading::{self, Settings};
-use referee::results::{self, ClassResults, Status, SubmissionResult, SuiteInfo};
-use referee::submission;
-
-/// The id the one submission gets.
-const ID: &str = "submission";
+use referee::grading::Diagnose;
+use referee::results::ClassResults;
 
 /// Grades the submission and writes Gradescope's results.
 pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
     let start = Instant::now();
-    let (results, failure) = match grade(args) {
+    let one = One {
+        submission: &args.submission,
+        cases: &args.cases,
+        game: args.game.map(|g| g.0),
+        diagnose: Diagnose::Failing,
+        prefix: "referee-gradescope-",
+    };
+    let (results, failure) = match one.grade() {
         Ok(results) => (results, None),
         // What went wrong before any grading: the student's doing (exit
         // 0), or referee's or the suite's (exit 2).
         Err(failure) if failure.fault() == Fault::Student => {
-            (ungraded(args, failure.to_string()), None)
+            (one.ungraded(failure.to_string()), None)
         }
         Err(failure) => {
             let student =
                 format!("the autograder could not run ({failure}). Please tell your instructor.");
-            (ungraded(args, student), Some(failure))
+            (one.ungraded(student), Some(failure))
         }
     };
     write(&args.results, &results, start.elapsed().as_secs())?;
@@ -66,99 +64,6 @@ pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-/// Finds the game and the cases, and grades the submission on all of them.
-fn grade(args: &GradescopeArgs) -> Result<ClassResults, Failure> {
-    let suite = load_suite(args)?;
-    if suite.cases.is_empty() {
-        let dir = suite.dir.display();
-        return Err(format!("{dir} has no cases to grade").into());
-    }
-    let out = tempfile::Builder::new()
-        .prefix("referee-gradescope-")
-        .tempdir()
-        .map_err(|e| format!("cannot make a working folder: {e}"))?;
-    super::machine_ready()?;
-    let prepared = grading::prepare(&suite, &suite.cases)?;
-    let stop = AtomicBool::new(false);
-    let batch = Batch {
-        suite: &suite,
-        prepared: &prepared,
-        settings: Settings::default(),
-        jobs: 1,
-        out: out.path(),
-        force: true,
-        stop: &stop,
-        explore: None,
-        explain: referee::explain::plain::FOR_RESULTS,
-    };
-    let entry = Entry {
-        id: ID.into(),
-        name: ID.into(),
-        lms: None,
-        path: args.submission.clone(),
-    };
-    let graded = batch
-        .run(std::slice::from_ref(&entry), &Quiet)
-        .iter()
-        .map(|result| batch::whole_result(out.path(), result))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|why| format!("cannot read back the results of grading: {why}"))?;
-    Ok(batch::class_results(&suite, graded, None))
-}
-
-/// The suite of `--cases`, else of `--game`, else of the game the
-/// submitted program plays.
-fn load_suite(args: &GradescopeArgs) -> Result<Suite, Failure> {
-    super::find_suite(&args.cases, args.game.map(|g| g.0), || {
-        infer_game(&args.submission)
-    })
-}
-
-/// The game the submitted program plays: a submission with no program
-/// is the student's to fix; a program referee cannot place is a setup
-/// problem (run_autograder should name the game): the errors say whose.
-fn infer_game(path: &Path) -> Result<Game, Failure> {
-    let found = submission::locate(path)?;
-    Ok(referee::games::infer_game(&found)?)
-}
-
-/// Results for a submission that could not be graded at all: no cases
-/// ran, and `message` says why.
-fn ungraded(args: &GradescopeArgs, message: String) -> ClassResults {
-    let game = args
-        .game
-        .map_or_else(|| "unknown".to_string(), |g| g.0.to_string());
-    ClassResults {
-        game: game.clone(),
-        schema_version: results::SCHEMA_VERSION,
-        referee_version: env!("CARGO_PKG_VERSION").to_string(),
-        suite: SuiteInfo {
-            title: game,
-            max_score: 0.0,
-            cases: Vec::new(),
-            ignored: Vec::new(),
-        },
-        shard: None,
-        class: None,
-        missing: None,
-        submissions: vec![SubmissionResult {
-            id: ID.into(),
-            name: None,
-            lms: None,
-            path: args.submission.display().to_string(),
-            score: 0.0,
-            max_score: 0.0,
-            status: Status::Error,
-            message: Some(message),
-            fingerprint: String::new(),
-            cases: Vec::new(),
-            exploration: None,
-            diagnostics: Vec::new(),
-            brief: None,
-        }],
-    }
-}
-
 /// Writes Gradescope's file at `path`, making its folder.
 fn write(path: &Path, results: &ClassResults, seconds: u64) -> Result<(), Failure> {
     let mut exporter = Gradescope {
@@ -171,11 +76,4 @@ fn write(path: &Path, results: &ClassResults, seconds: u64) -> Result<(), Failur
             .map_err(|e| format!("{}: cannot create it: {e}", parent.display()))?;
     }
     fs::write(path, bytes).map_err(|e| format!("{}: cannot write it: {e}", path.display()).into())
-}
-
-/// No progress to show for one submission.
-struct Quiet;
-
-impl Progress for Quiet {
-    fn finished(&self, _: &SubmissionResult, _: bool) {}
 }

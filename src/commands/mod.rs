@@ -13,6 +13,7 @@ use referee::fault::Fault;
 
 pub mod cases;
 pub mod check;
+pub mod classroom;
 pub mod doctor;
 pub mod explore;
 pub mod grade;
@@ -21,6 +22,7 @@ pub mod interrupt;
 pub mod manual;
 pub mod merge;
 pub mod new;
+pub mod one;
 pub mod play;
 pub mod record;
 

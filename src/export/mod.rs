@@ -12,12 +12,14 @@
 //! | [`markdown`] | `feedback/<id>.md`: a student's feedback | students |
 //! | [`html`] | `feedback/<id>.html`, `feedback/index.html`: the same as pages, transcripts side by side; the class for TAs | students, TAs |
 //! | [`gradescope`] | Gradescope's `results.json` for one submission (written by `referee gradescope`, not by `grade`) | Gradescope |
+//! | [`classroom`] | GitHub Classroom's reporter payload, step summary and annotations for one submission (written by `referee classroom`, not by `grade`) | GitHub Classroom |
 //!
 //! What a student may see of a case (never a hidden case's details) is
 //! decided once, in [`view`].
 
 pub mod blackboard;
 pub mod canvas;
+pub mod classroom;
 pub mod csv;
 mod exporter;
 pub mod folder;
