@@ -109,6 +109,7 @@ fn planted_faults_are_found_placed_and_never_change_a_score() {
         "{}",
         stderr(&out)
     );
+    let summary = stdout(&out);
     let none = work.path().join("none");
     let out = grade_connect4(work.path(), cases.path(), &none, &["--no-diagnose"], &class);
     assert!(
@@ -175,6 +176,34 @@ fn planted_faults_are_found_placed_and_never_change_a_score() {
     assert_placed(d, 37, "getInput", "a-huge-number", 1);
     assert_eq!(d["input"], "99999999999");
 
+    // The summary names each student with diagnoses, a line each; the
+    // gradebook counts them and says what and where.
+    let write = "a write past the end of an array in `insertPiece` \
+                 (connect4-writes-past-row.c, line 49)";
+    let line = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with("connect4-writes-past-row "))
+        .unwrap_or_else(|| panic!("no line for the writer in:\n{summary}"));
+    let count = diagnoses(&all, "connect4-writes-past-row").len();
+    assert!(
+        line.contains(&format!("{count} diagnoses: ")) && line.contains(write),
+        "{line}"
+    );
+    assert!(
+        summary.contains(&format!("Where programs break ({} students;", CLASS.len())),
+        "{summary}"
+    );
+    assert!(!summary.contains("\n  correct "), "{summary}");
+    let gradebook = read_csv(&diagnosed.join("gradebook.csv"));
+    let column = |name: &str| gradebook[0].iter().position(|h| h == name).unwrap();
+    let (counted, said) = (column("diagnoses"), column("diagnoses_text"));
+    let row = |id: &str| gradebook.iter().find(|r| r[0] == id).unwrap().clone();
+    let writer = row("connect4-writes-past-row");
+    assert_eq!(writer[counted], count.to_string(), "{writer:?}");
+    assert!(writer[said].contains(write), "{writer:?}");
+    assert_eq!(row("correct")[counted], "0");
+    assert_eq!(row("correct")[said], "");
+
     let found = diagnoses(&all, "connect4-uses-freed-board");
     let d = one(&found, "use-after-free", "freed");
     assert_eq!(d["function"], "printBoard", "{d}");
@@ -205,6 +234,29 @@ fn a_report_printed_or_forged_by_the_program_is_bounded_and_changes_nothing() {
         assert!(message.chars().count() <= 200, "{message}");
         assert!(!message.contains('\u{1b}'), "{message}");
     }
+    // What the summary and the gradebook say of them is bounded and safe too.
+    let summary = stdout(&out);
+    assert!(!summary.contains('\u{1b}'), "{summary}");
+    assert!(
+        summary.lines().all(|l| l.chars().count() <= 240),
+        "{summary}"
+    );
+    if !forged.is_empty() {
+        assert!(
+            summary.contains(&format!("  forges-its-report  {} diagnos", forged.len())),
+            "{summary}"
+        );
+    }
+    let gradebook = read_csv(&out_dir.join("gradebook.csv"));
+    let row = gradebook
+        .iter()
+        .find(|r| r[0] == "forges-its-report")
+        .unwrap();
+    let said = row.last().unwrap();
+    assert!(
+        said.chars().count() <= 300 && !said.contains('\u{1b}'),
+        "{said}"
+    );
     // The other student is untouched.
     assert_eq!(diagnoses(&all, "correct"), Vec::<Value>::new());
     assert_eq!(
@@ -233,6 +285,118 @@ fn a_cpp_program_is_checked_too() {
     let d = one(&found, "use-after-free", "cpp");
     assert_placed(d, 15, "main", "a-row-won-from-column-5", 1);
     assert_eq!(d["file"], "use-after-free.cpp");
+}
+
+/// A CSV file's records, its header first.
+fn read_csv(path: &Path) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect()
+}
+
+/// `referee gradescope` of `program` (of tests/programs/unsafe) on
+/// `cases`: Gradescope's results.json.
+fn gradescope(work: &Path, cases: &Path, program: &str) -> Value {
+    let results = work.join(format!("{program}.json"));
+    let out = referee_in(
+        work,
+        &[
+            "gradescope",
+            "--game",
+            "connect4",
+            "--cases",
+            cases.to_str().unwrap(),
+            "--submission",
+            test_file(&format!("programs/unsafe/{program}.c"))
+                .to_str()
+                .unwrap(),
+            "--results",
+            results.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    read_json(&results)
+}
+
+/// A Gradescope student has no other feedback: the diagnoses are in the
+/// top-level output and in the public case's own, and a hidden case's
+/// are said "in a hidden case", no name, no input, no message.
+#[test]
+fn gradescope_says_where_the_program_breaks_and_a_hidden_case_unnamed() {
+    let work = tempfile::tempdir().unwrap();
+    let program = "connect4-writes-past-row";
+    let write = "A write past the end of an array in `insertPiece` \
+                 (connect4-writes-past-row.c, line 49)";
+
+    let (name, case) = CASES[1];
+    let public = suite(
+        "connect4",
+        "",
+        &[(name, &format!("visibility: public\n{case}"))],
+    );
+    let doc = gradescope(work.path(), public.path(), program);
+    let output = doc["output"].as_str().unwrap();
+    assert!(
+        output.contains("\n\nWhere your program breaks:\nRunning your program with extra checks"),
+        "{output}"
+    );
+    assert!(
+        output.contains(&format!(
+            "  • {write}, in case `column-6-then-a-game`, after input line 1 (`6`)"
+        )),
+        "{output}"
+    );
+    assert!(
+        output.contains("\n      49 | "),
+        "the line of code: {output}"
+    );
+    let test = &doc["tests"][0];
+    assert_eq!(test["status"], "failed", "{test}");
+    let own = test["output"].as_str().unwrap();
+    assert!(
+        own.contains("\n\nWhere your program breaks:\n  • ")
+            && own.contains(&format!("  • {write}, in case `column-6-then-a-game`")),
+        "{own}"
+    );
+
+    // The same case, hidden: its own output is its verdict alone, and the
+    // whole output says "in a hidden case", without its input or the
+    // checks' message.
+    let hidden = suite(
+        "connect4",
+        "",
+        &[(
+            "zz-secret-column",
+            "description: SECRET-description\nvisibility: hidden\ninput: |\n  6\n  0\n  1\n  0\n  1\n  0\n  1\n  0\n",
+        )],
+    );
+    let doc = gradescope(work.path(), hidden.path(), program);
+    let output = doc["output"].as_str().unwrap();
+    assert!(
+        output.contains(&format!("  • {write}, in a hidden case")),
+        "{output}"
+    );
+    let test = &doc["tests"][0];
+    assert_eq!(test["name"], "zz-secret-column");
+    assert_eq!(test["visibility"], "after_published");
+    let own = test["output"].as_str().unwrap();
+    assert!(own.starts_with("Verdict: ") && !own.contains('\n'), "{own}");
+    for text in [output, own] {
+        for secret in [
+            "zz-secret",
+            "SECRET",
+            "input line",
+            "(`6`)",
+            "The checks said",
+        ] {
+            assert!(!text.contains(secret), "{secret} in: {text}");
+        }
+    }
+    assert!(!doc.to_string().contains("SECRET"), "{doc}");
 }
 
 /// `class` graded on `cases` with `args`: its results.json.

@@ -162,7 +162,9 @@ fn the_gradebook_has_a_row_per_student_totalling_their_score() {
         header[..6],
         ["id", "name", "lms_id", "score", "max_score", "status"]
     );
-    assert_eq!(header.len(), 6 + case_count(&g.results));
+    let cases = case_count(&g.results);
+    assert_eq!(header.len(), 6 + cases + 2);
+    assert_eq!(header[6 + cases..], ["diagnoses", "diagnoses_text"]);
     let rows = &lines[1..];
     assert_eq!(rows.len(), 4, "{text}");
     let scores = scores(&g.results);
@@ -175,7 +177,7 @@ fn the_gradebook_has_a_row_per_student_totalling_their_score() {
         }
         let score: f64 = fields[3].parse().unwrap();
         assert_eq!(Some(&score), scores.get(&fields[0]), "{row}");
-        let total: f64 = fields[6..]
+        let total: f64 = fields[6..6 + cases]
             .iter()
             .filter(|f| !f.is_empty())
             .map(|f| f.parse::<f64>().unwrap())

@@ -228,7 +228,7 @@ fn an_interrupted_class_is_reported_as_it_is() {
         let row = gradebook.lines().find(|l| l.starts_with(id)).unwrap();
         assert_eq!(
             row,
-            format!("{id},{id},,,3.125,not-graded,,,"),
+            format!("{id},{id},,,3.125,not-graded,,,,,"),
             "no score shown"
         );
         for ext in ["md", "html"] {

@@ -199,11 +199,18 @@ impl Diagnosis {
 /// `text` from a program, safe to show and at most [`TEXT_LIMIT`]
 /// characters (an ellipsis marks the cut).
 pub fn bounded(text: &str) -> String {
+    bounded_to(text, TEXT_LIMIT)
+}
+
+/// `text` safe to show on one line (control characters, a terminal's
+/// escape sequences and line breaks become `\x1b`-style escapes) and at
+/// most `limit` characters (an ellipsis marks the cut).
+pub fn bounded_to(text: &str, limit: usize) -> String {
     let safe = crate::text::visible::safe(text.trim().as_bytes());
-    if safe.chars().count() <= TEXT_LIMIT {
+    if safe.chars().count() <= limit {
         return safe;
     }
-    let mut cut: String = safe.chars().take(TEXT_LIMIT - 1).collect();
+    let mut cut: String = safe.chars().take(limit.saturating_sub(1)).collect();
     cut.push('…');
     cut
 }

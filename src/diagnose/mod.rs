@@ -23,4 +23,4 @@ pub mod traceback;
 pub mod warnings;
 
 pub use collect::Diagnoses;
-pub use diagnosis::{bounded, Diagnosis, Found, Kind, PER_SUBMISSION, TEXT_LIMIT};
+pub use diagnosis::{bounded, bounded_to, Diagnosis, Found, Kind, PER_SUBMISSION, TEXT_LIMIT};

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use super::Style;
-use crate::diagnose::{Diagnosis, Found};
+use crate::diagnose::{bounded_to, Diagnosis, Found};
 use crate::text::{capitalized, visible};
 
 /// The heading of a list of diagnoses a student reads.
@@ -174,6 +174,18 @@ impl<'a> Told<'a> {
     }
 }
 
+/// The most diagnoses a short list says ([`for_text`], [`in_brief`]):
+/// the others are counted ("… and 3 more").
+pub const SHORT_LIST: usize = 5;
+
+/// The most diagnoses said in one case's own text ([`of_case`]).
+pub const IN_A_CASE: usize = 3;
+
+/// The most characters of one line of a short list: a line as long as
+/// reports show of a program's output (a diagnosis's texts come from
+/// what the program wrote).
+pub const LINE_ROOM: usize = crate::text::visible::LINE_ROOM;
+
 /// The diagnoses for `check`'s terminal, after the cases: a heading, one
 /// sentence each with its source line beneath, and that they do not
 /// change the score. Empty when there are none.
@@ -186,14 +198,8 @@ pub fn for_terminal(
         return String::new();
     }
     let mut out = format!("\n{}\n", style.strong(&format!("{HEADING}:")));
-    for d in diagnoses {
-        let told = Told::new(d, &hidden);
-        let _ = writeln!(out, "  • {}", safe(&told.sentence()));
-        if let Some((line, source)) = told.source() {
-            let number = line.map_or(String::new(), |n| format!("{n} | "));
-            let _ = writeln!(out, "      {}{}", style.dim(&number), safe(source));
-        }
-    }
+    let all: Vec<&Diagnosis> = diagnoses.iter().collect();
+    bullets(&mut out, &all, &hidden, style, usize::MAX, None);
     let _ = writeln!(
         out,
         "  {}",
@@ -203,6 +209,118 @@ pub fn for_terminal(
         )
     );
     out
+}
+
+/// The diagnoses for a student who reads plain text and may have no
+/// other feedback (Gradescope's output): the heading, what they are and
+/// that they do not change the grade (a line each), then at most [`SHORT_LIST`] of
+/// them as `check` lists them (a hidden case unnamed), each line made
+/// safe and at most [`LINE_ROOM`] characters. Empty when there are
+/// none.
+pub fn for_text(diagnoses: &[Diagnosis], hidden: impl Fn(&str) -> bool) -> String {
+    if diagnoses.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("{HEADING}:\n{FOUND_BY}\n{NOT_A_GRADE}\n");
+    let all: Vec<&Diagnosis> = diagnoses.iter().collect();
+    bullets(
+        &mut out,
+        &all,
+        &hidden,
+        &Style::PLAIN,
+        SHORT_LIST,
+        Some(LINE_ROOM),
+    );
+    out
+}
+
+/// The diagnoses that happened first in `case`, for that case's own
+/// text, listed as [`for_text`] lists them (at most [`IN_A_CASE`]):
+/// empty when there is none, or when the reader may not see the case
+/// (a hidden case's diagnoses are said only in the whole list, "in a
+/// hidden case", so that none is tied to it). The compiler's name no
+/// case.
+pub fn of_case(diagnoses: &[Diagnosis], case: &str, hidden: impl Fn(&str) -> bool) -> String {
+    if hidden(case) {
+        return String::new();
+    }
+    let here: Vec<&Diagnosis> = diagnoses
+        .iter()
+        .filter(|d| d.found != Found::Compiler && d.case.as_deref() == Some(case))
+        .collect();
+    if here.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("{HEADING}:\n");
+    bullets(
+        &mut out,
+        &here,
+        &hidden,
+        &Style::PLAIN,
+        IN_A_CASE,
+        Some(LINE_ROOM),
+    );
+    out
+}
+
+/// A submission's diagnoses in one line for whoever grades (`grade`'s
+/// summary, the gradebook): what and where of each ([`Diagnosis::located`],
+/// no case, no input, no message), `; `-separated, made safe and at most
+/// `room` characters (an ellipsis marks the cut). Empty when there are
+/// none.
+pub fn in_brief(diagnoses: &[Diagnosis], room: usize) -> String {
+    let mut out = String::new();
+    for d in diagnoses {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(&d.located());
+        // Enough to fill the room: the rest would be cut anyway.
+        if out.len() > room * 4 {
+            break;
+        }
+    }
+    bounded_to(&out, room)
+}
+
+/// At most `at_most` of `diagnoses`, each `  • ` and its sentence with
+/// its source line beneath, then how many more there are; each line made
+/// safe, and at most `room` characters (its indentation included) when
+/// there is one.
+fn bullets(
+    out: &mut String,
+    diagnoses: &[&Diagnosis],
+    hidden: &impl Fn(&str) -> bool,
+    style: &Style,
+    at_most: usize,
+    room: Option<usize>,
+) {
+    // `text` made safe, and cut to what is left of the room after `used`
+    // characters.
+    let line = |text: &str, used: usize| {
+        let text = safe(text);
+        match room.map(|room| room.saturating_sub(used)) {
+            Some(room) if text.chars().count() > room => {
+                let mut cut: String = text.chars().take(room.saturating_sub(1)).collect();
+                cut.push('…');
+                cut
+            }
+            _ => text,
+        }
+    };
+    for d in diagnoses.iter().take(at_most) {
+        let told = Told::new(d, hidden);
+        let _ = writeln!(out, "  • {}", line(&told.sentence(), 4));
+        if let Some((number, source)) = told.source() {
+            let number = number.map_or(String::new(), |n| format!("{n} | "));
+            let source = line(source, 6 + number.chars().count());
+            let _ = writeln!(out, "      {}{}", style.dim(&number), source);
+        }
+    }
+    let more = diagnoses.len().saturating_sub(at_most);
+    if more > 0 {
+        let _ = writeln!(out, "  … and {more} more.");
+    }
 }
 
 /// Text made safe for a terminal (a diagnosis's texts already are, when
@@ -316,5 +434,71 @@ mod tests {
         );
         assert!(text.contains("do not change your score"), "{text}");
         assert_eq!(for_terminal(&[], |_| false, &Style::PLAIN), "");
+    }
+
+    /// A diagnosis no parser made: its texts raw, with a terminal's
+    /// escape sequences, line breaks and a mebibyte of message (as a
+    /// hand-edited or forged results file could hold).
+    fn forged() -> Diagnosis {
+        let mut d = read_past_end();
+        d.message = format!("\x1b[2J\x1b]0;pwned\x07{}", "A".repeat(1 << 20));
+        d.function = Some("f\x1b[31m\nx".into());
+        d.source = Some(format!("  int a;\x1b[2J{}", "B".repeat(100_000)));
+        d
+    }
+
+    #[test]
+    fn a_short_list_is_bounded_and_safe_whatever_it_holds() {
+        let many: Vec<Diagnosis> = std::iter::repeat_with(forged).take(12).collect();
+        let text = for_text(&many, |_| false);
+        assert!(text.starts_with("Where your program breaks:\nRunning your program"));
+        assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text}");
+        assert!(text.contains("\\x1b[2J"), "{text}");
+        assert_eq!(text.matches("  • ").count(), SHORT_LIST, "{text}");
+        assert!(text.ends_with("  … and 7 more.\n"), "{text}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= LINE_ROOM, "{line}");
+        }
+        // The source keeps its indentation.
+        assert!(text.contains("      4 |   int a;\\x1b[2JBBB"), "{text}");
+        assert_eq!(for_text(&[], |_| false), "");
+    }
+
+    #[test]
+    fn a_case_says_its_own_diagnoses_and_a_hidden_one_none() {
+        let d = read_past_end();
+        let mut compiler = d.clone();
+        compiler.found = Found::Compiler;
+        let all = [d, compiler];
+        let text = of_case(&all, "win-row", |_| false);
+        assert_eq!(text.matches("  • ").count(), 1, "{text}");
+        assert!(
+            text.starts_with("Where your program breaks:\n  • A read past the end of an array in `check` (lab6.c, line 4), in case `win-row`"),
+            "{text}"
+        );
+        assert_eq!(of_case(&all, "win-row", |_| true), "");
+        assert_eq!(of_case(&all, "other", |_| false), "");
+    }
+
+    #[test]
+    fn in_brief_says_what_and_where_of_each_in_one_bounded_line() {
+        let d = read_past_end();
+        let mut compiler = d.clone();
+        compiler.kind = crate::diagnose::Kind::Uninitialized;
+        compiler.found = Found::Compiler;
+        compiler.line = Some(12);
+        compiler.function = Some("main".into());
+        assert_eq!(
+            in_brief(&[d.clone(), compiler], 300),
+            "a read past the end of an array in `check` (lab6.c, line 4); a value used that \
+             was never set in `main` (lab6.c, line 12)"
+        );
+        // No case, input or message: nothing a hidden case could give away.
+        assert!(!in_brief(std::slice::from_ref(&d), 300).contains("win-row"));
+        let many: Vec<Diagnosis> = std::iter::repeat_with(forged).take(20).collect();
+        let brief = in_brief(&many, 120);
+        assert_eq!(brief.chars().count(), 120, "{brief}");
+        assert!(brief.ends_with('…') && !brief.contains('\x1b') && !brief.contains('\n'));
+        assert_eq!(in_brief(&[], 120), "");
     }
 }

@@ -2,12 +2,17 @@
 //! learning system's grade import.
 //!
 //! Columns: `id,name,lms_id,score,max_score,status`, then one per case
-//! (in the suite's order) holding the points earned. `name` is the
+//! (in the suite's order) holding the points earned, then `diagnoses`
+//! (how many the student's program has: see [`crate::diagnose`]) and
+//! `diagnoses_text` (what and where of each, `; `-separated, at most
+//! [`TEXT_ROOM`] characters; never a case or its input). They come last
+//! so that the case columns keep their places. `name` is the
 //! student's name as their file or folder gives it, `lms_id` the id the
 //! learning system's export gave them (Canvas user id, Moodle
 //! participant number, Blackboard user name). A submission that was not
 //! graded (it could not be, or grading was interrupted) has no score:
-//! its `score` and case columns are empty, and `status` says why. The
+//! its `score`, case and diagnoses columns are empty, and `status` says
+//! why. The
 //! first line is the header; the total is the `score` column. Fields are
 //! quoted as RFC 4180 says (by the `csv` crate), and a text field a spreadsheet would read as
 //! a formula (starting with `=`, `+`, `-`, `@`) is prefixed with `'`.
@@ -22,11 +27,15 @@ use std::path::Path;
 
 use super::view;
 use super::{Exporter, Sink};
+use crate::explain::diagnoses;
 use crate::results::ClassResults;
 use crate::text::points;
 
 /// The file's name.
 pub const FILE: &str = "gradebook.csv";
+
+/// The most characters of the `diagnoses_text` column.
+pub const TEXT_ROOM: usize = 300;
 
 /// `gradebook.csv`.
 pub struct Csv;
@@ -41,6 +50,7 @@ impl Exporter for Csv {
 pub fn gradebook(results: &ClassResults) -> io::Result<String> {
     let mut header = vec!["id", "name", "lms_id", "score", "max_score", "status"];
     header.extend(results.suite.cases.iter().map(|c| c.name.as_str()));
+    header.extend(["diagnoses", "diagnoses_text"]);
     let mut records = vec![header.iter().map(|h| text(h)).collect::<Vec<_>>()];
     for submission in &results.submissions {
         let scored = view::has_score(submission.status);
@@ -62,6 +72,16 @@ pub fn gradebook(results: &ClassResults) -> io::Result<String> {
                 .map(|(_, score)| points(score))
                 .unwrap_or_default()
         }));
+        // Nothing was checked of a submission not graded.
+        if scored {
+            fields.push(submission.diagnostics.len().to_string());
+            fields.push(text(&diagnoses::in_brief(
+                &submission.diagnostics,
+                TEXT_ROOM,
+            )));
+        } else {
+            fields.extend([String::new(), String::new()]);
+        }
         records.push(fields);
     }
     write(&records)
@@ -137,10 +157,11 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "id,name,lms_id,score,max_score,status,public-pass,public-fail,hidden-fail",
-                "alice,alice,,1,4.5,graded,1,0,0",
-                "\"bob, \"\"the builder\"\"\",\"bob, \"\"the builder\"\"\",,0,4.5,compile-error,0,0,0",
-                "carol,carol,,,4.5,error,,,",
+                "id,name,lms_id,score,max_score,status,public-pass,public-fail,hidden-fail,\
+                 diagnoses,diagnoses_text",
+                "alice,alice,,1,4.5,graded,1,0,0,0,",
+                "\"bob, \"\"the builder\"\"\",\"bob, \"\"the builder\"\"\",,0,4.5,compile-error,0,0,0,0,",
+                "carol,carol,,,4.5,error,,,,,",
                 "",
             ]
         );
@@ -164,7 +185,7 @@ mod tests {
     fn an_empty_class_is_a_header() {
         assert_eq!(
             gradebook(&empty_class()).unwrap(),
-            "id,name,lms_id,score,max_score,status\r\n"
+            "id,name,lms_id,score,max_score,status,diagnoses,diagnoses_text\r\n"
         );
         assert_eq!(moodle_worksheet(&empty_class()).unwrap(), None);
     }
@@ -187,5 +208,42 @@ mod tests {
              Participant 7,Zoë 7,1,4.5\r\n\
              Participant 8,Zoë 8,0,4.5\r\n"
         );
+    }
+
+    #[test]
+    fn diagnoses_are_counted_and_said_in_brief() {
+        let mut class = crate::export::view::tests::diagnosed_class();
+        let csv = gradebook(&class).unwrap();
+        let mut reader = ::csv::ReaderBuilder::new().from_reader(csv.as_bytes());
+        let alice = reader.records().next().unwrap().unwrap();
+        let cases: Vec<&str> = alice.iter().skip(6).take(3).collect();
+        assert_eq!(cases, ["1", "0", "0"], "the cases keep their places");
+        assert_eq!(&alice[9], "3");
+        assert_eq!(
+            &alice[10],
+            "a read past the end of an array in `check` (alice.c, line 4); a division by zero \
+             in `score` (alice.c, line 30); a value used that was never set in `main` (alice.c, \
+             line 12)"
+        );
+        assert!(!csv.contains("SECRET"), "{csv}");
+        // Forged: escape sequences, a quote, a comma, a line break, a
+        // mebibyte; and a text a spreadsheet would take for a formula.
+        let mut forged = class.submissions[0].diagnostics[0].clone();
+        forged.file = None;
+        forged.line = None;
+        forged.function = Some(format!("f\x1b[2J\",\n=x{}", "A".repeat(1 << 20)));
+        class.submissions[0].diagnostics = vec![forged; 20];
+        let csv = gradebook(&class).unwrap();
+        assert!(!csv.contains('\x1b'), "{csv}");
+        let mut reader = ::csv::ReaderBuilder::new().from_reader(csv.as_bytes());
+        let row = reader.records().next().unwrap().unwrap();
+        assert_eq!(&row[9], "20");
+        let said = &row[10];
+        assert_eq!(said.chars().count(), TEXT_ROOM, "{said}");
+        assert!(
+            said.starts_with("a read past the end of an array in `f\\x1b[2J\",\\x0a=xAAA"),
+            "{said}"
+        );
+        assert_eq!(text("=HYPERLINK(1)"), "'=HYPERLINK(1)");
     }
 }

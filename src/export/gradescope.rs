@@ -16,8 +16,13 @@
 //! explanation or transcripts, which would reveal its input. The
 //! top-level `output` is the summary, or why the submission could not be
 //! graded (the compiler's messages, no program found), which Gradescope
-//! shows the student. Referee's own standard output is for the
-//! instructor (`stdout_visibility: hidden`).
+//! shows the student, and where the program breaks (its diagnoses, at
+//! most a few, each line bounded and made safe, a hidden case unnamed as
+//! in the student's Markdown feedback: see [`crate::explain::diagnoses`]).
+//! A public case's own `output` says the diagnoses that happened first in
+//! it; a hidden case's says none, so that none is tied to it. Referee's
+//! own standard output is for the instructor (`stdout_visibility:
+//! hidden`).
 
 use std::io;
 use std::path::Path;
@@ -28,6 +33,7 @@ use super::markdown::summary;
 use super::view::{self, rows, Row};
 use super::{Exporter, Sink};
 use crate::case::Visibility;
+use crate::explain::diagnoses;
 use crate::results::{ClassResults, SubmissionResult};
 use crate::text::points;
 
@@ -97,16 +103,30 @@ impl Exporter for Gradescope {
 /// Gradescope's results for `submission`.
 pub fn document(results: &ClassResults, submission: &SubmissionResult, seconds: u64) -> Results {
     let rows = rows(&results.suite, submission);
+    let hidden = view::hidden_from_student(&results.suite, submission);
+    let mut output = overall(submission, &rows);
+    let said = diagnoses::for_text(&submission.diagnostics, &hidden);
+    if !said.is_empty() {
+        output.push_str("\n\n");
+        output.push_str(said.trim_end());
+    }
     Results {
         score: submission.score,
         execution_time: seconds,
-        output: overall(submission, &rows),
+        output,
         visibility: "visible",
         stdout_visibility: "hidden",
         tests: rows
             .iter()
             .enumerate()
-            .map(|(i, row)| test(i, row))
+            .map(|(i, row)| {
+                let mut test = test(i, row);
+                let said = diagnoses::of_case(&submission.diagnostics, row.name, &hidden);
+                if !said.is_empty() {
+                    test.output = format!("{}\n\n{}", test.output.trim_end(), said.trim_end());
+                }
+                test
+            })
             .collect(),
     }
 }
@@ -189,7 +209,11 @@ mod tests {
     }
 
     fn json(i: usize) -> serde_json::Value {
-        let files = Gradescope { execution_time: 7 }.files(&one(i)).unwrap();
+        json_of(&one(i))
+    }
+
+    fn json_of(class: &ClassResults) -> serde_json::Value {
+        let files = Gradescope { execution_time: 7 }.files(class).unwrap();
         assert_eq!(files[0].0, std::path::PathBuf::from("results.json"));
         serde_json::from_slice(&files[0].1).unwrap()
     }
@@ -249,5 +273,79 @@ mod tests {
     #[test]
     fn only_one_submission_fits() {
         assert!(Gradescope { execution_time: 0 }.files(&class()).is_err());
+    }
+
+    #[test]
+    fn diagnoses_are_said_with_a_hidden_case_unnamed() {
+        let mut class = crate::export::view::tests::diagnosed_class();
+        class.submissions.truncate(1);
+        let doc = json_of(&class);
+        let output = doc["output"].as_str().unwrap();
+        let section = &output[output.find("Where your program breaks:").expect(output)..];
+        assert!(
+            section.contains("They do not change your grade."),
+            "{output}"
+        );
+        assert!(
+            section.contains(
+                "  • A read past the end of an array in `check` (alice.c, line 4), in case \
+                 `public-fail`, after input line 7 (`6`), in 3 runs: index 6 out of bounds for \
+                 type 'int [6]' <b>.\n      4 |     if (board[r][c + 1] == p && `x` < 2)\n"
+            ),
+            "{output}"
+        );
+        assert!(
+            section.contains(
+                "  • A division by zero in `score` (alice.c, line 30), in a hidden case.\n"
+            ),
+            "{output}"
+        );
+        assert!(section.contains("as the compiler warned"), "{output}");
+        // The public case's own output says its diagnosis; the hidden
+        // case's, its verdict alone.
+        let tests = doc["tests"].as_array().unwrap();
+        let public = tests[1]["output"].as_str().unwrap();
+        assert!(
+            public.contains("\n\nWhere your program breaks:\n  • A read past the end"),
+            "{public}"
+        );
+        assert!(!public.contains("division"), "{public}");
+        assert_eq!(tests[2]["output"], "Verdict: timed out");
+        // Nothing of the hidden case but its own name and verdict.
+        let all = doc.to_string();
+        assert!(!all.contains("SECRET-input"), "{all}");
+        assert!(!all.contains("SECRET-hidden-fail"), "{all}");
+        for test in tests {
+            let text = test["output"].as_str().unwrap();
+            assert!(!text.contains("hidden-fail"), "{text}");
+        }
+        assert!(!output.contains("hidden-fail"), "{output}");
+    }
+
+    #[test]
+    fn forged_diagnoses_are_few_bounded_and_safe() {
+        let mut class = crate::export::view::tests::diagnosed_class();
+        class.submissions.truncate(1);
+        let mut forged = class.submissions[0].diagnostics[0].clone();
+        forged.message = format!("\x1b[2J\x1b]0;pwned\x07{}", "A".repeat(1 << 20));
+        forged.source = Some(format!("\x1b[31m{}", "B".repeat(1 << 20)));
+        class.submissions[0].diagnostics = vec![forged; 20];
+        let doc = json_of(&class);
+        let all = doc.to_string();
+        assert!(all.len() < 20_000, "{} bytes", all.len());
+        assert!(
+            !all.contains("\\u001b") && !all.contains("\\u0007"),
+            "{all}"
+        );
+        let output = doc["output"].as_str().unwrap();
+        assert_eq!(output.matches("  • ").count(), diagnoses::SHORT_LIST);
+        assert!(output.ends_with("  … and 15 more."), "{output}");
+        let public = doc["tests"][1]["output"].as_str().unwrap();
+        assert_eq!(public.matches("  • ").count(), diagnoses::IN_A_CASE);
+        for text in [output, public] {
+            for line in text.lines() {
+                assert!(line.chars().count() <= diagnoses::LINE_ROOM, "{line}");
+            }
+        }
     }
 }

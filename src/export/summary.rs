@@ -1,12 +1,14 @@
 //! The summary printed on the terminal after grading: how many students
 //! of each kind (graded, not compiling, not gradable, not graded yet),
 //! who the students are that were not graded and why, the score
-//! distribution of those that were as a text histogram, and the cases
-//! most often failed.
+//! distribution of those that were as a text histogram, the cases most
+//! often failed, and who has diagnoses (a line each, bounded and made
+//! safe: what and where, never a case or its input).
 
 use std::fmt::Write;
 
 use super::view::{self, Tally};
+use crate::explain::diagnoses;
 use crate::results::{ClassResults, SubmissionResult};
 use crate::text::points;
 use crate::verdict::Verdict;
@@ -35,6 +37,7 @@ pub fn text(results: &ClassResults) -> String {
         histogram(&mut out, &scored, results.suite.max_score);
         most_failed(&mut out, &scored);
     }
+    out.push_str(&diagnosed(results));
     out.push_str(&exploration(results));
     out.push_str(&cut(results));
     out
@@ -74,6 +77,45 @@ pub fn cut(results: &ClassResults) -> String {
         if cut.len() == 1 { "" } else { "s" },
         listed.join(", ")
     )
+}
+
+/// Who has diagnoses, a line each (the first [`LISTED`]): "  alice  2
+/// diagnoses: a write past the end of an array in `check` (lab6.c, line
+/// 4); …", each line made safe and at most
+/// [`diagnoses::LINE_ROOM`] characters. Empty when nobody has one.
+pub fn diagnosed(results: &ClassResults) -> String {
+    let diagnosed: Vec<&SubmissionResult> = results
+        .submissions
+        .iter()
+        .filter(|s| !s.diagnostics.is_empty())
+        .collect();
+    if diagnosed.is_empty() {
+        return String::new();
+    }
+    let n = diagnosed.len();
+    let mut out = format!(
+        "Where programs break ({n} student{}; grades unchanged; index.html lists each fault):\n",
+        if n == 1 { "" } else { "s" }
+    );
+    let ids: Vec<String> = diagnosed
+        .iter()
+        .take(LISTED)
+        .map(|s| crate::diagnose::bounded_to(&s.id, 40))
+        .collect();
+    let width = ids.iter().map(|id| id.chars().count()).max().unwrap_or(0);
+    for (s, id) in diagnosed.iter().zip(&ids) {
+        let count = s.diagnostics.len();
+        let head = format!(
+            "  {id:<width$}  {count} diagnos{}: ",
+            if count == 1 { "is" } else { "es" }
+        );
+        let room = diagnoses::LINE_ROOM.saturating_sub(head.chars().count());
+        let _ = writeln!(out, "{head}{}", diagnoses::in_brief(&s.diagnostics, room));
+    }
+    if n > LISTED {
+        let _ = writeln!(out, "  and {} more", n - LISTED);
+    }
+    out
 }
 
 /// "Exploring 2000 generated games (seed 0) found a difference in 23
@@ -316,5 +358,36 @@ mod tests {
             text.contains("Scores of the 2 students with a score (out of 4.5):"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn who_has_diagnoses_is_said_a_line_each_bounded_and_safe() {
+        let mut class = crate::export::view::tests::diagnosed_class();
+        assert_eq!(diagnosed(&super::super::view::tests::class()), "");
+        let said = text(&class);
+        assert!(
+            said.contains(
+                "Where programs break (1 student; grades unchanged; index.html lists each \
+                 fault):\n  alice  3 diagnoses: a read past the end of an array in `check` \
+                 (alice.c, line 4); a division by zero in `score` (alice.c, line 30); a value \
+                 used that was never set in `main` (alice.c, line 12)\n"
+            ),
+            "{said}"
+        );
+        // For the TA, but no case or input all the same: a terminal is
+        // shared, and the line must stay short.
+        assert!(!said.contains("SECRET"), "{said}");
+        // Forged texts: escape sequences, line breaks, a mebibyte.
+        let mut forged = class.submissions[0].diagnostics[0].clone();
+        forged.function = Some(format!("f\x1b[2J\n{}", "A".repeat(1 << 20)));
+        class.submissions[0].diagnostics = vec![forged; 20];
+        class.submissions[0].id = "al\x1b]0;x\x07ice".into();
+        let line = diagnosed(&class);
+        assert!(!line.contains('\x1b') && !line.contains('\x07'), "{line}");
+        let lines: Vec<&str> = line.lines().collect();
+        assert_eq!(lines.len(), 2, "{line}");
+        assert!(lines[1].starts_with("  al\\x1b]0;x\\x07ice  20 diagnoses: a read past"));
+        assert_eq!(lines[1].chars().count(), diagnoses::LINE_ROOM, "{line}");
+        assert!(lines[1].ends_with('…'));
     }
 }
