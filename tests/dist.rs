@@ -352,3 +352,39 @@ fn the_gradescope_zip_with_the_package_sets_up_without_rust_and_grades_as_here()
     );
     same_grades(&here, &work.path().join("there.json"), "Gradescope's zip");
 }
+
+/// `packaging/dist.sh` on a machine without a tool it needs says which
+/// and how to install it, and makes nothing.
+#[test]
+fn dist_says_which_tool_is_missing_and_how_to_install_it() {
+    let run = |path: &str| {
+        Command::new("bash")
+            .arg(root().join("packaging/dist.sh"))
+            .env("PATH", path)
+            .stdin(Stdio::null())
+            .output()
+            .expect("bash runs")
+    };
+    let bare = run("/usr/bin:/bin");
+    assert_eq!(bare.status.code(), Some(1), "{}", text(&bare));
+    assert!(
+        text(&bare).contains("cargo is missing: install Rust with rustup"),
+        "{}",
+        text(&bare)
+    );
+    // Rust's own folder, and the system's: no cargo-zigbuild.
+    let cargo = Command::new("sh")
+        .args(["-c", "command -v cargo"])
+        .output()
+        .expect("sh runs");
+    let cargo = String::from_utf8_lossy(&cargo.stdout).trim().to_string();
+    let folder = Path::new(&cargo).parent().unwrap().display().to_string();
+    let without_zig = run(&format!("{folder}:/usr/bin:/bin"));
+    assert_eq!(without_zig.status.code(), Some(1), "{}", text(&without_zig));
+    assert!(
+        text(&without_zig)
+            .contains("cargo-zigbuild is missing: pip install ziglang cargo-zigbuild"),
+        "{}",
+        text(&without_zig)
+    );
+}
