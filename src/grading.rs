@@ -475,7 +475,13 @@ pub(crate) fn grade_each<K: Send>(
     };
     let unparsed = OnceLock::new();
     let diagnosing = Diagnosing {
-        checker: Checker::new(&built),
+        // Every case run again asks for every finding; a failing case's
+        // checked run gets the compiler's warnings with its build.
+        checker: if settings.diagnose == Diagnose::Every {
+            Checker::thorough(&built)
+        } else {
+            Checker::new(&built)
+        },
         source_name: submission
             .file
             .file_name()

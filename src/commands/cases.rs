@@ -125,7 +125,7 @@ fn reference_breaks(suite: &Suite) -> Vec<Problem> {
         // Its build's trouble is the pins' check's to say.
         return Vec::new();
     };
-    let checker = Checker::new(&built);
+    let checker = Checker::thorough(&built);
     if !checker.applies() {
         return Vec::new();
     }

@@ -26,6 +26,9 @@ pub struct Checker<'b> {
     checked: OnceLock<Result<Prepared<'b>, CheckError>>,
     /// The first checked run the grader could not make, in words.
     failed_run: OnceLock<String>,
+    /// Whether the compiler's warnings come from an optimised pass of
+    /// their own (which finds more), not from the checked build's compile.
+    thorough: bool,
 }
 
 /// A checked build (the build's own, shared by the students of an
@@ -45,6 +48,27 @@ impl<'b> Checker<'b> {
             built,
             checked: OnceLock::new(),
             failed_run: OnceLock::new(),
+            thorough: false,
+        }
+    }
+
+    /// The checker of `built` whose compiler warnings come from an
+    /// optimised pass of their own (`grade --diagnose`, `cases validate`,
+    /// `doctor`): an index past an array's end and an uninitialised value
+    /// are found too, for as much compiling again.
+    pub fn thorough(built: &'b Built) -> Checker<'b> {
+        Checker {
+            thorough: true,
+            ..Checker::new(built)
+        }
+    }
+
+    /// Where the checked build's compiler warnings come from.
+    fn warnings(&self) -> checked::Warnings<'static> {
+        if self.thorough {
+            checked::Warnings::FromAPass(warnings::warning_args())
+        } else {
+            checked::Warnings::FromTheBuild(warnings::IN_BUILD_ARGS)
         }
     }
 
@@ -61,7 +85,7 @@ impl<'b> Checker<'b> {
                 // Kept with the build: the students who share it share this.
                 let made = built.checked.get_or_init(|| {
                     crate::timings::time(crate::timings::Phase::Diagnose, || {
-                        checked::build(recipe, built.stage.path(), warnings::warning_args())
+                        checked::build(recipe, built.stage.path(), self.warnings())
                     })
                 });
                 let checked = match made {
@@ -365,7 +389,7 @@ pub fn try_here() -> Result<Diagnosis, NotHere> {
     let found = submission::locate(&file).map_err(|e| probe(&e))?;
     let built =
         submission::build(&found, &submission::Flags::default(), &[]).map_err(|e| probe(&e))?;
-    let checker = Checker::new(&built);
+    let checker = Checker::thorough(&built);
     let prepared = checker
         .prepared()
         .map_err(|e| NotHere::Checked(e.to_string()))?;

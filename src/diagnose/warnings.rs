@@ -69,6 +69,26 @@ pub fn warning_args() -> &'static [&'static str] {
     WARNING_ARGS
 }
 
+/// What the checked build's own compile adds, so that its warnings come
+/// with it and no pass is made for them: [`WARNING_ARGS`]'s warnings and
+/// JSON, at the build's `-O0`. Without optimising, gcc still finds a
+/// missing return, a use after free and a format mismatch, not an index
+/// past an array's end nor an uninitialised value (the sanitizers find
+/// the first at run time; `grade --diagnose` makes the optimised pass for
+/// both). The build's linker may write after the JSON: [`parse`] reads
+/// the array alone.
+pub const IN_BUILD_ARGS: &[&str] = &[
+    "-Wno-error",
+    "-Wreturn-type",
+    "-Wuninitialized",
+    "-Wmaybe-uninitialized",
+    "-Warray-bounds",
+    "-Wuse-after-free",
+    "-Wformat",
+    "-Waggressive-loop-optimizations",
+    "-fdiagnostics-format=json",
+];
+
 /// The most of gcc's diagnostics read from one pass: a program of
 /// thousands of warnings has its first ones said, and the rest of the
 /// JSON is only skipped over (checked, not kept).

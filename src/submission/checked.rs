@@ -398,19 +398,33 @@ pub enum CheckError {
     Folder(String),
 }
 
+/// Where a checked build's compiler warnings come from (the arguments
+/// are [`crate::diagnose`]'s).
+#[derive(Clone, Copy, Debug)]
+pub enum Warnings<'a> {
+    /// Its own compile, with these arguments added: no more compiling.
+    FromTheBuild(&'a [&'a str]),
+    /// One more pass with these (optimised: it finds more, and costs
+    /// about as much as the build again).
+    FromAPass(&'a [&'a str]),
+}
+
 /// Makes the checked build of `recipe` in `stage`, the ordinary build's
-/// folder; `warning_args` are the arguments of the pass for warnings
-/// (see [`crate::diagnose`]). Why not, in words, when the sanitized
-/// program cannot be made.
-pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Checked, CheckError> {
+/// folder, its compiler warnings had as `warnings` says. Why not, in
+/// words, when the sanitized program cannot be made.
+pub fn build(recipe: &Recipe, stage: &Path, warnings: Warnings<'_>) -> Result<Checked, CheckError> {
     let mut flags = recipe.flags.clone();
     flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
     let options = options_object(recipe.compiler, &flags)?;
-    let (program, _) = compile_with_retry(
+    let mut build_flags = flags.clone();
+    if let Warnings::FromTheBuild(args) = warnings {
+        build_flags.extend(args.iter().map(|a| a.to_string()));
+    }
+    let (program, said) = compile_with_retry(
         recipe.compiler,
         &recipe.source,
         stage,
-        &flags,
+        &build_flags,
         &recipe.support,
         "checked",
         std::slice::from_ref(&options),
@@ -420,15 +434,18 @@ pub fn build(recipe: &Recipe, stage: &Path, warning_args: &[&str]) -> Result<Che
         why: e.to_string().trim_end().to_string(),
     })?;
     let binary = PathBuf::from(program.argv.first().cloned().unwrap_or_default());
-    let warnings = compiler_messages(
-        recipe.compiler,
-        &recipe.source,
-        stage,
-        &recipe.flags,
-        &recipe.support,
-        warning_args,
-    )
-    .map_err(|e| CheckError::Warnings(e.to_string()));
+    let warnings = match warnings {
+        Warnings::FromTheBuild(_) => Ok(said),
+        Warnings::FromAPass(args) => compiler_messages(
+            recipe.compiler,
+            &recipe.source,
+            stage,
+            &recipe.flags,
+            &recipe.support,
+            args,
+        )
+        .map_err(|e| CheckError::Warnings(e.to_string())),
+    };
     Ok(Checked {
         program,
         binary: binary.clone(),
