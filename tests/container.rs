@@ -13,7 +13,7 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use common::attack::{container_image, docker_run};
 use common::{comparable_results, root};
@@ -201,47 +201,18 @@ fn in_a_default_container_that_cannot_watch_programs_referee_refuses_to_grade() 
     assert!(!said.contains("Grading works"), "{said}");
 }
 
-/// The autograder zip of gradescope/README.md, made from a fresh clone
-/// of this repository with its own commands, referee's build added.
+/// The autograder zip of gradescope/README.md with referee's build added
+/// (tests/dist.rs makes the one with the Debian package).
 fn autograder_zip(work: &Path) -> PathBuf {
-    let clone = work.join("clone");
-    let cloned = Command::new("git")
-        .args(["clone", "--quiet"])
-        .arg(root())
-        .arg(&clone)
-        .status()
-        .expect("git runs");
-    assert!(cloned.success(), "the repository could not be cloned");
-    let readme = fs::read_to_string(clone.join("gradescope/README.md")).unwrap();
-    let commands: Vec<&str> = readme
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.starts_with("zip ") || l.starts_with("rm -f autograder.zip"))
-        // This zip holds the binary built here; tests/dist.rs makes the
-        // one with the Debian package.
-        .filter(|l| !l.contains(".deb"))
-        .collect();
-    assert!(
-        commands.len() >= 3,
-        "the README's zip commands: {commands:?}"
-    );
-    fs::create_dir_all(clone.join("target/release")).unwrap();
-    fs::copy(
-        env!("CARGO_BIN_EXE_referee"),
-        clone.join("target/release/referee"),
-    )
-    .unwrap();
-    for command in commands {
-        let command = command.split("  #").next().unwrap_or(command);
-        let ran = Command::new("bash")
-            .args(["-c", command])
-            .current_dir(&clone)
-            .stdout(Stdio::null())
-            .status()
-            .expect("bash runs");
-        assert!(ran.success(), "{command}");
-    }
-    clone.join("autograder.zip")
+    let place = |clone: &Path| {
+        fs::create_dir_all(clone.join("target/release")).unwrap();
+        fs::copy(
+            env!("CARGO_BIN_EXE_referee"),
+            clone.join("target/release/referee"),
+        )
+        .unwrap();
+    };
+    common::autograder_zip(work, &place, ".deb")
 }
 
 #[test]

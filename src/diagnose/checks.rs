@@ -68,7 +68,7 @@ impl<'b> Checker<'b> {
         if self.thorough {
             checked::Warnings::FromAPass(warnings::warning_args())
         } else {
-            checked::Warnings::FromTheBuild(warnings::IN_BUILD_ARGS)
+            checked::Warnings::FromTheBuild(warnings::in_build_args())
         }
     }
 

@@ -286,3 +286,41 @@ pub fn grade_class(work: &Path, cases: &Path, out: &Path, class: &Path) -> serde
     );
     read_json(&out.join("results.json"))
 }
+
+/// The autograder zip of gradescope/README.md, made from a fresh clone of
+/// this repository with the README's own commands: `place` puts what the
+/// zip takes from a build into the clone first, and the README's lines
+/// that name `leave_out` (the other way of adding referee) are not run.
+pub fn autograder_zip(work: &Path, place: &dyn Fn(&Path), leave_out: &str) -> PathBuf {
+    let clone = work.join("clone");
+    let cloned = std::process::Command::new("git")
+        .args(["clone", "--quiet"])
+        .arg(root())
+        .arg(&clone)
+        .status()
+        .expect("git runs");
+    assert!(cloned.success(), "the repository could not be cloned");
+    place(&clone);
+    let readme = fs::read_to_string(clone.join("gradescope/README.md")).unwrap();
+    let commands: Vec<&str> = readme
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("zip ") || l.starts_with("rm -f autograder.zip"))
+        .filter(|l| !l.contains(leave_out))
+        .collect();
+    assert!(
+        commands.len() >= 3,
+        "the README's zip commands: {commands:?}"
+    );
+    for command in commands {
+        let command = command.split("  #").next().unwrap_or(command);
+        let ran = std::process::Command::new("bash")
+            .args(["-c", command])
+            .current_dir(&clone)
+            .stdout(Stdio::null())
+            .status()
+            .expect("bash runs");
+        assert!(ran.success(), "{command}");
+    }
+    clone.join("autograder.zip")
+}
