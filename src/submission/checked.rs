@@ -416,26 +416,41 @@ pub fn build(recipe: &Recipe, stage: &Path, warnings: Warnings<'_>) -> Result<Ch
     let mut flags = recipe.flags.clone();
     flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
     let options = options_object(recipe.compiler, &flags)?;
-    let mut build_flags = flags.clone();
-    if let Warnings::FromTheBuild(args) = warnings {
-        build_flags.extend(args.iter().map(|a| a.to_string()));
-    }
-    let (program, said) = compile_with_retry(
-        recipe.compiler,
-        &recipe.source,
-        stage,
-        &build_flags,
-        &recipe.support,
-        "checked",
-        std::slice::from_ref(&options),
-    )
-    .map_err(|e| CheckError::Build {
-        flags: SANITIZER_FLAGS.join(" "),
-        why: e.to_string().trim_end().to_string(),
-    })?;
+    let compile = |flags: &[String]| {
+        compile_with_retry(
+            recipe.compiler,
+            &recipe.source,
+            stage,
+            flags,
+            &recipe.support,
+            "checked",
+            std::slice::from_ref(&options),
+        )
+        .map_err(|e| CheckError::Build {
+            flags: SANITIZER_FLAGS.join(" "),
+            why: e.to_string().trim_end().to_string(),
+        })
+    };
+    let (program, said) = match warnings {
+        Warnings::FromTheBuild(args) => {
+            let mut with_warnings = flags.clone();
+            with_warnings.extend(args.iter().map(|a| a.to_string()));
+            // A compiler older than the warnings it is asked for (gcc
+            // before 12 knows no -Wuse-after-free) refuses the build:
+            // made again without them, it has no compiler's warnings.
+            match compile(&with_warnings) {
+                Ok((program, said)) => (program, Ok(said)),
+                Err(refused) => (
+                    compile(&flags)?.0,
+                    Err(CheckError::Warnings(refused.to_string())),
+                ),
+            }
+        }
+        Warnings::FromAPass(_) => (compile(&flags)?.0, Ok(String::new())),
+    };
     let binary = PathBuf::from(program.argv.first().cloned().unwrap_or_default());
     let warnings = match warnings {
-        Warnings::FromTheBuild(_) => Ok(said),
+        Warnings::FromTheBuild(_) => said,
         Warnings::FromAPass(args) => compiler_messages(
             recipe.compiler,
             &recipe.source,
