@@ -23,12 +23,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::one::One;
-use super::{points, Failure};
+use super::Failure;
 use crate::cli::ClassroomArgs;
 use referee::case::Visibility;
 use referee::export::classroom::{self, Classroom};
 use referee::export::Exporter;
-use referee::fault::Fault;
 use referee::grading::Diagnose;
 use referee::results::ClassResults;
 
@@ -41,27 +40,11 @@ pub fn run(args: &ClassroomArgs) -> Result<ExitCode, Failure> {
         diagnose: Diagnose::PublicAndFailing,
         prefix: "referee-classroom-",
     };
-    let (results, failure) = match one.grade() {
-        Ok(results) => (results, None),
-        Err(failure) if failure.fault() == Fault::Student => {
-            (one.ungraded(failure.to_string()), None)
-        }
-        Err(failure) => {
-            let student =
-                format!("the autograder could not run ({failure}). Please tell your instructor.");
-            (one.ungraded(student), Some(failure))
-        }
-    };
+    let (results, failure) = one.results();
     note_hidden_cases(args, &results);
     let written = write(args, &results);
-    if let Some(s) = results.submissions.first() {
-        println!(
-            "{}: {}/{} points ({}).",
-            args.submission.display(),
-            points(s.score),
-            points(s.max_score),
-            referee::export::view::status_id(s.status),
-        );
+    if let Some(said) = one.said(&results) {
+        println!("{said}");
     }
     match (failure, written) {
         (Some(failure), _) | (None, Err(failure)) => Err(failure),

@@ -16,11 +16,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use super::one::One;
-use super::{points, Failure};
+use super::Failure;
 use crate::cli::GradescopeArgs;
 use referee::export::gradescope::Gradescope;
 use referee::export::Exporter;
-use referee::fault::Fault;
 use referee::grading::Diagnose;
 use referee::results::ClassResults;
 
@@ -34,29 +33,10 @@ pub fn run(args: &GradescopeArgs) -> Result<ExitCode, Failure> {
         diagnose: Diagnose::Failing,
         prefix: "referee-gradescope-",
     };
-    let (results, failure) = match one.grade() {
-        Ok(results) => (results, None),
-        // What went wrong before any grading: the student's doing (exit
-        // 0), or referee's or the suite's (exit 2).
-        Err(failure) if failure.fault() == Fault::Student => {
-            (one.ungraded(failure.to_string()), None)
-        }
-        Err(failure) => {
-            let student =
-                format!("the autograder could not run ({failure}). Please tell your instructor.");
-            (one.ungraded(student), Some(failure))
-        }
-    };
+    let (results, failure) = one.results();
     write(&args.results, &results, start.elapsed().as_secs())?;
-    if let Some(s) = results.submissions.first() {
-        println!(
-            "{}: {}/{} points ({}). Gradescope's results: {}",
-            args.submission.display(),
-            points(s.score),
-            points(s.max_score),
-            referee::export::view::status_id(s.status),
-            args.results.display()
-        );
+    if let Some(said) = one.said(&results) {
+        println!("{said} Gradescope's results: {}", args.results.display());
     }
     match failure {
         Some(failure) => Err(failure),

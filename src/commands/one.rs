@@ -12,6 +12,7 @@ use super::Failure;
 use referee::batch::{self, Batch, Progress};
 use referee::case::Suite;
 use referee::class::Entry;
+use referee::fault::Fault;
 use referee::grading::{self, Diagnose, Settings};
 use referee::results::{self, ClassResults, Status, SubmissionResult, SuiteInfo};
 use referee::submission;
@@ -76,6 +77,39 @@ impl One<'_> {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|why| format!("cannot read back the results of grading: {why}"))?;
         Ok(batch::class_results(&suite, graded, None))
+    }
+
+    /// The submission graded, or results that say why it could not be:
+    /// what went wrong before any grading is the student's to fix (no
+    /// program, it does not compile: no failure returned, the command
+    /// exits 0) or referee's or the suite's (the failure is returned
+    /// beside the results, for the command to exit 2 after writing them).
+    pub fn results(&self) -> (ClassResults, Option<Failure>) {
+        match self.grade() {
+            Ok(results) => (results, None),
+            Err(failure) if failure.fault() == Fault::Student => {
+                (self.ungraded(failure.to_string()), None)
+            }
+            Err(failure) => {
+                let student = format!(
+                    "the autograder could not run ({failure}). Please tell your instructor."
+                );
+                (self.ungraded(student), Some(failure))
+            }
+        }
+    }
+
+    /// The one line a command prints of `results`: the submission, its
+    /// points and its status.
+    pub fn said(&self, results: &ClassResults) -> Option<String> {
+        let s = results.submissions.first()?;
+        Some(format!(
+            "{}: {}/{} points ({}).",
+            self.submission.display(),
+            super::points(s.score),
+            super::points(s.max_score),
+            referee::export::view::status_id(s.status),
+        ))
     }
 
     /// The suite of `--cases`, else of `--game`, else of the game the

@@ -206,7 +206,13 @@ pub fn bounded(text: &str) -> String {
 /// escape sequences and line breaks become `\x1b`-style escapes) and at
 /// most `limit` characters (an ellipsis marks the cut).
 pub fn bounded_to(text: &str, limit: usize) -> String {
-    let safe = crate::text::visible::safe(text.trim().as_bytes());
+    cut_to(text.trim(), limit)
+}
+
+/// `text` made safe to show and cut to at most `limit` characters, an
+/// ellipsis marking the cut; its spaces kept (a source line's indent).
+pub fn cut_to(text: &str, limit: usize) -> String {
+    let safe = crate::text::visible::safe(text.as_bytes());
     if safe.chars().count() <= limit {
         return safe;
     }

@@ -23,4 +23,6 @@ pub mod traceback;
 pub mod warnings;
 
 pub use collect::Diagnoses;
-pub use diagnosis::{bounded, bounded_to, Diagnosis, Found, Kind, PER_SUBMISSION, TEXT_LIMIT};
+pub use diagnosis::{
+    bounded, bounded_to, cut_to, Diagnosis, Found, Kind, PER_SUBMISSION, TEXT_LIMIT,
+};

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use super::Style;
-use crate::diagnose::{bounded_to, Diagnosis, Found};
+use crate::diagnose::{bounded_to, cut_to, Diagnosis, Found};
 use crate::text::{capitalized, visible};
 
 /// The heading of a list of diagnoses a student reads.
@@ -297,16 +297,9 @@ fn bullets(
 ) {
     // `text` made safe, and cut to what is left of the room after `used`
     // characters.
-    let line = |text: &str, used: usize| {
-        let text = safe(text);
-        match room.map(|room| room.saturating_sub(used)) {
-            Some(room) if text.chars().count() > room => {
-                let mut cut: String = text.chars().take(room.saturating_sub(1)).collect();
-                cut.push('…');
-                cut
-            }
-            _ => text,
-        }
+    let line = |text: &str, used: usize| match room {
+        Some(room) => cut_to(text, room.saturating_sub(used)),
+        None => safe(text),
     };
     for d in diagnoses.iter().take(at_most) {
         let told = Told::new(d, hidden);

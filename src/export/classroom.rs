@@ -35,6 +35,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::exporter::only_submission;
 use super::markdown::feedback;
 use super::view::{self, rows, Row};
 use super::{Exporter, Sink};
@@ -95,15 +96,7 @@ pub struct Test {
 
 impl Exporter for Classroom {
     fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
-        let [_] = &results.submissions[..] else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "GitHub Classroom's results hold one submission, and these hold {}",
-                    results.submissions.len()
-                ),
-            ));
-        };
+        only_submission(results, "GitHub Classroom's")?;
         let safe = anonymized(results);
         let submission = &safe.submissions[0];
         let json = serde_json::to_vec(&payload(&safe, submission)).map_err(io::Error::other)?;

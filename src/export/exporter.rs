@@ -98,6 +98,24 @@ impl Sink for Memory {
     }
 }
 
+/// The one submission of `results`, for a format that holds one (an
+/// autograder's: `whose` names it); an error where there are more or none.
+pub fn only_submission<'r>(
+    results: &'r ClassResults,
+    whose: &str,
+) -> io::Result<&'r SubmissionResult> {
+    match &results.submissions[..] {
+        [submission] => Ok(submission),
+        all => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{whose} results hold one submission, and these hold {}",
+                all.len()
+            ),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

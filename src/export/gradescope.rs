@@ -29,6 +29,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::exporter::only_submission;
 use super::markdown::summary;
 use super::view::{self, rows, Row};
 use super::{Exporter, Sink};
@@ -84,15 +85,7 @@ pub struct Test {
 
 impl Exporter for Gradescope {
     fn finish(&mut self, results: &ClassResults, out: &mut dyn Sink) -> io::Result<()> {
-        let [submission] = &results.submissions[..] else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "Gradescope's results hold one submission, and these hold {}",
-                    results.submissions.len()
-                ),
-            ));
-        };
+        let submission = only_submission(results, "Gradescope's")?;
         let doc = document(results, submission, self.execution_time);
         let mut json = serde_json::to_vec_pretty(&doc).map_err(io::Error::other)?;
         json.push(b'\n');

@@ -268,44 +268,87 @@ static void (*const referee_hold_first)(void) = referee_hold;
 /// Its name in the build's folder.
 const OPTIONS_FILE: &str = ".referee-options.c";
 
+/// What is made once per compiler and flags and kept for the process:
+/// the options' object, a probe.
+type PerFlags<T> = Mutex<Vec<((&'static str, Vec<String>), T)>>;
+
+/// What `made` keeps for `compiler` and `flags`, made by `make` (given
+/// how many are kept already, to name it apart) the first time it is
+/// asked for and made. The lock is held while making: whoever asks
+/// meanwhile waits for it. A failure is not kept: the next asker tries
+/// again.
+fn once_per<T: Clone, E>(
+    made: &PerFlags<T>,
+    compiler: &'static Compiler,
+    flags: &[String],
+    make: impl FnOnce(usize) -> Result<T, E>,
+) -> Result<T, E> {
+    let mut made = made.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (compiler.name, flags.to_vec());
+    if let Some((_, kept)) = made.iter().find(|(k, _)| *k == key) {
+        return Ok(kept.clone());
+    }
+    let kept = make(made.len())?;
+    made.push((key, kept.clone()));
+    Ok(kept)
+}
+
 /// The options' object for programs compiled by `compiler` with
-/// `flags`: compiled the first time, in a folder of this process's, and
-/// linked into every checked build after (a class's programs share
-/// their flags: one compile serves them all).
-fn options_object(compiler: &'static Compiler, flags: &[String]) -> Result<PathBuf, CheckError> {
-    type Made = Vec<((&'static str, Vec<String>), PathBuf)>;
+/// `flags`, and whether the compiler knows `warnings` (the arguments a
+/// checked build's own compile may add for the compiler's warnings: gcc
+/// before 12 knows no `-Wuse-after-free`, and refuses to compile with
+/// it). Compiled the first time, in a folder of this process's, and
+/// linked into every checked build after (a class's programs share their
+/// flags: one compile serves them all); the options' source, which is
+/// ours and draws no warning, is what tells whether the compiler knows
+/// them.
+fn options_object(
+    compiler: &'static Compiler,
+    flags: &[String],
+    warnings: &[&str],
+) -> Result<(PathBuf, bool), CheckError> {
     static FOLDER: OnceLock<std::io::Result<tempfile::TempDir>> = OnceLock::new();
-    static MADE: Mutex<Made> = Mutex::new(Vec::new());
+    static MADE: PerFlags<(PathBuf, bool)> = Mutex::new(Vec::new());
     let folder = FOLDER
         .get_or_init(|| super::sandbox().build_folder())
         .as_ref()
         .map_err(|e| CheckError::Folder(e.to_string()))?
         .path();
-    // Held while compiling: whoever asks meanwhile waits for the object.
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (compiler.name, flags.to_vec());
-    if let Some((_, object)) = made.iter().find(|(k, _)| *k == key) {
-        return Ok(object.clone());
-    }
-    let source = folder.join(OPTIONS_FILE);
-    std::fs::write(&source, OPTIONS_SOURCE).map_err(|e| CheckError::Folder(e.to_string()))?;
-    let support = Support {
-        source,
-        place: OPTIONS_FILE.into(),
-        writable: false,
-        linked: true,
-    };
-    let compiled =
-        compile_object(compiler, &support, folder, flags).map_err(|e| CheckError::Build {
-            flags: SANITIZER_FLAGS.join(" "),
-            why: e.to_string(),
-        })?;
-    // Named apart from a suite's own library objects, and from the other
-    // flags' object.
-    let object = folder.join(format!(".referee-options-{}.o", made.len()));
-    std::fs::rename(&compiled, &object).map_err(|e| CheckError::Folder(e.to_string()))?;
-    made.push((key, object.clone()));
-    Ok(object)
+    let mut asked = flags.to_vec();
+    asked.extend(warnings.iter().map(|w| w.to_string()));
+    once_per(&MADE, compiler, &asked, |n| {
+        let source = folder.join(OPTIONS_FILE);
+        std::fs::write(&source, OPTIONS_SOURCE).map_err(|e| CheckError::Folder(e.to_string()))?;
+        let support = Support {
+            source,
+            place: OPTIONS_FILE.into(),
+            writable: false,
+            linked: true,
+        };
+        let (compiled, known) = match compile_object(compiler, &support, folder, &asked) {
+            Ok(compiled) => (compiled, true),
+            Err(_) if !warnings.is_empty() => (
+                compile_object(compiler, &support, folder, flags).map_err(|e| {
+                    CheckError::Build {
+                        flags: SANITIZER_FLAGS.join(" "),
+                        why: e.to_string(),
+                    }
+                })?,
+                false,
+            ),
+            Err(e) => {
+                return Err(CheckError::Build {
+                    flags: SANITIZER_FLAGS.join(" "),
+                    why: e.to_string(),
+                })
+            }
+        };
+        // Named apart from a suite's own library objects, and from the
+        // other flags' object.
+        let object = folder.join(format!(".referee-options-{n}.o"));
+        std::fs::rename(&compiled, &object).map_err(|e| CheckError::Folder(e.to_string()))?;
+        Ok((object, known))
+    })
 }
 
 /// A checked build, ready to run.
@@ -349,29 +392,28 @@ fn probe(
     options: &Path,
     extension: &str,
 ) -> Result<Facts, Unheld> {
-    type Made = Vec<((&'static str, Vec<String>), Result<Facts, Unheld>)>;
-    static MADE: Mutex<Made> = Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (compiler.name, flags.to_vec());
-    if let Some((_, facts)) = made.iter().find(|(k, _)| *k == key) {
-        return facts.clone();
-    }
-    let folder = options.parent().unwrap_or(Path::new("."));
-    let name = format!(".referee-probe-{}", made.len());
-    let source = folder.join(format!("{name}.{extension}"));
-    let objects = [options.to_path_buf()];
-    let facts = std::fs::write(&source, "int main(void) { return 0; }\n")
-        .map_err(|e| Unheld::Probe(e.to_string()))
-        .and_then(|()| {
-            compile_with_retry(compiler, &source, folder, flags, &[], &name, &objects)
+    static MADE: PerFlags<Result<Facts, Unheld>> = Mutex::new(Vec::new());
+    let made = once_per(&MADE, compiler, flags, |n| {
+        let folder = options.parent().unwrap_or(Path::new("."));
+        let name = format!(".referee-probe-{n}");
+        let source = folder.join(format!("{name}.{extension}"));
+        let objects = [options.to_path_buf()];
+        // Kept whatever it came to: a probe that cannot be built says so
+        // to every checked build after.
+        Ok::<_, std::convert::Infallible>(
+            std::fs::write(&source, "int main(void) { return 0; }\n")
                 .map_err(|e| Unheld::Probe(e.to_string()))
-        })
-        .and_then(|(program, _)| {
-            let binary = program.argv.first().map(|a| a.as_os_str());
-            super::hold::facts(Path::new(binary.unwrap_or_default()))
-        });
-    made.push((key, facts.clone()));
-    facts
+                .and_then(|()| {
+                    compile_with_retry(compiler, &source, folder, flags, &[], &name, &objects)
+                        .map_err(|e| Unheld::Probe(e.to_string()))
+                })
+                .and_then(|(program, _)| {
+                    let binary = program.argv.first().map(|a| a.as_os_str());
+                    super::hold::facts(Path::new(binary.unwrap_or_default()))
+                }),
+        )
+    });
+    made.unwrap_or_else(|never| match never {})
 }
 
 /// Why a program has no checked build: never a grade's concern (the
@@ -415,42 +457,34 @@ pub enum Warnings<'a> {
 pub fn build(recipe: &Recipe, stage: &Path, warnings: Warnings<'_>) -> Result<Checked, CheckError> {
     let mut flags = recipe.flags.clone();
     flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
-    let options = options_object(recipe.compiler, &flags)?;
-    let compile = |flags: &[String]| {
-        compile_with_retry(
-            recipe.compiler,
-            &recipe.source,
-            stage,
-            flags,
-            &recipe.support,
-            "checked",
-            std::slice::from_ref(&options),
-        )
-        .map_err(|e| CheckError::Build {
-            flags: SANITIZER_FLAGS.join(" "),
-            why: e.to_string().trim_end().to_string(),
-        })
+    let in_build = match warnings {
+        Warnings::FromTheBuild(args) => args,
+        Warnings::FromAPass(_) => &[],
     };
-    let (program, said) = match warnings {
-        Warnings::FromTheBuild(args) => {
-            let mut with_warnings = flags.clone();
-            with_warnings.extend(args.iter().map(|a| a.to_string()));
-            // A compiler older than the warnings it is asked for (gcc
-            // before 12 knows no -Wuse-after-free) refuses the build:
-            // made again without them, it has no compiler's warnings.
-            match compile(&with_warnings) {
-                Ok((program, said)) => (program, Ok(said)),
-                Err(refused) => (
-                    compile(&flags)?.0,
-                    Err(CheckError::Warnings(refused.to_string())),
-                ),
-            }
-        }
-        Warnings::FromAPass(_) => (compile(&flags)?.0, Ok(String::new())),
-    };
+    let (options, known) = options_object(recipe.compiler, &flags, in_build)?;
+    let mut build_flags = flags.clone();
+    if known {
+        build_flags.extend(in_build.iter().map(|a| a.to_string()));
+    }
+    let (program, said) = compile_with_retry(
+        recipe.compiler,
+        &recipe.source,
+        stage,
+        &build_flags,
+        &recipe.support,
+        "checked",
+        std::slice::from_ref(&options),
+    )
+    .map_err(|e| CheckError::Build {
+        flags: SANITIZER_FLAGS.join(" "),
+        why: e.to_string().trim_end().to_string(),
+    })?;
     let binary = PathBuf::from(program.argv.first().cloned().unwrap_or_default());
     let warnings = match warnings {
-        Warnings::FromTheBuild(_) => said,
+        Warnings::FromTheBuild(_) if known => Ok(said),
+        Warnings::FromTheBuild(_) => Err(CheckError::Warnings(
+            "the compiler does not know the warnings asked of it (gcc 12 or later does)".into(),
+        )),
         Warnings::FromAPass(args) => compiler_messages(
             recipe.compiler,
             &recipe.source,

@@ -178,36 +178,37 @@ fn parse(data: &[u8]) -> Result<Facts, Unheld> {
                 .or_insert_with(|| name.to_string());
         }
     }
-    facts.indirect += file
-        .dynamic_relocations()
-        .into_iter()
-        .flatten()
-        .filter(
-            |(_, r)| matches!(r.flags(), RelocationFlags::Elf { r_type } if is_irelative(r_type)),
-        )
-        .count();
-    facts.preinit = preinit(&file, endian, &functions)?;
+    // One pass over the loader's relocations: those a program's own
+    // function resolves, and those that fill `.preinit_array`'s words.
+    let preinit = file.section_by_name(".preinit_array");
+    let range = preinit
+        .as_ref()
+        .map_or(0..0, |s| s.address()..s.address() + s.size());
+    let mut addends = std::collections::BTreeMap::new();
+    for (at, r) in file.dynamic_relocations().into_iter().flatten() {
+        if matches!(r.flags(), RelocationFlags::Elf { r_type } if is_irelative(r_type)) {
+            facts.indirect += 1;
+        }
+        if range.contains(&at) {
+            addends.insert(at, r.addend());
+        }
+    }
+    if let Some(section) = preinit {
+        facts.preinit = preinit_calls(&section, endian, &addends, &functions)?;
+    }
     Ok(facts)
 }
 
 /// The functions `.preinit_array` calls: its words, or where the linker
 /// left a word to the loader, the relocation's addend.
-fn preinit(
-    file: &ElfFile64<'_, Endianness>,
+fn preinit_calls(
+    section: &object::read::elf::ElfSection64<'_, '_, Endianness>,
     endian: Endianness,
+    addends: &std::collections::BTreeMap<u64, i64>,
     functions: &std::collections::BTreeMap<u64, String>,
 ) -> Result<Vec<String>, Unheld> {
-    let Some(section) = file.section_by_name(".preinit_array") else {
-        return Ok(Vec::new());
-    };
     let start = section.address();
     let words = section.data().map_err(|e| Unheld::NotElf(e.to_string()))?;
-    let addends: std::collections::BTreeMap<u64, i64> = file
-        .dynamic_relocations()
-        .into_iter()
-        .flatten()
-        .map(|(at, r)| (at, r.addend()))
-        .collect();
     Ok(words
         .chunks_exact(8)
         .enumerate()
