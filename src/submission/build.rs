@@ -409,7 +409,7 @@ fn library(
 }
 
 /// The compiler's command: the first of its names found on `PATH`.
-fn command_of(compiler: &Compiler) -> Result<PathBuf, BuildError> {
+pub(super) fn command_of(compiler: &Compiler) -> Result<PathBuf, BuildError> {
     compiler
         .commands
         .iter()

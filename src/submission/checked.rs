@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::build::{compile_object, compile_with_retry, compiler_messages, Recipe};
 use super::hold::{Facts, Hold, Probe, Unheld};
 use super::languages::Compiler;
+use super::linker;
 use super::start::Support;
 use crate::run::Program;
 
@@ -457,6 +458,34 @@ pub enum Warnings<'a> {
 pub fn build(recipe: &Recipe, stage: &Path, warnings: Warnings<'_>) -> Result<Checked, CheckError> {
     let mut flags = recipe.flags.clone();
     flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
+    match build_with(
+        recipe,
+        stage,
+        warnings,
+        flags.clone(),
+        linker::faster(recipe.compiler),
+    ) {
+        // A linker that was there when asked but fails here (not in the
+        // sandbox's view, or broken) is not asked again: the default's
+        // build is what counts.
+        Err(CheckError::Build { .. }) if linker::faster(recipe.compiler).is_some() => {
+            linker::refuse(recipe.compiler);
+            build_with(recipe, stage, warnings, flags, None)
+        }
+        made => made,
+    }
+}
+
+/// [`build`], linked by `linker` (the compiler's own when `None`).
+fn build_with(
+    recipe: &Recipe,
+    stage: &Path,
+    warnings: Warnings<'_>,
+    mut flags: Vec<String>,
+    linker: Option<&'static str>,
+) -> Result<Checked, CheckError> {
+    // The probe the hold compares with is linked the same way.
+    flags.extend(linker.map(str::to_string));
     let in_build = match warnings {
         Warnings::FromTheBuild(args) => args,
         Warnings::FromAPass(_) => &[],

@@ -33,6 +33,7 @@ mod flags;
 pub mod hold;
 pub mod java;
 pub mod languages;
+mod linker;
 mod program;
 pub mod python;
 pub mod sanitized;
