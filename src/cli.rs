@@ -145,10 +145,15 @@ pub struct CheckArgs {
     /// Print on stderr where the time went, phase by phase.
     #[arg(long)]
     pub timings: bool,
-    /// Do not run a C or C++ program again from its checked build
-    /// (sanitizers on), which by default says where it breaks on its
-    /// public cases and on every case it fails.
+    /// Run every case again from the program's checked build (a C or
+    /// C++ program compiled with sanitizers on), to find memory errors
+    /// and undefined behaviour even where it passes by luck (by default
+    /// only the cases it crashed on and its first few other failures
+    /// are).
     #[arg(long)]
+    pub diagnose: bool,
+    /// Do not run a C or C++ program again from its checked build.
+    #[arg(long, conflicts_with = "diagnose")]
     pub no_diagnose: bool,
 }
 
@@ -249,7 +254,8 @@ pub struct GradeArgs {
     /// Run every case of each C and C++ program again from its checked
     /// build (sanitizers on), to find memory errors and undefined
     /// behaviour even where the program passes by luck (by default only
-    /// failed cases are); grades are unchanged.
+    /// the cases it crashed on and its first few other failures are);
+    /// grades are unchanged.
     #[arg(long)]
     pub diagnose: bool,
     /// Run no case again from a checked build: faster, and no

@@ -9,6 +9,10 @@ use std::time::Duration;
 
 use reference::Game;
 
+mod reruns;
+pub use reruns::WRONG_RERUNS;
+use reruns::{Judging, Kind, Reruns};
+
 use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::compare::{self, LineDiff, Options, Region};
@@ -58,12 +62,13 @@ pub struct Settings {
 pub enum Diagnose {
     /// None.
     Never,
-    /// Each case it failed, except those it ran out of time on (a
-    /// checked run would take three times as long again): what `grade`
-    /// does, paying only for failures.
+    /// Each case it crashed on, and the first few others it failed
+    /// ([`WRONG_RERUNS`]), never those it ran out of time on (a checked
+    /// run would take three times as long again): what `grade` and
+    /// `check` do, paying only for failures.
     Failing,
-    /// Its public cases and each case it failed: what `check` does, for
-    /// a student checking their work.
+    /// Its public cases, and its failed cases as [`Diagnose::Failing`]:
+    /// what GitHub Classroom's tests do, for a student reading them.
     PublicAndFailing,
     /// Every case (`grade --diagnose`): what passes by luck is found too.
     Every,
@@ -71,18 +76,26 @@ pub enum Diagnose {
 
 impl Diagnose {
     /// Whether `case`, with `outcome`, runs again from the checked build.
-    fn wants(self, case: &Case, outcome: &CaseOutcome) -> bool {
-        let failed = outcome.judgement.verdict != Verdict::Pass;
-        let looped = outcome.judgement.verdict == Verdict::Timeout;
-        match self {
-            Diagnose::Never => false,
-            Diagnose::Failing => failed && !looped,
-            Diagnose::PublicAndFailing => {
-                (failed && !looped) || case.visibility == crate::case::Visibility::Public
-            }
-            Diagnose::Every => true,
+    fn wants(self, case: &Case, kind: Kind) -> Wanted {
+        let public = case.visibility == crate::case::Visibility::Public;
+        match (self, kind) {
+            (Diagnose::Never, _) => Wanted::No,
+            (Diagnose::Every, _) => Wanted::Yes,
+            (Diagnose::PublicAndFailing, _) if public => Wanted::Yes,
+            (_, Kind::Crashed) => Wanted::Yes,
+            (_, Kind::Wrong) => Wanted::IfAmongFirst,
+            (_, Kind::Passed | Kind::Looped) => Wanted::No,
         }
     }
+}
+
+/// Whether a case runs again from the checked build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wanted {
+    No,
+    Yes,
+    /// If it is among the first failures of its kind (see [`reruns`]).
+    IfAmongFirst,
 }
 
 impl Default for Settings {
@@ -475,6 +488,7 @@ pub(crate) fn grade_each<K: Send>(
     };
     let unparsed = OnceLock::new();
     let diagnosing = Diagnosing {
+        reruns: Reruns::new(cases.len()),
         // Every case run again asks for every finding; a failing case's
         // checked run gets the compiler's warnings with its build.
         checker: if settings.diagnose == Diagnose::Every {
@@ -587,6 +601,14 @@ fn run_all<K: Send>(
 ) -> Result<Option<Vec<(CaseOutcome, K)>>, Error> {
     let timeouts = Timeouts::new(settings.max_timeouts);
     let judge_within = |prepared: &Prepared<'_>, short: Option<Limits>| {
+        let index = cases
+            .iter()
+            .position(|p| std::ptr::eq(p, prepared))
+            .unwrap_or(cases.len());
+        let _judging = Judging {
+            reruns: &diagnosing.reruns,
+            index,
+        };
         let mut outcome = match unparsed.get() {
             Some(_) => unparsed_placeholder(),
             None => {
@@ -603,8 +625,12 @@ fn run_all<K: Send>(
                 let _ = unparsed.set(compiler_said(error)?);
             }
         }
+        diagnosing
+            .reruns
+            .judged(index, Kind::of(outcome.judgement.verdict));
         if unparsed.get().is_none() {
-            diagnosing.diagnose(prepared.case, &mut outcome, suite, settings);
+            let rerun = Rerun { index, stop };
+            diagnosing.diagnose(prepared.case, &mut outcome, suite, settings, rerun);
         }
         let digested = digest(prepared, &mut outcome);
         Ok((outcome, digested))
@@ -646,6 +672,8 @@ fn run_all<K: Send>(
 /// tracebacks are read).
 struct Diagnosing<'b> {
     checker: Checker<'b>,
+    /// Which failed cases run again (see [`reruns`]).
+    reruns: Reruns,
     source_name: String,
     python: bool,
 }
@@ -655,7 +683,14 @@ impl Diagnosing<'_> {
     /// Python run's traceback, read from its transcript; a C or C++
     /// program's case run again from its checked build. A crash so
     /// explained says what caused it in its reason.
-    fn diagnose(&self, case: &Case, outcome: &mut CaseOutcome, suite: &Suite, settings: &Settings) {
+    fn diagnose(
+        &self,
+        case: &Case,
+        outcome: &mut CaseOutcome,
+        suite: &Suite,
+        settings: &Settings,
+        rerun: Rerun<'_>,
+    ) {
         if self.python {
             if let Some(run) = &outcome.run {
                 outcome.diagnoses.extend(checks::python_exception(
@@ -667,13 +702,32 @@ impl Diagnosing<'_> {
             }
             return;
         }
-        if !self.checker.applies() || !settings.diagnose.wants(case, outcome) {
+        if !self.checker.applies() {
+            return;
+        }
+        let wanted = match settings
+            .diagnose
+            .wants(case, Kind::of(outcome.judgement.verdict))
+        {
+            Wanted::No => false,
+            Wanted::Yes => true,
+            Wanted::IfAmongFirst => self.reruns.among_first(rerun.index, rerun.stop),
+        };
+        if !wanted {
             return;
         }
         let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
         outcome.diagnoses = self.checker.run_case(case, &suite.support, settings.feed);
         explain_crash(outcome);
     }
+}
+
+/// Which case is diagnosed, among the submission's, and what stops the
+/// wait for the cases before it.
+#[derive(Clone, Copy)]
+struct Rerun<'s> {
+    index: usize,
+    stop: &'s AtomicBool,
 }
 
 /// A crash's reason, when the checked build found what caused it: the

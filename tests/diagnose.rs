@@ -736,3 +736,109 @@ fn identical_programs_make_one_checked_build() {
     }
     assert_eq!(counted, runs + 1, "one checked build, {runs} runs:\n{line}");
 }
+
+/// A program wrong on every case for one reason is run again from its
+/// checked build on each case it crashed on and on its first three other
+/// failures, in the suite's order, whatever the number of workers; with
+/// `--diagnose`, on every case.
+#[test]
+fn a_program_wrong_everywhere_runs_its_crashes_and_first_three_failures_again() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("echo-lab");
+    fs::create_dir_all(&suite).unwrap();
+    fs::write(
+        suite.join("echo.c"),
+        "#include <stdio.h>\nint main(void) {\n    char line[64];\n    \
+         if (fgets(line, sizeof line, stdin)) printf(\"%s\", line);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: echo.c\nname: echo\ndefaults:\n  visibility: public\n  timeout: 5s\n",
+    )
+    .unwrap();
+    // Six cases it prints the wrong thing on, then two it crashes on.
+    let inputs = ["a", "b", "c", "d", "e", "f", "crash", "crash!"];
+    for (n, input) in inputs.iter().enumerate() {
+        fs::write(
+            suite.join(format!("case-{n}.yaml")),
+            format!("input: [\"{input}\"]\n"),
+        )
+        .unwrap();
+    }
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(suite.join("echo.c"), class.join("right.c")).unwrap();
+    // Every run reads past the end of `table` (its index depends on the
+    // input, so the compiler cannot tell), and prints what it found.
+    fs::write(
+        class.join("peeks.c"),
+        "#include <stdio.h>\n#include <string.h>\nint table[4];\n\
+         int main(void) {\n    char line[64];\n    \
+         if (!fgets(line, sizeof line, stdin)) return 0;\n    \
+         int i = 4 + (int)(strlen(line) % 2);\n    \
+         printf(\"%d\\n\", table[i] + 1000);\n    \
+         if (strncmp(line, \"crash\", 5) == 0) { volatile int *p = 0; *p = 1; }\n    \
+         return 0;\n}\n",
+    )
+    .unwrap();
+    let graded = |name: &str, extra: &[&str]| {
+        let out_dir = w.join(name);
+        let mut args = vec![
+            "grade",
+            "--cases",
+            suite.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        args.push(class.to_str().unwrap());
+        let out = referee_in(w, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        read_json(&out_dir.join("results.json"))
+    };
+    let read_past = |results: &Value| {
+        let found = diagnoses(results, "peeks");
+        one(&found, "read-past-end", "peeks").clone()
+    };
+    let verdicts = |results: &Value| -> Vec<String> {
+        student(results, "peeks")["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    let one_worker = graded("one", &["--jobs", "1"]);
+    assert_eq!(
+        verdicts(&one_worker),
+        [&["wrong-output"; 6][..], &["crashed"; 2][..]].concat()
+    );
+    let d = read_past(&one_worker);
+    // Cases 0, 1 and 2, then both crashes: five runs.
+    assert_eq!(d["count"], 5, "{d}");
+    assert_eq!(d["case"], "case-0", "{d}");
+    // Each crash's reason says what its checked run found.
+    for case in student(&one_worker, "peeks")["cases"].as_array().unwrap() {
+        let reason = case["reason"].as_str().unwrap_or_default();
+        assert_eq!(
+            reason.contains("as its checked build found"),
+            case["verdict"] == "crashed",
+            "{case}"
+        );
+    }
+
+    // The same with two workers, which finish cases in any order.
+    let two_workers = graded("two", &["--jobs", "2"]);
+    assert_eq!(read_past(&two_workers), d);
+
+    // --diagnose runs all eight again; grades never move.
+    let every = graded("every", &["--diagnose"]);
+    assert_eq!(read_past(&every)["count"], 8);
+    assert_eq!(
+        student(&every, "peeks")["score"],
+        student(&one_worker, "peeks")["score"]
+    );
+}
