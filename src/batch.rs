@@ -278,21 +278,18 @@ impl Batch<'_> {
             Built::CompileError(messages) => (Status::CompileError, Some(messages.clone())),
         };
         results::within_budget(&mut cases);
-        // Why it has no diagnoses where some were looked for: the TA's
-        // to know (the grade stands all the same).
-        let message = match (message, &graded.diagnosis_trouble) {
-            (message, None) => message,
-            (message, Some(trouble)) => Some(format!(
-                "{}note: no diagnoses of where the program breaks: {trouble}\n",
-                message.unwrap_or_default()
-            )),
-        };
         SubmissionResult {
             score: text::round(graded.score()),
             status,
             message: message.map(|m| results::compiler_messages(&m)),
             cases,
             diagnostics: graded.diagnostics.clone(),
+            // Why it has no diagnoses where some were looked for: the
+            // TA's to know, never the student's (the grade stands).
+            diagnosis_trouble: graded
+                .diagnosis_trouble
+                .as_deref()
+                .map(results::compiler_messages),
             ..self.blank(entry)
         }
     }
@@ -320,6 +317,7 @@ impl Batch<'_> {
             cases: Vec::new(),
             exploration: None,
             diagnostics: Vec::new(),
+            diagnosis_trouble: None,
             brief: None,
         }
     }

@@ -226,6 +226,12 @@ pub struct SubmissionResult {
     /// part of the score (see [`crate::diagnose`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnosis>,
+    /// Why it has no diagnoses where some were looked for (its checked
+    /// build could not be made or run here): referee's trouble, never the
+    /// student's, so the TA's page and the summary say it and a
+    /// student's feedback does not. The grade stands all the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnosis_trouble: Option<String>,
     /// Set on a compact result ([`SubmissionResult::compact`]), whose
     /// `cases` are left out: what the class-wide reports count of them.
     /// Never written to a file.
@@ -489,6 +495,8 @@ impl SubmissionResult {
             exploration,
             // The class page says who has a diagnosis, and of what.
             diagnostics: self.diagnostics.clone(),
+            // And the TA's page why someone has none.
+            diagnosis_trouble: self.diagnosis_trouble.clone(),
             brief: Some(brief),
         }
     }

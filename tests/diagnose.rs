@@ -439,17 +439,24 @@ fn a_program_without_a_checked_build_or_its_reports_keeps_its_grade_and_is_told_
         assert_eq!(student(&all, id)["status"], "graded", "{id}");
     }
     // The checked build cannot be linked: the grade stands, and the
-    // results say why there are no diagnoses.
-    let own = student(&all, "connect4-own-sanitizer-options");
-    assert_eq!(
-        diagnoses(&all, "connect4-own-sanitizer-options"),
-        Vec::<Value>::new()
-    );
-    let message = own["message"].as_str().unwrap_or_default();
-    assert!(message.contains("checked build"), "{own}");
-    assert!(message.contains("__asan_default_options"), "{own}");
-    let plain = student(&none, "connect4-own-sanitizer-options");
+    // results say why there are no diagnoses, to the TA only: it is
+    // nothing the student did wrong.
+    let id = "connect4-own-sanitizer-options";
+    let own = student(&all, id);
+    assert_eq!(diagnoses(&all, id), Vec::<Value>::new());
+    let trouble = own["diagnosis_trouble"].as_str().unwrap_or_default();
+    assert!(trouble.contains("checked build"), "{own}");
+    assert!(trouble.contains("__asan_default_options"), "{own}");
+    assert_eq!(own["message"], Value::Null, "{own}");
+    let feedback = fs::read_to_string(work.path().join(format!("all/feedback/{id}.md"))).unwrap();
+    assert!(!feedback.contains("__asan_default_options"), "{feedback}");
+    assert!(!feedback.contains("checked build"), "{feedback}");
+    let page = fs::read_to_string(work.path().join("all/index.html")).unwrap();
+    assert!(page.contains("No diagnoses made"), "{page}");
+    assert!(page.contains("__asan_default_options"), "{page}");
+    let plain = student(&none, id);
     assert_eq!(plain["message"], Value::Null, "{plain}");
+    assert_eq!(plain["diagnosis_trouble"], Value::Null, "{plain}");
     // Its reports' folder taken away: nothing found while it ran, nothing
     // lost (the compiler's own warning may still be said).
     let removed = diagnoses(&all, "connect4-removes-its-reports");
@@ -841,4 +848,65 @@ fn a_program_wrong_everywhere_runs_its_crashes_and_first_three_failures_again() 
         student(&every, "peeks")["score"],
         student(&one_worker, "peeks")["score"]
     );
+}
+
+/// A lab that links the course's own library (`link:`) has its checked
+/// build too: the library is compiled again with the sanitizers beside
+/// the ordinary build's object, and a planted overflow is found and
+/// placed in the student's file.
+#[test]
+fn a_lab_linking_a_course_library_is_diagnosed() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("sum-lab");
+    fs::create_dir_all(&suite).unwrap();
+    for file in ["course.h", "course.c", "sum.c"] {
+        fs::copy(
+            test_file(&format!("fixtures/library/{file}")),
+            suite.join(file),
+        )
+        .unwrap();
+    }
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: sum.c\nsupport: [course.h]\nlink: [course.c]\ndefaults:\n  visibility: public\n",
+    )
+    .unwrap();
+    fs::write(suite.join("adds.yaml"), "input: ['2', '3']\n").unwrap();
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(suite.join("sum.c"), class.join("right.c")).unwrap();
+    // Keeps its two numbers in an array of two, at the index of the
+    // first: 2 writes past its end.
+    fs::write(
+        class.join("overflows.c"),
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <course.h>\n\n\
+         int main(void) {\n    int kept[2] = {0, 0};\n    int a = atoi(get_word(\"a: \"));\n    \
+         int b = atoi(get_word(\"b: \"));\n    kept[a] = b;\n    \
+         printf(\"%d\\n\", add(a, b) + kept[0]);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out_dir = w.join("out");
+    let out = referee_in(
+        w,
+        &[
+            "grade",
+            "--diagnose",
+            "--cases",
+            suite.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results = read_json(&out_dir.join("results.json"));
+    let s = student(&results, "overflows");
+    assert_eq!(s["diagnosis_trouble"], Value::Null, "{s}");
+    let found = diagnoses(&results, "overflows");
+    let d = one(&found, "stack-overrun", "overflows");
+    assert_eq!(d["line"], 9, "{d}");
+    assert_eq!(d["file"], "overflows.c", "{d}");
+    assert_eq!(d["function"], "main", "{d}");
+    assert_eq!(diagnoses(&results, "right"), Vec::<Value>::new());
 }

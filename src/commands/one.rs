@@ -150,6 +150,7 @@ impl One<'_> {
                 cases: Vec::new(),
                 exploration: None,
                 diagnostics: Vec::new(),
+                diagnosis_trouble: None,
                 brief: None,
             }],
         }

@@ -602,6 +602,7 @@ pub fn index(results: &ClassResults, names: &[String]) -> String {
     );
     body.push_str(&student_table(results, names));
     body.push_str(&class_diagnoses(results, names));
+    body.push_str(&undiagnosed(results, names));
     if !results.suite.cases.is_empty() && !results.submissions.is_empty() {
         body.push_str(&pass_rates(results));
     }
@@ -751,6 +752,40 @@ fn class_diagnoses(results: &ClassResults, names: &[String]) -> String {
         out.push_str("</ul>\n");
     }
     out.push_str("</section>\n");
+    out
+}
+
+/// The students whose checked build referee could not make or run here,
+/// each with why: for the TA (the students' pages say nothing of it).
+/// Empty when there is none.
+fn undiagnosed(results: &ClassResults, names: &[String]) -> String {
+    let troubled: Vec<(&SubmissionResult, &String)> = results
+        .submissions
+        .iter()
+        .zip(names)
+        .filter(|(s, _)| s.diagnosis_trouble.is_some())
+        .collect();
+    if troubled.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<section class=\"card\" id=\"undiagnosed\"><h2>No diagnoses made</h2>\n<p class=\"sub\">\
+         {} of {} students: referee could not make or run their checked build on this machine, \
+         so nothing says where their programs break. This is referee's to fix, not theirs: their \
+         grades stand, and their pages do not mention it.</p><ul>\n",
+        troubled.len(),
+        results.submissions.len()
+    );
+    for (s, name) in troubled {
+        let why = view::printable(s.diagnosis_trouble.as_deref().unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "<li><a href=\"{DIR}/{name}.html\">{}</a>: <code>{}</code></li>",
+            esc(&s.id),
+            esc(&why)
+        );
+    }
+    out.push_str("</ul></section>\n");
     out
 }
 

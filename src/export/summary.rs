@@ -38,6 +38,7 @@ pub fn text(results: &ClassResults) -> String {
         most_failed(&mut out, &scored);
     }
     out.push_str(&diagnosed(results));
+    out.push_str(&undiagnosed(results));
     out.push_str(&exploration(results));
     out.push_str(&cut(results));
     out
@@ -116,6 +117,46 @@ pub fn diagnosed(results: &ClassResults) -> String {
         let _ = writeln!(out, "  and {} more", n - LISTED);
     }
     out
+}
+
+/// Who has no diagnoses because referee could not make or run their
+/// checked build here, with why (the first student's reason, made safe
+/// and cut to a line): referee's trouble, for the TA to fix, never the
+/// students'. Empty when there is none.
+pub fn undiagnosed(results: &ClassResults) -> String {
+    let troubled: Vec<&SubmissionResult> = results
+        .submissions
+        .iter()
+        .filter(|s| s.diagnosis_trouble.is_some())
+        .collect();
+    let Some(first) = troubled.first() else {
+        return String::new();
+    };
+    let ids: Vec<String> = troubled
+        .iter()
+        .take(LISTED)
+        .map(|s| crate::diagnose::bounded_to(&s.id, 40))
+        .collect();
+    let more = match troubled.len().saturating_sub(LISTED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let head = format!(
+        "No diagnoses for {} (referee's trouble, not the students'; grades unchanged): {}{more}. ",
+        if troubled.len() == 1 {
+            "1 student".to_string()
+        } else {
+            format!("{} students", troubled.len())
+        },
+        ids.join(", ")
+    );
+    let why = first.diagnosis_trouble.as_deref().unwrap_or_default();
+    let first_id = crate::diagnose::bounded_to(&first.id, 40);
+    let room = diagnoses::LINE_ROOM.saturating_sub(first_id.chars().count() + 3);
+    format!(
+        "{head}\n  {first_id}: {}\n",
+        crate::diagnose::bounded_to(why, room)
+    )
 }
 
 /// "Exploring 2000 generated games (seed 0) found a difference in 23
@@ -389,5 +430,33 @@ mod tests {
         assert!(lines[1].starts_with("  al\\x1b]0;x\\x07ice  20 diagnoses: a read past"));
         assert_eq!(lines[1].chars().count(), diagnoses::LINE_ROOM, "{line}");
         assert!(lines[1].ends_with('…'));
+    }
+
+    /// A checked build referee could not make is said to the TA with
+    /// why, made safe and short.
+    #[test]
+    fn students_without_diagnoses_are_named_with_why() {
+        let mut class = super::super::view::tests::class();
+        assert_eq!(undiagnosed(&class), "");
+        class.submissions[0].diagnosis_trouble = Some(format!(
+            "the checked build could not be made: \x1b[2J{}",
+            "A".repeat(1 << 20)
+        ));
+        let said = undiagnosed(&class);
+        let lines: Vec<&str> = said.lines().collect();
+        assert_eq!(lines.len(), 2, "{said}");
+        assert!(
+            lines[0].starts_with("No diagnoses for 1 student (referee's trouble"),
+            "{said}"
+        );
+        assert!(
+            lines[1].contains("the checked build could not be made"),
+            "{said}"
+        );
+        assert!(!said.contains('\x1b'), "{said}");
+        assert!(
+            lines[1].chars().count() <= diagnoses::LINE_ROOM + 2,
+            "{said}"
+        );
     }
 }

@@ -413,6 +413,7 @@ pub(crate) mod tests {
             ],
             exploration: None,
             diagnostics: Vec::new(),
+            diagnosis_trouble: None,
             brief: None,
         };
         let compile = SubmissionResult {
@@ -445,6 +446,7 @@ pub(crate) mod tests {
                 .collect(),
             exploration: None,
             diagnostics: Vec::new(),
+            diagnosis_trouble: None,
             brief: None,
         };
         let empty = SubmissionResult {
@@ -460,6 +462,7 @@ pub(crate) mod tests {
             cases: vec![],
             exploration: None,
             diagnostics: Vec::new(),
+            diagnosis_trouble: None,
             brief: None,
         };
         ClassResults {

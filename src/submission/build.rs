@@ -368,10 +368,13 @@ fn library(
     stage: &Path,
     flags: &[String],
     support: &[Support],
+    tag: &str,
 ) -> Result<Vec<PathBuf>, BuildError> {
     let mut objects = Vec::new();
     for (k, source) in support.iter().filter(|s| s.linked).enumerate() {
-        let object = format!(".referee-link-{k}.o");
+        // Named by what it is linked into: the checked build's, compiled
+        // with the sanitizers, lies beside the ordinary build's.
+        let object = format!(".referee-link-{tag}-{k}.o");
         let mut argv: Vec<OsString> = vec![command.as_os_str().to_os_string(), "-I.".into()];
         let cpp = compiler.commands.contains(&"g++");
         if cpp && source.place.extension().is_some_and(|e| e == "c") {
@@ -439,6 +442,7 @@ pub(super) fn compile_object(
         folder,
         flags,
         std::slice::from_ref(source),
+        "object",
     )?;
     objects
         .into_iter()
@@ -459,7 +463,7 @@ pub(super) fn compile_with_retry(
     prebuilt: &[PathBuf],
 ) -> Result<(Program, String), BuildError> {
     let command = command_of(compiler)?;
-    let library = library(&command, compiler, stage, flags, support)?;
+    let library = library(&command, compiler, stage, flags, support, output)?;
     // Referee's own objects come first: what they put in `.preinit_array`
     // (the checked build's hold) runs before anything of the source's.
     let objects: Vec<PathBuf> = prebuilt.iter().cloned().chain(library).collect();
