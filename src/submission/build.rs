@@ -11,7 +11,7 @@
 use std::any::Any;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use tempfile::TempDir;
@@ -357,12 +357,55 @@ fn files_of(submission: &Submission) -> Result<Vec<PathBuf>, BuildError> {
     Ok(files)
 }
 
-/// Compiles the suite's own library (its `link` sources) with the
-/// program's compiler and flags, each to an object file in the build's
-/// folder: their paths, to link. A `.c` source is compiled as C
-/// whichever the compiler. A source that does not compile is the
-/// suite's trouble ([`BuildError::Library`]), never the student's.
+/// The suite's own library (its `link` sources) compiled with the
+/// program's compiler and flags: the objects' paths, to link. Compiled
+/// once per compiler and flags in a folder of this process's, and kept
+/// for every program after: a class shares its flags, and the checked
+/// builds theirs, so a library is compiled once for the ordinary builds
+/// and once for the checked ones, not twice per student. Compiled apart
+/// from any student's files, it is the same for every student.
 fn library(
+    command: &Path,
+    compiler: &Compiler,
+    flags: &[String],
+    support: &[Support],
+) -> Result<Vec<PathBuf>, BuildError> {
+    type Key = (&'static str, Vec<String>, Vec<PathBuf>);
+    static FOLDER: OnceLock<std::io::Result<tempfile::TempDir>> = OnceLock::new();
+    static MADE: Mutex<Vec<(Key, Vec<PathBuf>)>> = Mutex::new(Vec::new());
+    let sources: Vec<PathBuf> = support
+        .iter()
+        .filter(|s| s.linked)
+        .map(|s| s.source.clone())
+        .collect();
+    if sources.is_empty() {
+        return Ok(Vec::new());
+    }
+    let folder = FOLDER
+        .get_or_init(|| super::sandbox().build_folder())
+        .as_ref()
+        .map_err(|e| BuildError::Grader(format!("cannot make a folder for the library: {e}")))?
+        .path();
+    let key = (compiler.name, flags.to_vec(), sources);
+    // Held while compiling: whoever asks meanwhile waits for it. A
+    // failure is not kept (a library that does not compile stops the
+    // grade; a grader's failure is tried again).
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, objects)) = made.iter().find(|(k, _)| *k == key) {
+        return Ok(objects.clone());
+    }
+    let tag = made.len().to_string();
+    let objects = compile_library(command, compiler, folder, flags, support, &tag)?;
+    made.push((key, objects.clone()));
+    Ok(objects)
+}
+
+/// Compiles the suite's own library (its `link` sources) with `flags`,
+/// each to an object file in `stage`, named by `tag`: their paths. A
+/// `.c` source is compiled as C whichever the compiler. A source that
+/// does not compile is the suite's trouble ([`BuildError::Library`]),
+/// never the student's.
+fn compile_library(
     command: &Path,
     compiler: &Compiler,
     stage: &Path,
@@ -436,7 +479,7 @@ pub(super) fn compile_object(
     flags: &[String],
 ) -> Result<PathBuf, BuildError> {
     let command = command_of(compiler)?;
-    let objects = library(
+    let objects = compile_library(
         &command,
         compiler,
         folder,
@@ -463,7 +506,7 @@ pub(super) fn compile_with_retry(
     prebuilt: &[PathBuf],
 ) -> Result<(Program, String), BuildError> {
     let command = command_of(compiler)?;
-    let library = library(&command, compiler, stage, flags, support, output)?;
+    let library = library(&command, compiler, flags, support)?;
     // Referee's own objects come first: what they put in `.preinit_array`
     // (the checked build's hold) runs before anything of the source's.
     let objects: Vec<PathBuf> = prebuilt.iter().cloned().chain(library).collect();
