@@ -498,12 +498,14 @@ fn diagnosis_costs(
             &mut || check(correct, check_cases, w, &["--no-diagnose"]),
             &mut || check(buggy, check_cases, w, &[]),
             &mut || check(buggy, check_cases, w, &["--no-diagnose"]),
+            &mut || check(correct, check_cases, w, &["--diagnose"]),
+            &mut || check(buggy, check_cases, w, &["--diagnose"]),
         ],
     );
-    let [grade_default, grade_none, grade_every, check_ok, check_ok_none, check_bug, check_bug_none] =
+    let [grade_default, grade_none, grade_every, check_ok, check_ok_none, check_bug, check_bug_none, check_ok_every, check_bug_every] =
         m[..]
     else {
-        unreachable!("seven measurements")
+        unreachable!("nine measurements")
     };
     println!(
         "
@@ -519,19 +521,24 @@ Diagnoses: what the checked build costs, 2 workers:"
         ms(grade_every) / ms(grade_none)
     );
     println!(
-        "  check of the correct program: {:.1} ms, --no-diagnose {:.1} ms: {:.2}×",
+        "  check of the correct program: {:.1} ms, --no-diagnose {:.1} ms: {:.2}×; \
+         --diagnose (every public case) {:.1} ms: {:.2}×",
         ms(check_ok),
         ms(check_ok_none),
-        ms(check_ok) / ms(check_ok_none)
+        ms(check_ok) / ms(check_ok_none),
+        ms(check_ok_every),
+        ms(check_ok_every) / ms(check_ok_none)
     );
     println!(
-        "  check of {}: {:.1} ms, --no-diagnose {:.1} ms: {:.2}×",
+        "  check of {}: {:.1} ms, --no-diagnose {:.1} ms: {:.2}×; --diagnose {:.1} ms: {:.2}×",
         buggy
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
         ms(check_bug),
         ms(check_bug_none),
-        ms(check_bug) / ms(check_bug_none)
+        ms(check_bug) / ms(check_bug_none),
+        ms(check_bug_every),
+        ms(check_bug_every) / ms(check_bug_none)
     );
 }
 

@@ -124,6 +124,15 @@ impl Drop for Timed {
     }
 }
 
+/// How many checked builds were found kept from an earlier invocation
+/// (see `submission::cache`), not made.
+static KEPT_BUILDS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts a checked build found kept, not made.
+pub fn kept_build() {
+    KEPT_BUILDS.fetch_add(1, Ordering::Relaxed);
+}
+
 /// When the process started, as near as referee knows: call
 /// [`process_started`] first thing.
 static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
@@ -192,6 +201,13 @@ pub fn table(wall: Duration, workers: usize) -> String {
             phase.name(),
             spent.as_secs_f64(),
             phase.what()
+        ));
+    }
+    let kept = KEPT_BUILDS.load(Ordering::Relaxed);
+    if kept > 0 {
+        text.push_str(&format!(
+            "  ({kept} checked build{} found kept from an earlier invocation, not made)\n",
+            if kept == 1 { "" } else { "s" }
         ));
     }
     text

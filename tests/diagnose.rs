@@ -910,3 +910,117 @@ fn a_lab_linking_a_course_library_is_diagnosed() {
     assert_eq!(d["function"], "main", "{d}");
     assert_eq!(diagnoses(&results, "right"), Vec::<Value>::new());
 }
+
+/// `check` looks for faults in the cases a program fails; `check
+/// --diagnose` in every case it runs, and so finds one that did no harm.
+#[test]
+fn check_diagnose_finds_a_fault_in_a_case_passed_by_luck() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("echo-lab");
+    fs::create_dir_all(&suite).unwrap();
+    fs::write(
+        suite.join("echo.c"),
+        "#include <stdio.h>\nint main(void) {\n    char line[64];\n    \
+         if (fgets(line, sizeof line, stdin)) printf(\"%s\", line);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: echo.c\nname: echo\ndefaults:\n  visibility: public\n",
+    )
+    .unwrap();
+    fs::write(suite.join("word.yaml"), "input: [\"word\"]\n").unwrap();
+    // Right output, and a read past the end of `table` on the way.
+    let program = w.join("lucky.c");
+    fs::write(
+        &program,
+        "#include <stdio.h>\n#include <string.h>\nint table[4];\n\
+         int main(void) {\n    char line[64];\n    \
+         if (!fgets(line, sizeof line, stdin)) return 0;\n    \
+         volatile int peek = table[4 + (int)(strlen(line) % 2)];\n    \
+         (void)peek;\n    printf(\"%s\", line);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let checked = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            program.to_str().unwrap(),
+            "--cases",
+            suite.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let out = referee_in(w, &args);
+        assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+        stdout(&out)
+    };
+    let plain = checked(&[]);
+    assert!(!plain.contains("Where your program breaks"), "{plain}");
+    let every = checked(&["--diagnose"]);
+    assert!(every.contains("Where your program breaks"), "{every}");
+    assert!(every.contains("lucky.c, line 7"), "{every}");
+}
+
+/// A checked build is kept between invocations, under everything that
+/// made it: the class graded again makes none and says the same; a
+/// program changed is built afresh; `REFEREE_CACHE=off` keeps nothing.
+#[test]
+fn a_class_graded_again_finds_its_checked_builds_kept() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let cases = suite("connect4", "", &CASES[..2]);
+    let class = class(w, &CLASS[..2]);
+    let kept = w.join("kept");
+    let grade = |name: &str, cache: &str| {
+        let out = w.join(name);
+        let mut args = vec!["grade", "--game", "connect4", "--cases"];
+        args.push(cases.path().to_str().unwrap());
+        args.extend([
+            "--out",
+            out.to_str().unwrap(),
+            "--timings",
+            "--jobs",
+            "1",
+            "--diagnose",
+        ]);
+        args.push(class.to_str().unwrap());
+        let ran = referee_with(w, &args, &[("REFEREE_CACHE", cache)]);
+        assert!(ran.status.success(), "{}", stderr(&ran));
+        (read_json(&out.join("results.json")), stderr(&ran))
+    };
+    let entries = || fs::read_dir(&kept).map_or(0, |d| d.count());
+    let every = |results: &Value| {
+        CLASS[..2]
+            .iter()
+            .map(|id| diagnoses(results, id))
+            .collect::<Vec<_>>()
+    };
+    let (first, timings) = grade("first", kept.to_str().unwrap());
+    assert!(!timings.contains("found kept"), "{timings}");
+    assert_eq!(entries(), 3, "one checked build for each program");
+    assert!(every(&first).iter().all(|d| !d.is_empty()));
+
+    let (again, timings) = grade("again", kept.to_str().unwrap());
+    assert!(
+        timings.contains("(3 checked builds found kept from an earlier invocation"),
+        "{timings}"
+    );
+    assert_eq!(every(&again), every(&first), "the same diagnoses");
+
+    // A comment added is another program: built afresh, and kept too.
+    let changed = class.join(format!("{}.c", CLASS[0]));
+    let mut source = fs::read_to_string(&changed).unwrap();
+    source.push_str("/* changed */\n");
+    fs::write(&changed, source).unwrap();
+    let (_, timings) = grade("changed", kept.to_str().unwrap());
+    assert!(
+        timings.contains("(2 checked builds found kept"),
+        "{timings}"
+    );
+    assert_eq!(entries(), 4);
+
+    let (off, timings) = grade("off", "off");
+    assert!(!timings.contains("found kept"), "{timings}");
+    assert_eq!(entries(), 4, "nothing kept when off");
+    assert_eq!(every(&off), every(&first));
+}

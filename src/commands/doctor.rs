@@ -51,6 +51,7 @@ pub fn run(cases: Option<&Path>) -> Result<ExitCode, Failure> {
     let missing = sandbox.missing();
     println!("  {:<19} {}", "java", java(missing.as_deref()));
     println!("  {:<19} {}", "diagnoses", diagnoses());
+    println!("  {:<19} {}", "kept builds", kept_builds());
     println!();
     let works = match (&proof, missing) {
         (Err(_), _) => {
@@ -154,9 +155,37 @@ fn java(missing: Option<&str>) -> String {
     }
 }
 
+/// Where checked builds are kept between invocations, and how many.
+fn kept_builds() -> String {
+    use referee::submission::cache;
+    let root = cache::where_kept();
+    match (&root, root.as_deref().and_then(cache::Cache::open)) {
+        (_, Some(kept)) => {
+            let (builds, bytes) = kept.size();
+            format!(
+                "{} ({builds} checked build{}, {} MiB of at most {} MiB; REFEREE_CACHE=off keeps none)",
+                kept.root().display(),
+                if builds == 1 { "" } else { "s" },
+                bytes >> 20,
+                cache::LIMIT >> 20
+            )
+        }
+        (None, None) => "none: REFEREE_CACHE is off, or no home folder: every checked build is \
+                         made afresh"
+            .into(),
+        (Some(root), None) => format!(
+            "none: {} cannot be made, or others may write to it (what it keeps is run); \
+             every checked build is made afresh (REFEREE_CACHE=/another/folder)",
+            root.display()
+        ),
+    }
+}
+
 /// Whether C and C++ programs' checked builds work here: a planted
-/// write past an array found and placed, as grading would.
+/// write past an array found and placed, as grading would. Made afresh,
+/// not found kept: the compiler itself is what is tried.
 fn diagnoses() -> String {
+    referee::submission::cache::turn_off();
     match referee::diagnose::checks::try_here() {
         Ok(found) => format!(
             "a C program's checked build (sanitizers on) runs in the sandbox and finds {}, {}; \

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::build::{compile_object, compile_with_retry, compiler_messages, Recipe};
+use super::cache;
 use super::hold::{Facts, Hold, Probe, Unheld};
 use super::languages::Compiler;
 use super::linker;
@@ -266,6 +267,9 @@ __attribute__((used, section(".preinit_array")))
 static void (*const referee_hold_first)(void) = referee_hold;
 "#;
 
+/// The checked build's program, in the build's folder.
+const CHECKED_NAME: &str = "checked";
+
 /// Its name in the build's folder.
 const OPTIONS_FILE: &str = ".referee-options.c";
 
@@ -495,20 +499,61 @@ fn build_with(
     if known {
         build_flags.extend(in_build.iter().map(|a| a.to_string()));
     }
+    let kept = cache::cache().zip(key_of(recipe, &build_flags, warnings));
+    let output = stage.join(CHECKED_NAME);
+    let found = kept.as_ref().and_then(|(c, key)| c.find(key, &output));
+    let (program, warnings) = match found {
+        Some(said) => {
+            crate::timings::kept_build();
+            (Program::new(output), Ok(said))
+        }
+        None => {
+            let made = make(recipe, stage, warnings, &build_flags, known, &options)?;
+            if let (Some((c, key)), Some(program), Ok(said)) = (&kept, made.0.argv.first(), &made.1)
+            {
+                c.keep(key, Path::new(program), said);
+            }
+            made
+        }
+    };
+    let binary = PathBuf::from(program.argv.first().cloned().unwrap_or_default());
+    Ok(Checked {
+        program,
+        binary: binary.clone(),
+        source: recipe.source.clone(),
+        source_name: recipe
+            .source
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        warnings,
+        hold: Hold::new(binary, probe_of(recipe, flags, options)),
+    })
+}
+
+/// Compiles the checked build of `recipe` with `build_flags` and the
+/// options' object, and has its compiler warnings as `warnings` says.
+fn make(
+    recipe: &Recipe,
+    stage: &Path,
+    warnings: Warnings<'_>,
+    build_flags: &[String],
+    known: bool,
+    options: &Path,
+) -> Result<(Program, Result<String, CheckError>), CheckError> {
     let (program, said) = compile_with_retry(
         recipe.compiler,
         &recipe.source,
         stage,
-        &build_flags,
+        build_flags,
         &recipe.support,
-        "checked",
-        std::slice::from_ref(&options),
+        CHECKED_NAME,
+        &[options.to_path_buf()],
     )
     .map_err(|e| CheckError::Build {
         flags: SANITIZER_FLAGS.join(" "),
         why: e.to_string().trim_end().to_string(),
     })?;
-    let binary = PathBuf::from(program.argv.first().cloned().unwrap_or_default());
     let warnings = match warnings {
         Warnings::FromTheBuild(_) if known => Ok(said),
         Warnings::FromTheBuild(_) => Err(CheckError::Warnings(
@@ -524,16 +569,56 @@ fn build_with(
         )
         .map_err(|e| CheckError::Warnings(e.to_string())),
     };
-    Ok(Checked {
-        program,
-        binary: binary.clone(),
-        source: recipe.source.clone(),
-        source_name: recipe
-            .source
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        warnings,
-        hold: Hold::new(binary, probe_of(recipe, flags, options)),
-    })
+    Ok((program, warnings))
+}
+
+/// What a checked build of `recipe` with `flags` (and its warnings had
+/// as `warnings` says) is kept under between invocations: everything
+/// the compiler is given, and the compiler. Nothing where a file cannot
+/// be read, or the compiler not found: such a build is not kept.
+fn key_of(recipe: &Recipe, flags: &[String], warnings: Warnings<'_>) -> Option<cache::Key> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut key = cache::Recipe::default();
+    key.part(b"referee's checked build, 1")
+        .part(env!("CARGO_PKG_VERSION").as_bytes())
+        .part(OPTIONS_SOURCE.as_bytes())
+        .part(compiler_identity(recipe.compiler)?.as_bytes())
+        .part(&(flags.len() as u64).to_le_bytes());
+    for flag in flags {
+        key.part(flag.as_bytes());
+    }
+    let (how, args) = match warnings {
+        Warnings::FromTheBuild(args) => (&b"warnings from the build"[..], args),
+        Warnings::FromAPass(args) => (&b"warnings from a pass"[..], args),
+    };
+    key.part(how).part(&(args.len() as u64).to_le_bytes());
+    for arg in args {
+        key.part(arg.as_bytes());
+    }
+    let name = recipe.source.file_name()?;
+    key.part(name.as_bytes())
+        .part(&crate::untrusted::read(&recipe.source, crate::untrusted::PROGRAM_LIMIT).ok()?);
+    for support in &recipe.support {
+        key.part(support.place.as_os_str().as_bytes())
+            .part(&[u8::from(support.writable), u8::from(support.linked)])
+            .part(&crate::untrusted::read(&support.source, super::SUPPORT_LIMIT).ok()?);
+    }
+    Some(key.key())
+}
+
+/// The compiler as a kept build knows it: the file its command is, with
+/// its size and time, which a new version of the compiler changes.
+fn compiler_identity(compiler: &Compiler) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let command = super::build::command_of(compiler).ok()?;
+    let real = std::fs::canonicalize(command).ok()?;
+    let meta = std::fs::metadata(&real).ok()?;
+    Some(format!(
+        "{} {} {} {}.{}",
+        real.display(),
+        meta.len(),
+        meta.ino(),
+        meta.mtime(),
+        meta.mtime_nsec()
+    ))
 }

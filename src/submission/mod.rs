@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use crate::untrusted::{self, Refusal, PROGRAM_LIMIT};
 
 mod build;
+pub mod cache;
 pub mod checked;
 mod error;
 mod flags;
