@@ -269,6 +269,8 @@ fn referee(
         Command::new(env!("CARGO_BIN_EXE_referee"))
     };
     let off = if off == TYPING { "" } else { off };
+    // Every checked build made afresh, as on a first grade.
+    command.env("REFEREE_CACHE", "off");
     command
         .args([
             "grade",

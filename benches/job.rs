@@ -42,7 +42,40 @@ const CASES: usize = 16;
 fn referee() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
     command.stdout(Stdio::null()).stderr(Stdio::null());
+    command.env("REFEREE_CACHE", kept_in());
     command
+}
+
+/// Where referee keeps checked builds between invocations in this
+/// benchmark: nowhere (`off`), but in the rows that measure a first
+/// grade with an empty folder and a grade again with a full one.
+static KEPT_IN: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+fn kept_in() -> String {
+    let kept = KEPT_IN.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.is_empty() {
+        "off".into()
+    } else {
+        kept.clone()
+    }
+}
+
+/// Runs `measure` with checked builds kept in `folder`.
+fn keeping_in(folder: &Path, measure: impl FnOnce() -> Duration) -> Duration {
+    *KEPT_IN.lock().unwrap_or_else(|e| e.into_inner()) = folder.display().to_string();
+    let took = measure();
+    KEPT_IN.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    took
+}
+
+/// Runs `measure` as a first invocation: with an empty folder to keep
+/// checked builds in (the cost of keeping them counted), removed after.
+fn first_time(w: &Path, measure: impl FnOnce() -> Duration) -> Duration {
+    let folder = w.join("kept-first");
+    let _ = fs::remove_dir_all(&folder);
+    let took = keeping_in(&folder, measure);
+    let _ = fs::remove_dir_all(&folder);
+    took
 }
 
 /// The class's sources: the fixture's correct program and its bugs.
@@ -196,6 +229,7 @@ fn grade_with(
         let mut c = Command::new("taskset");
         c.args(["-c", "0"]).arg(env!("CARGO_BIN_EXE_referee"));
         c.stdout(Stdio::null()).stderr(Stdio::null());
+        c.env("REFEREE_CACHE", kept_in());
         c
     } else {
         referee()
@@ -233,6 +267,7 @@ fn check(program: &Path, cases: &Path, dir: &Path, extra: &[&str]) -> Duration {
 fn breakdown(class: &Path, cases: &Path, out: &Path, jobs: usize) -> String {
     let _ = fs::remove_dir_all(out);
     let done = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .env("REFEREE_CACHE", kept_in())
         .args(["grade", "--timings", "--jobs", &jobs.to_string(), "--cases"])
         .arg(cases)
         .arg("--out")
@@ -488,24 +523,41 @@ fn diagnosis_costs(
 ) {
     let out = w.join("out-diagnose");
     let (correct, buggy) = (&sources[0], &sources[1]);
+    // Checked builds kept from one earlier grade and check: what a TA's
+    // grade again after a fix to a case, and a student's check again,
+    // find.
+    let kept = w.join("kept-again");
+    let _ = fs::remove_dir_all(&kept);
+    keeping_in(&kept, || {
+        grade_with(class, suite, &out, 2, false, &[]);
+        check(correct, check_cases, w, &[]);
+        check(buggy, check_cases, w, &[])
+    });
     let m = fastest_of(
         tries,
         &mut [
-            &mut || grade_with(class, suite, &out, 2, false, &[]),
+            &mut || first_time(w, || grade_with(class, suite, &out, 2, false, &[])),
             &mut || grade_with(class, suite, &out, 2, false, &["--no-diagnose"]),
-            &mut || grade_with(class, suite, &out, 2, false, &["--diagnose"]),
-            &mut || check(correct, check_cases, w, &[]),
+            &mut || {
+                first_time(w, || {
+                    grade_with(class, suite, &out, 2, false, &["--diagnose"])
+                })
+            },
+            &mut || first_time(w, || check(correct, check_cases, w, &[])),
             &mut || check(correct, check_cases, w, &["--no-diagnose"]),
-            &mut || check(buggy, check_cases, w, &[]),
+            &mut || first_time(w, || check(buggy, check_cases, w, &[])),
             &mut || check(buggy, check_cases, w, &["--no-diagnose"]),
-            &mut || check(correct, check_cases, w, &["--diagnose"]),
-            &mut || check(buggy, check_cases, w, &["--diagnose"]),
+            &mut || first_time(w, || check(correct, check_cases, w, &["--diagnose"])),
+            &mut || first_time(w, || check(buggy, check_cases, w, &["--diagnose"])),
+            &mut || keeping_in(&kept, || grade_with(class, suite, &out, 2, false, &[])),
+            &mut || keeping_in(&kept, || check(buggy, check_cases, w, &[])),
         ],
     );
-    let [grade_default, grade_none, grade_every, check_ok, check_ok_none, check_bug, check_bug_none, check_ok_every, check_bug_every] =
+    let _ = fs::remove_dir_all(&kept);
+    let [grade_default, grade_none, grade_every, check_ok, check_ok_none, check_bug, check_bug_none, check_ok_every, check_bug_every, grade_again, check_bug_again] =
         m[..]
     else {
-        unreachable!("nine measurements")
+        unreachable!("eleven measurements")
     };
     println!(
         "
@@ -539,6 +591,14 @@ Diagnoses: what the checked build costs, 2 workers:"
         ms(check_bug) / ms(check_bug_none),
         ms(check_bug_every),
         ms(check_bug_every) / ms(check_bug_none)
+    );
+    println!(
+        "  again, checked builds kept from an earlier invocation: grade {:.3} s ({:.2}× \
+         --no-diagnose), check of the program with a bug {:.1} ms ({:.2}×)",
+        grade_again.as_secs_f64(),
+        ms(grade_again) / ms(grade_none),
+        ms(check_bug_again),
+        ms(check_bug_again) / ms(check_bug_none)
     );
 }
 

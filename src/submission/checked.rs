@@ -322,38 +322,75 @@ fn options_object(
     let mut asked = flags.to_vec();
     asked.extend(warnings.iter().map(|w| w.to_string()));
     once_per(&MADE, compiler, &asked, |n| {
-        let source = folder.join(OPTIONS_FILE);
-        std::fs::write(&source, OPTIONS_SOURCE).map_err(|e| CheckError::Folder(e.to_string()))?;
-        let support = Support {
-            source,
-            place: OPTIONS_FILE.into(),
-            writable: false,
-            linked: true,
-        };
-        let (compiled, known) = match compile_object(compiler, &support, folder, &asked) {
-            Ok(compiled) => (compiled, true),
-            Err(_) if !warnings.is_empty() => (
-                compile_object(compiler, &support, folder, flags).map_err(|e| {
-                    CheckError::Build {
-                        flags: SANITIZER_FLAGS.join(" "),
-                        why: e.to_string(),
-                    }
-                })?,
-                false,
-            ),
-            Err(e) => {
-                return Err(CheckError::Build {
-                    flags: SANITIZER_FLAGS.join(" "),
-                    why: e.to_string(),
-                })
-            }
-        };
         // Named apart from a suite's own library objects, and from the
         // other flags' object.
         let object = folder.join(format!(".referee-options-{n}.o"));
+        let kept = cache::cache().zip(options_key(compiler, &asked));
+        if let Some(said) = kept.as_ref().and_then(|(c, key)| c.find(key, &object)) {
+            return Ok((object, said == KNOWN));
+        }
+        let (compiled, known) = compile_options(compiler, folder, flags, &asked, warnings)?;
         std::fs::rename(&compiled, &object).map_err(|e| CheckError::Folder(e.to_string()))?;
+        if let Some((c, key)) = kept {
+            c.keep(&key, &object, if known { KNOWN } else { "" });
+        }
         Ok((object, known))
     })
+}
+
+/// What a kept options' object says of the warnings asked of the
+/// compiler: that it knows them.
+const KNOWN: &str = "the compiler knows the warnings asked";
+
+/// What the options' object of `compiler` with `asked` (the flags and
+/// the warnings) is kept under between invocations.
+fn options_key(compiler: &Compiler, asked: &[String]) -> Option<cache::Key> {
+    let mut key = cache::Recipe::default();
+    key.part(b"referee's options object, 1")
+        .part(env!("CARGO_PKG_VERSION").as_bytes())
+        .part(OPTIONS_SOURCE.as_bytes())
+        .part(compiler_identity(compiler)?.as_bytes());
+    for flag in asked {
+        key.part(flag.as_bytes());
+    }
+    Some(key.key())
+}
+
+/// Compiles the options' source in `folder` with `asked` (`flags` and
+/// `warnings`), or with `flags` alone where the compiler refuses the
+/// warnings: the object, and whether it knew them.
+fn compile_options(
+    compiler: &'static Compiler,
+    folder: &Path,
+    flags: &[String],
+    asked: &[String],
+    warnings: &[&str],
+) -> Result<(PathBuf, bool), CheckError> {
+    let source = folder.join(OPTIONS_FILE);
+    std::fs::write(&source, OPTIONS_SOURCE).map_err(|e| CheckError::Folder(e.to_string()))?;
+    let support = Support {
+        source,
+        place: OPTIONS_FILE.into(),
+        writable: false,
+        linked: true,
+    };
+    let made = match compile_object(compiler, &support, folder, asked) {
+        Ok(compiled) => (compiled, true),
+        Err(_) if !warnings.is_empty() => (
+            compile_object(compiler, &support, folder, flags).map_err(|e| CheckError::Build {
+                flags: SANITIZER_FLAGS.join(" "),
+                why: e.to_string(),
+            })?,
+            false,
+        ),
+        Err(e) => {
+            return Err(CheckError::Build {
+                flags: SANITIZER_FLAGS.join(" "),
+                why: e.to_string(),
+            })
+        }
+    };
+    Ok(made)
 }
 
 /// A checked build, ready to run.
