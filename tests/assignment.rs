@@ -175,7 +175,7 @@ fn python_and_cpp_references_pin_the_same_transcripts_and_grade_alike() {
             &["cases", "update", "--accept", suite.to_str().unwrap()],
         );
         assert!(
-            stdout(&taken).contains("8 transcripts re-pinned."),
+            stdout(&taken).contains("8 transcripts pinned."),
             "{}",
             stdout(&taken)
         );

@@ -321,7 +321,7 @@ fn update_writes_pending_transcripts_and_accept_takes_them() {
     let out = update(&["--accept"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).ends_with("2 transcripts re-pinned.\n"),
+        stdout(&out).ends_with("2 transcripts pinned.\n"),
         "{}",
         stdout(&out)
     );

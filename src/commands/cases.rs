@@ -62,6 +62,9 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
             println!("error: {problem}");
             problems += 1;
         }
+        // A case file that could not be read is a case of the suite all
+        // the same: "problems in N cases" counts it.
+        checked += suite.problems.len();
         for problem in suite.rubric_problems() {
             println!(
                 "error: {}: {problem}",
@@ -100,8 +103,9 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
         Ok(ExitCode::SUCCESS)
     } else {
         println!(
-            "{problems} problem{} in {checked} cases.",
-            if problems == 1 { "" } else { "s" }
+            "{problems} problem{} in a suite of {checked} case{}.",
+            if problems == 1 { "" } else { "s" },
+            if checked == 1 { "" } else { "s" }
         );
         Ok(ExitCode::from(1))
     }
@@ -384,13 +388,13 @@ fn rubric_items(suite: &Suite) -> Vec<ItemRow> {
     let mut others: Vec<String> = suite
         .cases
         .iter()
-        .map(|c| c.rubric.clone().unwrap_or_else(|| "(none)".into()))
+        .map(|c| c.rubric.clone().unwrap_or_else(|| NO_ITEM.into()))
         .filter(|name| !suite.rubric.iter().any(|i| &i.name == name))
         .collect();
     others.sort();
     others.dedup();
     for name in others {
-        let cases = if name == "(none)" {
+        let cases = if name == NO_ITEM {
             suite
                 .cases
                 .iter()
@@ -460,6 +464,9 @@ fn print_suite(suite: &Suite) {
         println!("  not loaded: {problem}");
     }
 }
+
+/// The rubric item of the cases a suite with a rubric names in none.
+const NO_ITEM: &str = "(no rubric item)";
 
 /// Per rubric item: its points in the handout, the points its cases
 /// earn, and those cases.
@@ -575,7 +582,8 @@ pub fn update(dirs: &[PathBuf], accept: bool) -> Result<ExitCode, Failure> {
     }
     let plural = if done == 1 { "" } else { "s" };
     if accept {
-        println!("{done} transcript{plural} re-pinned.");
+        // New pins and changed ones alike.
+        println!("{done} transcript{plural} pinned.");
     } else if done == 0 && unread {
         // Claiming every transcript matches would hide the folder that
         // could not be read at all.

@@ -615,21 +615,12 @@ fn class_summary(results: &ClassResults) -> String {
         return "No submissions.".into();
     }
     let tally = view::tally(results);
-    let scored: Vec<f64> = tally.scored().map(|s| s.score).collect();
     let mut text = format!(
         "{n} submission{}: {}",
         if n == 1 { "" } else { "s" },
         super::summary::counts(&tally).trim_end()
     );
-    if !scored.is_empty() {
-        let mean = scored.iter().sum::<f64>() / scored.len() as f64;
-        let decimals = crate::text::decimals(results.suite.cases.iter().map(|c| c.max_score));
-        text.push_str(&format!(
-            " Mean score of the graded: {} of {}.",
-            crate::text::figure(mean, decimals),
-            points(results.suite.max_score)
-        ));
-    }
+    text.push_str(&mean_sentence(results, &tally));
     if let Some(missing) = &results.missing {
         text.push(' ');
         text.push_str(&missing.sentence(results.class.as_ref().map(|c| c.students)));
@@ -640,6 +631,40 @@ fn class_summary(results: &ClassResults) -> String {
         text.push_str(explored.trim_end());
     }
     text
+}
+
+/// The class's mean score, of the graded programs alone: a program that
+/// does not compile has a score (0, or what its suite gives), and a TA
+/// reading "the graded" counts it apart, so the mean with it is said
+/// apart too.
+fn mean_sentence(results: &ClassResults, tally: &view::Tally<'_>) -> String {
+    let mean = |scores: &[f64]| scores.iter().sum::<f64>() / scores.len() as f64;
+    let decimals = crate::text::decimals(results.suite.cases.iter().map(|c| c.max_score));
+    let figure = |m: f64| crate::text::figure(m, decimals);
+    let graded: Vec<f64> = tally.graded.iter().map(|s| s.score).collect();
+    let scored: Vec<f64> = tally.scored().map(|s| s.score).collect();
+    let max = points(results.suite.max_score);
+    let failing = tally.compile_errors.len();
+    match (graded.is_empty(), failing) {
+        (true, 0) => String::new(),
+        (false, 0) => format!(
+            " Mean score of the graded: {} of {max}.",
+            figure(mean(&graded))
+        ),
+        (true, _) => format!(
+            " Mean score: {} of {max}, of programs that do not compile.",
+            figure(mean(&scored))
+        ),
+        (false, _) => {
+            format!(
+            " Mean score of the graded: {} of {max} ({} counting the {} that do{} not compile).",
+            figure(mean(&graded)),
+            figure(mean(&scored)),
+            if failing == 1 { "one".to_string() } else { failing.to_string() },
+            if failing == 1 { "es" } else { "" }
+        )
+        }
+    }
 }
 
 fn student_table(results: &ClassResults, names: &[String]) -> String {
@@ -978,7 +1003,7 @@ mod tests {
             "<a href=\"feedback/bob-the-builder.html\">bob, &quot;the builder&quot;</a>"
         ));
         assert!(
-            html.contains("3 submissions: 1 graded, 1 does not compile, 1 could not be graded. Mean score of the graded: 0.5 of 4.5."),
+            html.contains("3 submissions: 1 graded, 1 does not compile, 1 could not be graded. Mean score of the graded: 1 of 4.5 (0.5 counting the one that does not compile)."),
             "{html}"
         );
         // Who could not be graded says why, with no score.

@@ -276,13 +276,10 @@ fn names(students: &[&SubmissionResult]) -> String {
     text.join(", ")
 }
 
+/// The most bars of a histogram with one bar per score.
+const MOST_STEPS: f64 = 20.0;
+
 fn histogram(out: &mut String, scored: &[&SubmissionResult], max: f64) {
-    let mut counts = [0usize; BUCKETS];
-    for s in scored {
-        let bucket = ((s.fraction() * BUCKETS as f64) as usize).min(BUCKETS - 1);
-        counts[bucket] += 1;
-    }
-    let widest = counts.iter().copied().max().unwrap_or(1).max(1);
     let n = scored.len();
     let _ = writeln!(
         out,
@@ -290,18 +287,62 @@ fn histogram(out: &mut String, scored: &[&SubmissionResult], max: f64) {
         if n == 1 { "" } else { "s" },
         points(max)
     );
-    for (i, count) in counts.iter().enumerate().rev() {
-        let low = max * i as f64 / BUCKETS as f64;
-        let high = max * (i + 1) as f64 / BUCKETS as f64;
+    let bars = match step_of(scored, max) {
+        Some(step) => bars_per_score(scored, max, step),
+        None => bars_per_tenth(scored, max),
+    };
+    let widest = bars.iter().map(|(_, c)| *c).max().unwrap_or(1).max(1);
+    for (label, count) in bars.iter().rev() {
         let bar = "█".repeat((count * 40).div_ceil(widest));
-        let _ = writeln!(
-            out,
-            "  {:>6} – {:<6} {:>4}  {bar}",
-            points(low),
-            points(high),
-            count
-        );
+        let _ = writeln!(out, "  {label:<15} {count:>4}  {bar}");
     }
+}
+
+/// The step every score (and the maximum) is a whole number of, where
+/// there are few enough of them for one bar each: whole points, or
+/// halves. Bins of a tenth of the maximum would put 2 and 2.5 together
+/// and leave every other bin of a whole-number class empty.
+fn step_of(scored: &[&SubmissionResult], max: f64) -> Option<f64> {
+    let whole = |x: f64, step: f64| ((x / step).round() * step - x).abs() < 1e-9;
+    [1.0, 0.5].into_iter().find(|&step| {
+        max > 0.0
+            && max / step <= MOST_STEPS
+            && whole(max, step)
+            && scored.iter().all(|s| whole(s.score, step))
+    })
+}
+
+/// One bar per score from 0 to `max`, `step` apart: its label and count.
+fn bars_per_score(scored: &[&SubmissionResult], max: f64, step: f64) -> Vec<(String, usize)> {
+    let steps = (max / step).round() as usize;
+    let mut counts = vec![0usize; steps + 1];
+    for s in scored {
+        let at = ((s.score.max(0.0) / step).round() as usize).min(steps);
+        counts[at] += 1;
+    }
+    counts
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| (format!("{:>6}", points(i as f64 * step)), c))
+        .collect()
+}
+
+/// Ten bars, each a tenth of `max`: its label and count.
+fn bars_per_tenth(scored: &[&SubmissionResult], max: f64) -> Vec<(String, usize)> {
+    let mut counts = [0usize; BUCKETS];
+    for s in scored {
+        let bucket = ((s.fraction() * BUCKETS as f64) as usize).min(BUCKETS - 1);
+        counts[bucket] += 1;
+    }
+    counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let low = max * i as f64 / BUCKETS as f64;
+            let high = max * (i + 1) as f64 / BUCKETS as f64;
+            (format!("{:>6} – {:<6}", points(low), points(high)), c)
+        })
+        .collect()
 }
 
 fn most_failed(out: &mut String, scored: &[&SubmissionResult]) {
@@ -399,6 +440,41 @@ mod tests {
             text.contains("Scores of the 2 students with a score (out of 4.5):"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn whole_number_scores_have_a_bar_each_and_others_a_tenth_each() {
+        let mut class = crate::export::view::tests::class();
+        class.suite.max_score = 5.0;
+        let mut students = Vec::new();
+        for (i, score) in [5.0, 5.0, 4.0, 2.0, 0.0].into_iter().enumerate() {
+            let mut s = class.submissions[0].clone();
+            s.id = format!("s{i}");
+            s.score = score;
+            s.max_score = 5.0;
+            students.push(s);
+        }
+        let scored: Vec<&SubmissionResult> = students.iter().collect();
+        let mut out = String::new();
+        histogram(&mut out, &scored, 5.0);
+        let bars: Vec<&str> = out.lines().skip(1).collect();
+        // 5, 4, 3, 2, 1, 0: no bin of half a point stays empty between.
+        assert_eq!(bars.len(), 6, "{out}");
+        assert!(
+            bars[0].trim_start().starts_with("5 ") && bars[0].contains("   2  "),
+            "{out}"
+        );
+        assert!(
+            bars[2].trim_start().starts_with("3 ") && bars[2].ends_with("   0  "),
+            "{out}"
+        );
+        // A score of a third of a point: tenths of the maximum.
+        students[0].score = 4.0 / 3.0;
+        let scored: Vec<&SubmissionResult> = students.iter().collect();
+        let mut out = String::new();
+        histogram(&mut out, &scored, 5.0);
+        assert_eq!(out.lines().count(), 11, "{out}");
+        assert!(out.contains("4.5 – 5"), "{out}");
     }
 
     #[test]
