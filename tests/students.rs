@@ -1,6 +1,7 @@
 //! Labs as students write them (issue 46): a program whose uncaught
 //! exception ends it is crashed, never passed for the reference's exit
-//! status; input that ends, read to its end in C, Python and Java. Every program is compiled and
+//! status; input that ends, read to its end in C, Python and Java; a
+//! prompt wherever the student prints it. Every program is compiled and
 //! run for real (`gcc`, `python3`, `javac` and `java`).
 
 mod common;
@@ -343,3 +344,150 @@ fn input_that_ends_is_read_to_its_end_in_c_python_and_java() {
     );
 }
 
+// ---------------------------------------------------------------------
+// A prompt wherever the student prints it (item 1).
+
+/// MOOC.fi's Liquid Containers, the reference: two status lines, then
+/// `> ` and the command.
+const CONTAINERS_PY: &str = "first = second = 0\nwhile True:\n    \
+print(f\"First: {first}/100\")\n    print(f\"Second: {second}/100\")\n    \
+command = input(\"> \")\n    if command == \"quit\":\n        break\n    \
+name, amount = command.split(\" \")\n    amount = int(amount)\n    if amount <= 0:\n        \
+continue\n    if name == \"add\":\n        first = min(100, first + amount)\n    \
+elif name == \"move\":\n        amount = min(amount, first)\n        first -= amount\n        \
+second = min(100, second + amount)\n    elif name == \"remove\":\n        \
+second = max(0, second - amount)\n";
+
+/// A student's Java: `status` prints the two lines and the prompt as
+/// that student does; `remove` is their line for the remove command.
+fn containers_java(status: &str, remove: &str) -> String {
+    format!(
+        "import java.util.Scanner;\n\npublic class Containers {{\n    \
+         public static void main(String[] args) {{\n        \
+         Scanner scan = new Scanner(System.in);\n        int first = 0;\n        \
+         int second = 0;\n        while (true) {{\n{status}            \
+         String input = scan.nextLine();\n            if (input.equals(\"quit\")) {{\n                \
+         break;\n            }}\n            String[] parts = input.split(\" \");\n            \
+         int amount = Integer.valueOf(parts[1]);\n            if (amount <= 0) {{\n                \
+         continue;\n            }}\n            if (parts[0].equals(\"add\")) {{\n                \
+         first = Math.min(100, first + amount);\n            }} else if (parts[0].equals(\"move\")) \
+         {{\n                amount = Math.min(amount, first);\n                \
+         first -= amount;\n                second = Math.min(100, second + amount);\n            \
+         }} else if (parts[0].equals(\"remove\")) {{\n                {remove}\n            }}\n        \
+         }}\n    }}\n}}\n"
+    )
+}
+
+/// The same in Python.
+fn containers_python(status: &str, remove: &str) -> String {
+    format!(
+        "first = second = 0\nwhile True:\n{status}    command = input()\n    \
+         if command == \"quit\":\n        break\n    name, amount = command.split(\" \")\n    \
+         amount = int(amount)\n    if amount <= 0:\n        continue\n    if name == \"add\":\n        \
+         first = min(100, first + amount)\n    elif name == \"move\":\n        \
+         amount = min(amount, first)\n        first -= amount\n        \
+         second = min(100, second + amount)\n    elif name == \"remove\":\n        {remove}\n"
+    )
+}
+
+#[test]
+fn a_prompt_at_the_top_of_the_loop_or_none_passes_and_a_wrong_number_fails_at_its_line() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = write_all(
+        &w.join("containers"),
+        &[
+            ("containers.py", CONTAINERS_PY),
+            (
+                "suite.yaml",
+                "reference: containers.py\ndefaults:\n  visibility: public\n  timeout: 20s\n  \
+                 compare: [prompts]\n",
+            ),
+            (
+                "pour.yaml",
+                "input: [add 70, move 50, remove 100, add -5, quit]\n",
+            ),
+        ],
+    );
+    pin(w, &suite);
+    let java_top = "            System.out.print(\"> \");\n            \
+                    System.out.println(\"First: \" + first + \"/100\");\n            \
+                    System.out.println(\"Second: \" + second + \"/100\");\n";
+    let java_partial =
+        "            System.out.println(\"First: \" + first + \"/100\");\n            \
+                        System.out.print(\"Second: \" + second + \"/100\");\n";
+    let python_top = "    print(\"> \", end=\"\")\n    print(f\"First: {first}/100\")\n    \
+                      print(f\"Second: {second}/100\")\n";
+    let python_partial =
+        "    print(f\"First: {first}/100\")\n    print(f\"Second: {second}/100\", end=\"\")\n";
+    let (java_right, java_wrong) = (
+        "second = Math.max(0, second - amount);",
+        "second = second - amount;",
+    );
+    let (python_right, python_wrong) = ("second = max(0, second - amount)", "second -= amount");
+    let class = w.join("class");
+    for (id, source) in [
+        ("java_top", containers_java(java_top, java_right)),
+        ("java_partial", containers_java(java_partial, java_right)),
+        ("java_top_wrong", containers_java(java_top, java_wrong)),
+        (
+            "java_partial_wrong",
+            containers_java(java_partial, java_wrong),
+        ),
+    ] {
+        write_all(&class.join(id), &[("Containers.java", &source)]);
+    }
+    for (id, source) in [
+        ("python_top", containers_python(python_top, python_right)),
+        (
+            "python_partial",
+            containers_python(python_partial, python_right),
+        ),
+        (
+            "python_top_wrong",
+            containers_python(python_top, python_wrong),
+        ),
+        (
+            "python_partial_wrong",
+            containers_python(python_partial, python_wrong),
+        ),
+    ] {
+        write_all(&class.join(id), &[("containers.py", &source)]);
+    }
+    let results = grade_class(w, &suite, &w.join("out"), &class);
+    assert_eq!(
+        verdicts(&results),
+        [
+            "java_partial pour pass",
+            "java_partial_wrong pour wrong-output",
+            "java_top pour pass",
+            "java_top_wrong pour wrong-output",
+            "python_partial pour pass",
+            "python_partial_wrong pour wrong-output",
+            "python_top pour pass",
+            "python_top_wrong pour wrong-output",
+        ]
+    );
+    // The line that differs is said, and what was taken for the prompt
+    // is shown as one.
+    for id in [
+        "java_top_wrong",
+        "java_partial_wrong",
+        "python_top_wrong",
+        "python_partial_wrong",
+    ] {
+        let explanation = case(&results, id, "pour")["explanation"].as_str().unwrap();
+        assert!(
+            explanation.contains("After input line 3 (`remove 100`), the reference printed `Second: 0/100`; your program printed `Second: -50/100`"),
+            "{id}: {explanation}"
+        );
+        if id.ends_with("top_wrong") {
+            assert!(explanation.contains("   ~ >"), "{id}: {explanation}");
+        }
+    }
+    let page = fs::read_to_string(w.join("out/feedback/java_top_wrong.html")).unwrap();
+    assert!(
+        page.contains("<span class=\"skip\" title=\"~ a prompt, not compared\">&gt; </span>"),
+        "{page}"
+    );
+}
