@@ -485,9 +485,43 @@ fn a_prompt_at_the_top_of_the_loop_or_none_passes_and_a_wrong_number_fails_at_it
             assert!(explanation.contains("   ~ >"), "{id}: {explanation}");
         }
     }
+    // The details keep the prompt at a line's start, as the schema says.
+    let details = read_json(&w.join("out/details/java_top_wrong.json"));
+    let mut prompts = Vec::new();
+    all_prompts(&details, &mut prompts);
+    assert!(
+        prompts.iter().any(|p| p["actual"]["parts"]
+            .as_array()
+            .is_some_and(|parts| parts.iter().any(|part| part["from"] == 2))),
+        "{details:#}"
+    );
+    let schema: Value =
+        serde_json::from_str(&fs::read_to_string(root().join("docs/results.schema.json")).unwrap())
+            .unwrap();
+    let prompts_schema = serde_json::json!({"$ref": "#/$defs/prompts", "$defs": schema["$defs"]});
+    let validator = jsonschema::validator_for(&prompts_schema).unwrap();
+    for p in &prompts {
+        assert!(validator.is_valid(p), "{p:#}");
+    }
     let page = fs::read_to_string(w.join("out/feedback/java_top_wrong.html")).unwrap();
     assert!(
         page.contains("<span class=\"skip\" title=\"~ a prompt, not compared\">&gt; </span>"),
         "{page}"
     );
+}
+
+/// Every `prompts` object in `value`.
+fn all_prompts(value: &Value, found: &mut Vec<Value>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                if key == "prompts" && v.is_object() {
+                    found.push(v.clone());
+                }
+                all_prompts(v, found);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| all_prompts(v, found)),
+        _ => {}
+    }
 }
