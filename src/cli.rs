@@ -173,6 +173,11 @@ pub struct NewArgs {
     /// it once per argument, in order).
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
     pub args: Vec<String>,
+    /// End the example case's input after its last line, as Ctrl-D ends
+    /// it on a terminal (`end_of_input: true`), and make that every
+    /// case's default: for a program that reads to the end of its input.
+    #[arg(long)]
+    pub end_of_input: bool,
 }
 
 /// `referee explore`.

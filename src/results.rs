@@ -667,6 +667,16 @@ fn kept_turns(
     crate::compare::Turns {
         reads: map(&turns.reads),
         prompts: map(&turns.prompts),
+        parts: turns
+            .parts
+            .iter()
+            .filter_map(|p| {
+                Some(crate::compare::turns::Part {
+                    line: at.get(p.line).copied().flatten()?,
+                    ..*p
+                })
+            })
+            .collect(),
     }
 }
 
@@ -784,6 +794,11 @@ mod tests {
         let turns = crate::compare::Turns {
             reads: vec![1, 500, 900],
             prompts: vec![0, 1, 499, 500, 900],
+            parts: vec![crate::compare::turns::Part {
+                line: 499,
+                from: 2,
+                to: 9,
+            }],
         };
         // Lines 0 and 1, a mark, lines 498 to 500, a mark.
         let shown = [
@@ -800,6 +815,11 @@ mod tests {
             crate::compare::Turns {
                 reads: vec![1, 5],
                 prompts: vec![0, 1, 4, 5],
+                parts: vec![crate::compare::turns::Part {
+                    line: 4,
+                    from: 2,
+                    to: 9,
+                }],
             }
         );
     }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::run::{Ending, Limits};
+use crate::run::{Ending, Limits, Uncaught};
 use crate::text::{seconds, size};
 
 /// The outcome of one case.
@@ -216,6 +216,10 @@ pub enum EndingFault {
     },
     /// A signal killed it.
     Signal(i32),
+    /// An exception nothing caught ended it (Python's traceback, Java's
+    /// `Exception in thread "main"`): a crash, whatever status the
+    /// interpreter then exits with, as a signal is for C.
+    Exception(Uncaught),
     /// A time limit ran out.
     Timeout,
     /// It printed more than the output limit.
@@ -279,7 +283,9 @@ impl EndingFault {
             | EndingFault::NotAsked { .. }
             | EndingFault::ReadOn { .. }
             | EndingFault::Status { code: 0, .. } => Verdict::WrongOutput,
-            EndingFault::Status { .. } | EndingFault::Signal(_) => Verdict::Crashed,
+            EndingFault::Status { .. } | EndingFault::Signal(_) | EndingFault::Exception(_) => {
+                Verdict::Crashed
+            }
             EndingFault::Timeout => Verdict::Timeout,
             EndingFault::OutputLimit => Verdict::OutputLimit,
             EndingFault::MemoryLimit => Verdict::MemoryLimit,
@@ -342,6 +348,9 @@ impl EndingFault {
             }
             EndingFault::Signal(signal) => {
                 format!("crashed: {}", signal_words(signal))
+            }
+            EndingFault::Exception(uncaught) => {
+                format!("crashed: {}", uncaught.describe())
             }
             EndingFault::OutputLimit => {
                 format!(

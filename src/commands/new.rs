@@ -45,7 +45,10 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
         let path = dir.join(name);
         fs::write(&path, text).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
     };
-    write(case::SUITE_FILE, suite_yaml(&program, dir))?;
+    write(
+        case::SUITE_FILE,
+        suite_yaml(&program, dir, args.end_of_input),
+    )?;
     write(
         &format!("{EXAMPLE}.yaml"),
         example_yaml(&args.input, &args.args),
@@ -104,8 +107,20 @@ fn print_next_steps(dir: &Path, program: &str) {
     println!("  referee grade --cases {dir} --out results submissions/");
 }
 
-/// The suite's settings, each commented.
-fn suite_yaml(program: &str, dir: &Path) -> String {
+/// The suite's settings, each commented; with `ends`, every case's
+/// input ends after its last line.
+fn suite_yaml(program: &str, dir: &Path, ends: bool) -> String {
+    let end_of_input = if ends {
+        "  # The input ends after a case's last line, as Ctrl-D ends it on a\n  \
+         # terminal: the program's next read gets the end of its input (a loop\n  \
+         # on scanf(...) != EOF, fgets, `for line in sys.stdin`, hasNextLine()).\n  \
+         end_of_input: true\n"
+    } else {
+        "  # A program still reading after a case's last line is stopped there,\n  \
+         # waiting. For a program that reads to the end of its input, end it\n  \
+         # there as Ctrl-D does (or make the suite with --end-of-input):\n  \
+         # end_of_input: true\n"
+    };
     let title = std::path::absolute(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -157,7 +172,7 @@ defaults:
   # reference does), for cases about refusing bad input in any words;
   # files: only the files of `outputs` and how the run ends.
   mode: text
-  # The program's arguments, files put in its working folder first
+{end_of_input}  # The program's arguments, files put in its working folder first
   # (each a name there: a file of this folder), and files it must leave
   # there, each compared with the reference's.
   # args: [before.csv, after.csv]

@@ -14,7 +14,7 @@ pub use options::{Error, Options, Region};
 pub use rows::{
     first_difference, focus, line_diff, side_by_side, terminal_diff, LineDiff, Row, RowKind,
 };
-pub use turns::{reads, Read, Turns};
+pub use turns::{reads, Part, Read, Turns};
 
 use crate::transcript::TermLine;
 

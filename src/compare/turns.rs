@@ -16,6 +16,24 @@
 //!   the turn without it compares equal to the reference's turn without
 //!   its prompt. A line is only ever left out where a prompt stands, and
 //!   a program that prints no prompt at all is not failed for it.
+//!   Two more readings are tried where that one leaves the turn
+//!   different (issue 46), the first that makes it equal taken:
+//!   - its partial line compared as a line, without what was typed: the
+//!     program printed the reference's last line of the turn with no
+//!     newline and no prompt (Python's `print(..., end="")` before an
+//!     `input()`);
+//!   - its prompt at the start of the turn, before its other lines (a
+//!     `System.out.print("> ")` at the top of a loop): the start of the
+//!     turn's first line, ending with a space, holding no digit, at most
+//!     [`PROMPT_ROOM`] bytes, and the rest of that line is the
+//!     reference's first line of the turn. A sign or a digit is never
+//!     taken for a prompt, so `-5` or `112` never passes for `5` or
+//!     `12`.
+//!
+//!   Where no reading makes a turn equal, the one that pairs most of its
+//!   lines with the reference's is kept, so that the difference shown is
+//!   the line that differs. Such lines are kept as [`Part`]s: reports
+//!   show what was taken for the prompt (`~`).
 //! - The text after the last read has no prompt; a program left waiting
 //!   for input at the end is reading there, so its last turn has one.
 //!
@@ -28,7 +46,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{comparable, Key, Line, Options, Region};
+use super::{comparable, key as key_of, Key, Line, Options, Region};
 use crate::transcript::TermLine;
 
 /// A read, in a side's terminal lines.
@@ -40,6 +58,8 @@ pub struct Read {
     /// Whether nothing was printed on that line before it (the prompt,
     /// if any, ended with a newline).
     pub bare: bool,
+    /// The bytes printed on that line before it.
+    pub printed: usize,
 }
 
 /// The reads of a terminal's lines.
@@ -51,6 +71,7 @@ pub fn reads(lines: &[TermLine]) -> Vec<Read> {
         .map(|(line, l)| Read {
             line,
             bare: l.output.is_empty(),
+            printed: l.output.len(),
         })
         .collect()
 }
@@ -66,7 +87,31 @@ pub struct Turns {
     /// The lines not compared, in order: each read's line (its partial
     /// line, the prompt when not empty) and a prompt ended by a newline.
     pub prompts: Vec<usize>,
+    /// The lines compared by a part of them, the rest left out: a line
+    /// that begins with the program's prompt (`> First: 0/100`, the
+    /// prompt `> `), or the partial line before a read compared without
+    /// what was typed after it (a line the reference prints whole).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
 }
+
+/// A line compared by a part of it: its bytes `from..to` (of its text,
+/// what was typed included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// The line.
+    pub line: usize,
+    /// Where the part compared begins: what is before it is a prompt.
+    pub from: usize,
+    /// Where it ends: what is after it was typed.
+    pub to: usize,
+}
+
+/// The most bytes a prompt at the start of a turn may have.
+pub const PROMPT_ROOM: usize = 120;
+
+/// The longest line looked into for a prompt at its start.
+const LINE_ROOM: usize = 4096;
 
 impl Turns {
     /// The reference's turns: its prompts by the rule alone.
@@ -82,6 +127,25 @@ impl Turns {
             start = read.line + 1;
         }
         turns
+    }
+
+    /// `keys` with each part's line keyed by its part alone.
+    fn keyed(
+        &self,
+        lines: &[Line<'_>],
+        keys: &[Option<Key>],
+        options: &Options,
+    ) -> Vec<Option<Key>> {
+        let mut keys = keys.to_vec();
+        for part in &self.parts {
+            let text = lines
+                .get(part.line)
+                .and_then(|l| Some((l.text.get(part.from..part.to)?, l.newline)));
+            if let (Some((text, newline)), Some(Some(slot))) = (text, keys.get_mut(part.line)) {
+                *slot = key_of(text, newline, options);
+            }
+        }
+        keys
     }
 
     /// For each turn, the lines of it that are compared (`keys` has a
@@ -138,8 +202,12 @@ pub(super) fn keys(
 
 /// Both sides' turns: the reference's prompts by the rule, the
 /// program's as the module's documentation says. Where a turn differs
-/// anyway, a bare read's line before is shown as the program's prompt
-/// when the program printed more lines there than the reference did.
+/// under every reading, the reading that pairs most of its lines with
+/// the reference's is kept, so that the difference shown is the line
+/// that differs: the rule's (a bare read's line before is shown as the
+/// program's prompt when the program printed more lines there than the
+/// reference did), unless a prompt at the turn's start or a partial line
+/// compared pairs more.
 pub fn turns(
     expected: &[Line<'_>],
     expected_reads: &[Read],
@@ -154,22 +222,176 @@ pub fn turns(
     let mut yours = Turns::default();
     let mut start = 0;
     for (k, read) in actual_reads.iter().enumerate() {
-        if let Some(before) = line_before(read, start) {
-            let theirs: Vec<usize> = (start..read.line)
-                .filter(|&i| got_keys.get(i).is_some_and(Option::is_some))
-                .collect();
-            let without: Vec<usize> = theirs.iter().copied().filter(|&i| i != before).collect();
-            let reference_turn = want.get(k).map_or(&[][..], Vec::as_slice);
-            let same = |lines: &[usize]| same_lines(&want_keys, reference_turn, &got_keys, lines);
-            if same(&without) || (!same(&theirs) && theirs.len() > reference_turn.len()) {
-                yours.prompts.push(before);
-            }
-        }
-        yours.prompts.push(read.line);
+        let turn = Turn {
+            lines: actual,
+            keys: &got_keys,
+            start,
+            read,
+            options,
+            want_keys: &want_keys,
+            want: want.get(k).map_or(&[][..], Vec::as_slice),
+        };
+        let reading = turn.reading();
+        yours.prompts.extend(reading.prompts);
+        yours.parts.extend(reading.parts);
         yours.reads.push(read.line);
         start = read.line + 1;
     }
     (reference, yours)
+}
+
+/// One turn of the program's, to be read against the reference's.
+struct Turn<'t, 'l> {
+    lines: &'t [Line<'l>],
+    keys: &'t [Option<Key>],
+    /// Its first line.
+    start: usize,
+    /// The read that ends it.
+    read: &'t Read,
+    options: &'t Options,
+    /// The reference's keys, and the lines of its turn compared.
+    want_keys: &'t [Option<Key>],
+    want: &'t [usize],
+}
+
+/// A way of reading a turn: which of its lines are prompts, and which
+/// are compared by a part.
+#[derive(Clone, Debug, Default)]
+struct Reading {
+    prompts: Vec<usize>,
+    parts: Vec<Part>,
+}
+
+impl Turn<'_, '_> {
+    /// The reading of the turn: the first of these that makes it equal
+    /// to the reference's turn, else the one that pairs most lines.
+    ///
+    /// 1. The rule: the partial line before the read is the prompt, and
+    ///    for a bare read the line before it is when that makes the
+    ///    turn equal.
+    /// 2. The partial line before the read compared as a line, without
+    ///    what was typed: `Second: 0/100` printed with no newline and no
+    ///    prompt before the read, where the reference prints it whole,
+    ///    then its prompt.
+    /// 3. A prompt at the start of the turn: the start of its first line
+    ///    ([`Turn::prompt_at_start`]), and the read's partial line.
+    fn reading(&self) -> Reading {
+        let read = self.read.line;
+        let plain = Reading {
+            prompts: vec![read],
+            parts: Vec::new(),
+        };
+        let before = line_before(self.read, self.start);
+        let with_before = before.map(|b| Reading {
+            prompts: vec![b, read],
+            parts: Vec::new(),
+        });
+        let mut readings: Vec<Reading> = with_before.iter().cloned().collect();
+        readings.push(plain.clone());
+        if !self.read.bare {
+            readings.push(Reading {
+                prompts: Vec::new(),
+                parts: vec![Part {
+                    line: read,
+                    from: 0,
+                    to: self.read.printed,
+                }],
+            });
+        }
+        let first = (self.start..read).find(|&i| self.keys.get(i).is_some_and(Option::is_some));
+        if let Some(first) = first {
+            if let Some(from) = self.prompt_at_start(first) {
+                readings.push(Reading {
+                    prompts: vec![read],
+                    parts: vec![Part {
+                        line: first,
+                        from,
+                        to: self.lines[first].text.len(),
+                    }],
+                });
+            }
+        }
+        let scores: Vec<((usize, bool), bool)> = readings.iter().map(|r| self.score(r)).collect();
+        if let Some(i) = scores.iter().position(|&(_, same)| same) {
+            return readings.swap_remove(i);
+        }
+        // None is the same: the rule's choice, unless another pairs more.
+        let rule = match (&with_before, before) {
+            (Some(with), Some(_)) if self.compared(with).len() + 1 > self.want.len() => {
+                with.clone()
+            }
+            _ => plain,
+        };
+        let rule_score = self.score(&rule).0;
+        let best = scores
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !readings[*i].parts.is_empty())
+            .max_by_key(|(i, (score, _))| (*score, std::cmp::Reverse(*i)));
+        match best {
+            Some((i, (score, _))) if *score > rule_score => readings.swap_remove(i),
+            _ => rule,
+        }
+    }
+
+    /// The turn's lines compared under `reading`, each with its key.
+    fn compared(&self, reading: &Reading) -> Vec<Option<Key>> {
+        (self.start..=self.read.line.min(self.keys.len().saturating_sub(1)))
+            .filter(|i| !reading.prompts.contains(i))
+            .filter_map(|i| {
+                let key = self.keys.get(i)?.as_ref()?;
+                match reading.parts.iter().find(|p| p.line == i) {
+                    Some(part) => {
+                        let line = &self.lines[i];
+                        let text = line.text.get(part.from..part.to)?;
+                        Some(Some(key_of(text, line.newline, self.options)))
+                    }
+                    None => Some(Some(key.clone())),
+                }
+            })
+            .collect()
+    }
+
+    /// How well `reading` pairs the turn with the reference's: how many
+    /// lines it pairs (its same start and its same end), then whether it
+    /// has as many lines; and whether it is the same.
+    fn score(&self, reading: &Reading) -> ((usize, bool), bool) {
+        let got = self.compared(reading);
+        let want: Vec<&Option<Key>> = self.want.iter().map(|&i| &self.want_keys[i]).collect();
+        let as_many = got.len() == want.len();
+        if as_many && got.iter().zip(&want).all(|(g, w)| g == *w) {
+            return ((want.len(), true), true);
+        }
+        let head = got.iter().zip(&want).take_while(|(g, w)| g == *w).count();
+        let tail = got
+            .iter()
+            .rev()
+            .zip(want.iter().rev())
+            .take_while(|(g, w)| g == *w)
+            .count();
+        (
+            ((head + tail).min(got.len().min(want.len())), as_many),
+            false,
+        )
+    }
+
+    /// Where the text after a prompt at the start of line `first` begins,
+    /// when the rest of that line is the reference's first line of the
+    /// turn: the prompt ends with a space, holds no digit and is at
+    /// most [`PROMPT_ROOM`] bytes, so that a number's sign or digits are
+    /// never taken for one.
+    fn prompt_at_start(&self, first: usize) -> Option<usize> {
+        let want = self.want_keys.get(*self.want.first()?)?.as_ref()?;
+        let line = &self.lines[first];
+        if line.text.len() > LINE_ROOM {
+            return None;
+        }
+        let room = line.text.len().min(PROMPT_ROOM);
+        (1..room)
+            .filter(|&at| line.text[at - 1] == b' ' && line.text[at] != b' ')
+            .take_while(|&at| !line.text[..at].iter().any(u8::is_ascii_digit))
+            .find(|&at| key_of(&line.text[at..], line.newline, self.options) == *want)
+    }
 }
 
 /// Whether the lines `want` of one side have the keys of the lines
@@ -210,6 +432,8 @@ impl Paired {
         turns: (&Turns, &Turns),
     ) -> Paired {
         let (want_keys, got_keys) = keys(expected, actual, options, regions);
+        let want_keys = turns.0.keyed(expected, &want_keys, options);
+        let got_keys = turns.1.keyed(actual, &got_keys, options);
         let mut want = turns.0.compared(&want_keys);
         let mut got = turns.1.compared(&got_keys);
         let n = want.len().max(got.len());
@@ -451,5 +675,158 @@ mod tests {
         // reference there), though `6 feet` differs.
         assert_eq!(yours.prompts, [0, 1, 3, 4]);
         assert_eq!(yours.reads, [1, 4]);
+    }
+    /// A menu loop as MOOC.fi's Liquid Containers has it: two status
+    /// lines, then `> ` and the command.
+    const CONTAINERS: &[Option<&str>] = &[
+        Some("First: 0/100\nSecond: 0/100\n> "),
+        None,
+        Some("First: 50/100\nSecond: 0/100\n> "),
+        None,
+        Some("First: 20/100\nSecond: 30/100\n> "),
+        None,
+    ];
+
+    #[test]
+    fn a_prompt_at_the_start_of_the_turn_or_none_before_a_partial_line_passes() {
+        let o = prompts();
+        let at_the_top: &[Option<&str>] = &[
+            Some("> First: 0/100\nSecond: 0/100\n"),
+            None,
+            Some("> First: 50/100\nSecond: 0/100\n"),
+            None,
+            Some("> First: 20/100\nSecond: 30/100\n"),
+            None,
+        ];
+        let no_prompt: &[Option<&str>] = &[
+            Some("First: 0/100\nSecond: 0/100"),
+            None,
+            Some("First: 50/100\nSecond: 0/100"),
+            None,
+            Some("First: 20/100\nSecond: 30/100"),
+            None,
+        ];
+        let other_words: &[Option<&str>] = &[
+            Some("Command: First: 0/100\nSecond: 0/100\n"),
+            None,
+            Some("Command: First: 50/100\nSecond: 0/100\n"),
+            None,
+            Some("Command: First: 20/100\nSecond: 30/100\n"),
+            None,
+        ];
+        for got in [CONTAINERS, at_the_top, no_prompt, other_words] {
+            assert!(same(CONTAINERS, got, &o), "{got:?}");
+            // Without `prompts`, each is a difference.
+            let exact = super::super::same_output(
+                &output(CONTAINERS),
+                &output(got),
+                &Options::default(),
+                &[],
+            );
+            assert_eq!(exact, got == CONTAINERS, "{got:?}");
+        }
+    }
+
+    /// The line where two terminals first differ under `prompts`.
+    fn first_differing(want: &[Option<&str>], got: &[Option<&str>]) -> (usize, usize) {
+        let (want, got) = (terminal(want, false), terminal(got, false));
+        let (w, g) = super::super::first_difference(&want, &got, &prompts(), &[]).unwrap();
+        (w.line, g.line)
+    }
+
+    #[test]
+    fn a_wrong_status_number_still_fails_at_its_line() {
+        let o = prompts();
+        // The second status after the second command is wrong.
+        let at_the_top: &[Option<&str>] = &[
+            Some("> First: 0/100\nSecond: 0/100\n"),
+            None,
+            Some("> First: 50/100\nSecond: 0/100\n"),
+            None,
+            Some("> First: 20/100\nSecond: 40/100\n"),
+            None,
+        ];
+        assert!(!same(CONTAINERS, at_the_top, &o));
+        // The reference's line 5 (`Second: 30/100`), the program's 5.
+        assert_eq!(first_differing(CONTAINERS, at_the_top), (7, 7));
+        let no_prompt: &[Option<&str>] = &[
+            Some("First: 0/100\nSecond: 0/100"),
+            None,
+            Some("First: 50/100\nSecond: 0/100"),
+            None,
+            Some("First: 20/100\nSecond: 40/100"),
+            None,
+        ];
+        assert!(!same(CONTAINERS, no_prompt, &o));
+        assert_eq!(first_differing(CONTAINERS, no_prompt), (7, 5));
+        let first_wrong: &[Option<&str>] = &[
+            Some("> First: 0/100\nSecond: 0/100\n"),
+            None,
+            Some("> First: 5/100\nSecond: 0/100\n"),
+            None,
+            Some("> First: 20/100\nSecond: 30/100\n"),
+            None,
+        ];
+        assert_eq!(first_differing(CONTAINERS, first_wrong), (3, 3));
+    }
+
+    #[test]
+    fn a_number_or_a_sign_is_never_taken_for_a_prompt() {
+        let o = prompts();
+        let want: &[Option<&str>] = &[Some("Total:\n12\n> "), None, Some("Bye\n")];
+        for wrong in ["1 12", "-12", "x12", "> 112", "Total: 12"] {
+            let got_text = format!("Total:\n{wrong}\n> ");
+            let got: &[Option<&str>] = &[Some(&got_text), None, Some("Bye\n")];
+            assert!(!same(want, got, &o), "{wrong}");
+        }
+        // At the start of the turn, where its first line is `Total:`.
+        let want: &[Option<&str>] = &[Some("12\n> "), None, Some("Bye\n")];
+        for wrong in ["1 12\n", "-12\n", "x12\n", "3 > 12\n"] {
+            let got: &[Option<&str>] = &[Some(wrong), None, Some("Bye\n")];
+            assert!(!same(want, got, &o), "{wrong}");
+        }
+        let right: &[Option<&str>] = &[Some("> 12\n"), None, Some("Bye\n")];
+        assert!(same(want, right, &o));
+    }
+
+    #[test]
+    fn what_was_taken_for_the_prompt_is_kept_as_a_part() {
+        let want = terminal(CONTAINERS, false);
+        let got = terminal(
+            &[
+                Some("> First: 0/100\nSecond: 0/100\n"),
+                None,
+                Some("First: 50/100\nSecond: 0/100"),
+                None,
+            ],
+            false,
+        );
+        let texts = |lines: &[TermLine]| lines.iter().map(TermLine::text).collect::<Vec<_>>();
+        let (w, g) = (texts(&want), texts(&got));
+        let (_, yours) = turns(
+            &super::super::rows::as_lines(&w, &want),
+            &reads(&want),
+            &super::super::rows::as_lines(&g, &got),
+            &reads(&got),
+            &prompts(),
+            &[],
+        );
+        assert_eq!(yours.reads, [2, 4]);
+        assert_eq!(yours.prompts, [2]);
+        assert_eq!(
+            yours.parts,
+            [
+                Part {
+                    line: 0,
+                    from: 2,
+                    to: 14
+                },
+                Part {
+                    line: 4,
+                    from: 0,
+                    to: 13
+                }
+            ]
+        );
     }
 }

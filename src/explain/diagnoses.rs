@@ -204,8 +204,9 @@ pub fn for_terminal(
         out,
         "  {}",
         style.dim(
-            "These do not change your score, but such faults can make your program \
-             behave differently on another machine."
+            "Saying these does not change your score (a crash is in its case's verdict \
+             already), but such faults can make your program behave differently on \
+             another machine."
         )
     );
     out
@@ -425,7 +426,7 @@ mod tests {
             text.contains("\n      4 |     if (board[r][c + 1] == p)\n"),
             "{text}"
         );
-        assert!(text.contains("do not change your score"), "{text}");
+        assert!(text.contains("does not change your score"), "{text}");
         assert_eq!(for_terminal(&[], |_| false, &Style::PLAIN), "");
     }
 

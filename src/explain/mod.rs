@@ -604,6 +604,9 @@ struct TerminalDiff<'a> {
     options: Options,
     /// Under `prompts`, which of `got` are prompts (not compared).
     got_prompts: Vec<bool>,
+    /// Under `prompts`, the lines of `got` that begin with a prompt (a
+    /// prompt at the start of a turn), each with the prompt's length.
+    got_prompt_starts: Vec<(usize, usize)>,
 }
 
 impl<'a> TerminalDiff<'a> {
@@ -620,6 +623,13 @@ impl<'a> TerminalDiff<'a> {
                 *p = true;
             }
         }
+        let got_prompt_starts = diff
+            .turns
+            .iter()
+            .flat_map(|(_, g)| &g.parts)
+            .filter(|p| p.from > 0)
+            .map(|p| (p.line, p.from))
+            .collect();
         TerminalDiff {
             want,
             got,
@@ -628,6 +638,39 @@ impl<'a> TerminalDiff<'a> {
             ops: &diff.ops,
             options: *options,
             got_prompts,
+            got_prompt_starts,
+        }
+    }
+
+    /// The program's line `i` as compared: without the prompt at its
+    /// start, when it has one.
+    fn got_compared(&self, i: usize) -> std::borrow::Cow<'a, TermLine> {
+        let line = &self.got[i];
+        match self.prompt_start(i) {
+            Some(from) => std::borrow::Cow::Owned(TermLine {
+                output: line.output[from..].to_vec(),
+                ..line.clone()
+            }),
+            None => std::borrow::Cow::Borrowed(line),
+        }
+    }
+
+    /// The length of the prompt at the start of the program's line `i`,
+    /// when it has one (within what it printed).
+    fn prompt_start(&self, i: usize) -> Option<usize> {
+        self.got_prompt_starts
+            .iter()
+            .find(|(line, _)| *line == i)
+            .map(|&(_, from)| from)
+            .filter(|&from| from <= self.got[i].output.len())
+    }
+
+    /// Writes the prompt at the start of the program's line `i`, if it
+    /// has one, as a prompt (`~`): what was not compared.
+    fn prompt_at_start(&self, out: &mut String, style: &Style, i: usize) {
+        if let Some(from) = self.prompt_start(i) {
+            let prompt = visible::cut(&self.got[i].output[..from], None, Show::Marked).0;
+            let _ = writeln!(out, "   {}", style.dim(&format!("~ {prompt}")));
         }
     }
 
@@ -653,7 +696,11 @@ impl<'a> TerminalDiff<'a> {
         let op = self.ops.iter().find(|op| op.tag() != DiffTag::Equal)?;
         let (tag, old, new) = op.as_tag_tuple();
         let want = old.clone().next().map(|i| &self.want[self.want_kept[i]]);
-        let got = new.clone().next().map(|i| &self.got[self.got_kept[i]]);
+        let got = new
+            .clone()
+            .next()
+            .map(|i| self.got_compared(self.got_kept[i]));
+        let got = got.as_deref();
         // The lines typed before the line quoted, on that line's side.
         let (typed_before, side) = match (got, want) {
             (Some(line), _) => (line.inputs_before, self.got),
@@ -746,8 +793,9 @@ impl<'a> TerminalDiff<'a> {
             for i in new.clone().take(left) {
                 self.prompts_before(out, style, next_prompt, self.got_kept[i]);
                 *next_prompt = (*next_prompt).max(self.got_kept[i] + 1);
-                let line = &self.got[self.got_kept[i]];
-                let _ = writeln!(out, "     {}", show_line(line, style, false));
+                self.prompt_at_start(out, style, self.got_kept[i]);
+                let line = self.got_compared(self.got_kept[i]);
+                let _ = writeln!(out, "     {}", show_line(&line, style, false));
             }
             return new.len().min(left);
         }
@@ -778,11 +826,15 @@ impl<'a> TerminalDiff<'a> {
                 _ => style.actual(text),
             };
             for i in range.clone().take(room) {
-                if sign == "+" {
+                let line = if sign == "+" {
                     self.prompts_before(out, style, next_prompt, kept[i]);
                     *next_prompt = (*next_prompt).max(kept[i] + 1);
-                }
-                let line = &lines[kept[i]];
+                    self.prompt_at_start(out, style, kept[i]);
+                    self.got_compared(kept[i])
+                } else {
+                    std::borrow::Cow::Borrowed(&lines[kept[i]])
+                };
+                let line = line.as_ref();
                 let _ = writeln!(
                     out,
                     "   {} {}",

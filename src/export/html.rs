@@ -439,11 +439,25 @@ pub fn side_by_side(
     if *options != Options::default() {
         let _ = write!(out, " ({})", esc(&options.describe()));
     }
+    // A prompt at the start of a line of the program's (issue 46): greyed
+    // as the lines not compared are.
+    let starts: Vec<(usize, usize)> = prompts
+        .iter()
+        .flat_map(|(_, yours)| &yours.parts)
+        .filter(|p| p.from > 0)
+        .map(|p| (p.line, p.from))
+        .collect();
     if rows.iter().any(|r| r.kind == RowKind::NotCompared) {
         out.push_str("; <span class=\"skip\">greyed lines are not compared</span>");
     }
+    if !starts.is_empty() {
+        out.push_str(
+            "; <span class=\"skip\">~ a prompt</span> greyed at the start of a line is not \
+             compared",
+        );
+    }
     out.push_str(".</p>\n");
-    out.push_str(&tables(&rows, &want, &got, ", the same in both"));
+    out.push_str(&tables(&rows, &want, &got, ", the same in both", &starts));
     out
 }
 
@@ -466,21 +480,27 @@ pub fn transcripts_only(expected: &str, actual: &str) -> String {
          class=\"skip\">no line is compared</span>: the last lines show where each one \
          stopped.</p>\n",
     );
-    out.push_str(&tables(&rows, &want, &got, " before the end"));
+    out.push_str(&tables(&rows, &want, &got, " before the end", &[]));
     out
 }
 
 /// The rows as tables, the runs [`folds`] folds in a `<details>` whose
 /// summary says what they are: "3 more lines{folded}" (", the same in
 /// both").
-fn tables(rows: &[compare::Row], want: &[&str], got: &[&str], folded: &str) -> String {
+fn tables(
+    rows: &[compare::Row],
+    want: &[&str],
+    got: &[&str],
+    folded: &str,
+    starts: &[(usize, usize)],
+) -> String {
     let mut out = String::new();
     let mut first = true;
     if rows.is_empty() {
-        out.push_str(&diff_table(&[], want, got, true));
+        out.push_str(&diff_table(&[], want, got, true, starts));
     }
     for (shown, part) in folds(rows) {
-        let table = diff_table(part, want, got, first);
+        let table = diff_table(part, want, got, first, starts);
         first = false;
         if shown {
             out.push_str(&table);
@@ -533,7 +553,15 @@ fn folds(rows: &[compare::Row]) -> Vec<(bool, &[compare::Row])> {
 }
 
 /// One table of transcript rows; the first carries the headings.
-fn diff_table(rows: &[compare::Row], want: &[&str], got: &[&str], headings: bool) -> String {
+/// `starts`: the program's lines that begin with a prompt, each with
+/// the prompt's length.
+fn diff_table(
+    rows: &[compare::Row],
+    want: &[&str],
+    got: &[&str],
+    headings: bool,
+    starts: &[(usize, usize)],
+) -> String {
     let mut out = String::from(
         "<table class=\"diff\"><colgroup><col style=\"width: 2.8em\"><col><col style=\"width: 2.8em\"><col></colgroup>",
     );
@@ -548,7 +576,17 @@ fn diff_table(rows: &[compare::Row], want: &[&str], got: &[&str], headings: bool
         let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
         out.push_str("<tr>");
         out.push_str(&diff_cells(left, row.kind, "ref"));
-        out.push_str(&diff_cells(right, row.kind, "you"));
+        let prompt = row
+            .actual
+            .and_then(|i| starts.iter().find(|(line, _)| *line == i))
+            .map(|&(_, from)| from);
+        let cells = match (right, prompt) {
+            (Some((n, text)), Some(from)) if text.is_char_boundary(from) => {
+                with_prompt(n, text, from, row.kind)
+            }
+            _ => diff_cells(right, row.kind, "you"),
+        };
+        out.push_str(&cells);
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table>\n");
@@ -576,6 +614,23 @@ fn diff_cells(line: Option<(usize, &str)>, kind: RowKind, side: &str) -> String 
             esc(text)
         ),
     }
+}
+
+/// The program's line `n`, whose first `from` bytes were taken for a
+/// prompt: greyed, marked `~` in its title, the rest as the row says.
+fn with_prompt(n: usize, text: &str, from: usize, kind: RowKind) -> String {
+    let (prompt, rest) = text.split_at(from);
+    let (class, rest) = match kind {
+        RowKind::Differs => ("t you", marked(rest)),
+        RowKind::NotCompared => ("t skip", esc(rest)),
+        RowKind::Same => ("t", esc(rest)),
+    };
+    format!(
+        "<td class=\"n\">{}</td><td class=\"{class}\"><span class=\"skip\" title=\"~ a prompt, \
+         not compared\">{}</span>{rest}</td>",
+        n + 1,
+        esc(prompt)
+    )
 }
 
 /// A changed line, escaped, its trailing spaces and tabs shown (`·`,

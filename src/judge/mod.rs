@@ -98,12 +98,24 @@ pub fn whole_game<'w>(
     } else {
         EndingFault::of(run.ending, read, reference)
     };
+    let ending = exception(run, setting.expected).or(ending);
     let counted = ending.filter(|f| counts(case, *f));
     match (case.mode, setting.game) {
         (Mode::Game, Some(game)) => game_mode(setting, game, want(), run, ending, counted),
         (Mode::Ending | Mode::Files, _) => ending_mode(case, reference, ending, counted),
         _ => text_mode(setting, run, ending, counted),
     }
+}
+
+/// The exception nothing caught that ended the run, when it did
+/// ([`crate::run::uncaught`]) and the reference's run did not end so too:
+/// a crash in every mode, whatever status it exited with.
+fn exception(run: &RunResult, expected: &ReferenceRun) -> Option<EndingFault> {
+    let found = crate::run::uncaught(&run.transcript, run.ending)?;
+    let reference = (!expected.waited_at_end)
+        .then(|| crate::run::uncaught(&expected.transcript, Ending::Exited(expected.status)))
+        .flatten();
+    reference.is_none().then_some(EndingFault::Exception(found))
 }
 
 /// How the reference's run ended.
@@ -460,15 +472,19 @@ pub(crate) fn function_call(
                 call.describe()
             ),
         ),
-        (ending, _) => match EndingFault::of(
-            ending,
-            0,
-            ReferenceEnd {
-                read: 0,
-                waited: false,
-                status: 0,
-            },
-        ) {
+        (ending, _) => match crate::run::uncaught(&run.transcript, ending)
+            .map(EndingFault::Exception)
+            .or_else(|| {
+                EndingFault::of(
+                    ending,
+                    0,
+                    ReferenceEnd {
+                        read: 0,
+                        waited: false,
+                        status: 0,
+                    },
+                )
+            }) {
             Some(fault) => (fault.verdict(), fault.sentence(&case.limits)),
             None => (
                 Verdict::Crashed,

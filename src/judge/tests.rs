@@ -414,3 +414,54 @@ fn the_exit_status_is_compared_with_the_references() {
         Verdict::Crashed
     );
 }
+
+/// A suite's own reference that printed `output` and exited with
+/// `status`, judging a program that did the same with `printed`.
+fn judged_against(output: &str, status: i32, printed: &str, mode: Mode) -> (Judgement, Faults) {
+    let mut c = case(&[], 1.0);
+    c.mode = mode;
+    c.exit_status = ExitStatus::Same;
+    let mut expected = run_reference(Game::Pentago, &[]);
+    expected.transcript = Transcript::new();
+    expected.transcript.push_output(output.as_bytes());
+    expected.status = status;
+    expected.waited_at_end = false;
+    let mut run = run_like_reference(&[], Ending::Exited(1), |_| String::new());
+    run.transcript = Transcript::new();
+    run.transcript.push_output(printed.as_bytes());
+    let setting = Setting {
+        case: &c,
+        game: None,
+        regions: &[],
+        graded: &[],
+        expected: &expected,
+    };
+    whole_game(&setting, || unreachable!("no game mode here"), &run)
+}
+
+const TRACEBACK: &str = "Traceback (most recent call last):\n  \
+    File \"/builds/x/greet.py\", line 3, in <module>\n    name = sys.argv[1]\n           \
+    ~~~~~~~~^^^\nIndexError: list index out of range\n";
+
+#[test]
+fn an_exception_is_a_crash_unless_the_reference_ends_in_one_too() {
+    let usage = "Too few command-line arguments\n";
+    for mode in [Mode::Ending, Mode::Text] {
+        let (j, faults) = judged_against(usage, 1, TRACEBACK, mode);
+        assert_eq!((j.verdict, j.score()), (Verdict::Crashed, 0.0), "{mode:?}");
+        assert!(
+            matches!(faults.ending, Some(EndingFault::Exception(e)) if e.line == Some(3)),
+            "{faults:?}"
+        );
+        assert_eq!(
+            j.reason,
+            "your program crashed: an uncaught IndexError at line 3 of greet.py"
+        );
+    }
+    // Exiting with 1 on purpose, in its own words: as before.
+    let (j, _) = judged_against(usage, 1, "Usage: greet.py NAME\n", Mode::Ending);
+    assert_eq!(j.verdict, Verdict::Pass, "{}", j.reason);
+    // A reference that dies of the same: the status is what is judged.
+    let (j, faults) = judged_against(TRACEBACK, 1, TRACEBACK, Mode::Ending);
+    assert_eq!((j.verdict, faults.ending), (Verdict::Pass, None));
+}

@@ -22,6 +22,7 @@ mod serve;
 mod session;
 mod stop;
 pub mod tool;
+pub mod uncaught;
 
 pub use crate::sandbox::pty;
 pub use crate::sandbox::{clean_env, Limits};
@@ -31,6 +32,7 @@ pub use session::WATCHED_FILES;
 use session::{Job, Session};
 pub use stop::{halted, job_stop, JobStop, HALT, JOB_STOPS};
 use stop::{halted_error, Pressure};
+pub use uncaught::{uncaught, Uncaught};
 
 /// A command to run: the program and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
