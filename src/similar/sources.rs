@@ -6,7 +6,41 @@ use std::fs;
 use std::path::Path;
 
 use super::tokens::Language;
+use crate::fault::Fault;
 use crate::untrusted;
+
+/// Why a submission, or one of its files, cannot be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A symbolic link.
+    #[error("{0} is a symbolic link, which referee does not follow")]
+    Link(String),
+    /// A FIFO, a device, a socket: what it is.
+    #[error("{0} is {1}, not a file")]
+    NotRegular(String, &'static str),
+    /// Another refusal of [`untrusted::read_start`], in its words.
+    #[error("{0}")]
+    Refused(String),
+    /// Not text.
+    #[error("{0} is a compiled program or other binary file, not source text: nothing to compare")]
+    Binary(String),
+    /// A student's folder without a source file.
+    #[error("the folder holds no source file (.c, .cpp, .h, .java, .py)")]
+    NoSource,
+    /// The folder or file could not be read.
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    /// Nothing was left to compare, for the reasons noted.
+    #[error("{}", if .0.is_empty() { "nothing to compare".to_string() } else { .0.join("; ") })]
+    Nothing(Vec<String>),
+}
+
+impl Error {
+    /// Whose fault it is: the student's, who submitted it.
+    pub fn fault(&self) -> Fault {
+        Fault::Student
+    }
+}
 
 /// The most of one file that is compared: about 30,000 lines, a hundred
 /// times a first-year program. A larger file is compared on its start,
@@ -40,8 +74,8 @@ pub struct Sources {
 
 /// The sources of the submission at `path` (a file, or a student's
 /// folder); why there are none to compare.
-pub fn read(path: &Path) -> Result<Sources, String> {
-    let meta = fs::symlink_metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+pub fn read(path: &Path) -> Result<Sources, Error> {
+    let meta = fs::symlink_metadata(path)?;
     let mut sources = Sources::default();
     if meta.is_dir() {
         read_folder(path, &mut sources)?;
@@ -52,11 +86,7 @@ pub fn read(path: &Path) -> Result<Sources, String> {
         }
     }
     if sources.files.is_empty() {
-        return Err(if sources.notes.is_empty() {
-            "nothing to compare".into()
-        } else {
-            sources.notes.join("; ")
-        });
+        return Err(Error::Nothing(sources.notes));
     }
     Ok(sources)
 }
@@ -69,16 +99,15 @@ fn file_name(path: &Path) -> String {
 
 /// A student's folder: its source files (not its subfolders, as `grade`
 /// compiles them), in name order.
-fn read_folder(dir: &Path, sources: &mut Sources) -> Result<(), String> {
-    let mut paths: Vec<_> = fs::read_dir(dir)
-        .map_err(|e| format!("cannot list the folder: {e}"))?
+fn read_folder(dir: &Path, sources: &mut Sources) -> Result<(), Error> {
+    let mut paths: Vec<_> = fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| !file_name(p).starts_with('.'))
         .filter(|p| Language::of(p) != Language::Text)
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err("the folder holds no source file (.c, .cpp, .h, .java, .py)".into());
+        return Err(Error::NoSource);
     }
     if paths.len() > FILES_LIMIT {
         sources.notes.push(format!(
@@ -92,7 +121,7 @@ fn read_folder(dir: &Path, sources: &mut Sources) -> Result<(), String> {
         match read_file(&path, name.clone(), &mut sources.notes) {
             Ok(Some(source)) => sources.files.push(source),
             Ok(None) => {}
-            Err(why) => sources.notes.push(format!("{name}: {why}")),
+            Err(why) => sources.notes.push(why.to_string()),
         }
     }
     Ok(())
@@ -100,12 +129,10 @@ fn read_folder(dir: &Path, sources: &mut Sources) -> Result<(), String> {
 
 /// One file: `None` when it is empty (noted), an error when it cannot
 /// be compared at all.
-fn read_file(path: &Path, name: String, notes: &mut Vec<String>) -> Result<Option<Source>, String> {
+fn read_file(path: &Path, name: String, notes: &mut Vec<String>) -> Result<Option<Source>, Error> {
     let (bytes, cut) = untrusted::read_start(path, FILE_LIMIT).map_err(|r| refusal(&r))?;
     if is_binary(&bytes) {
-        return Err(format!(
-            "{name} is a compiled program or other binary file, not source text: nothing to compare"
-        ));
+        return Err(Error::Binary(name));
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         notes.push(format!("{name} is empty"));
@@ -134,15 +161,14 @@ fn read_file(path: &Path, name: String, notes: &mut Vec<String>) -> Result<Optio
     }))
 }
 
-/// Why a file was refused, without the path (reports name the student).
-fn refusal(refusal: &untrusted::Refusal) -> String {
+/// Why a file was refused, without its folder (reports name the
+/// student).
+fn refusal(refusal: &untrusted::Refusal) -> Error {
     let name = file_name(refusal.path());
     match refusal {
-        untrusted::Refusal::Link(_) => {
-            format!("{name} is a symbolic link, which referee does not follow")
-        }
-        untrusted::Refusal::NotRegular(_, what) => format!("{name} is {what}, not a file"),
-        other => other.to_string(),
+        untrusted::Refusal::Link(_) => Error::Link(name),
+        untrusted::Refusal::NotRegular(_, what) => Error::NotRegular(name, what),
+        other => Error::Refused(other.to_string()),
     }
 }
 
@@ -164,9 +190,11 @@ mod tests {
         fs::write(p("empty.c"), b"").unwrap();
         fs::write(p("latin.c"), b"int main() { /* caf\xe9 */ }").unwrap();
         std::os::unix::fs::symlink(p("latin.c"), p("link.c")).unwrap();
-        assert!(read(&p("bin.c")).unwrap_err().contains("binary"));
-        assert!(read(&p("empty.c")).unwrap_err().contains("empty"));
-        assert!(read(&p("link.c")).unwrap_err().contains("symbolic link"));
+        let why = |n: &str| read(&p(n)).unwrap_err().to_string();
+        assert!(why("bin.c").contains("binary"));
+        assert_eq!(why("empty.c"), "empty.c is empty");
+        assert!(why("link.c").contains("symbolic link"));
+        assert_eq!(read(&p("link.c")).unwrap_err().fault(), Fault::Student);
         let latin = read(&p("latin.c")).unwrap();
         assert!(latin.notes[0].contains("not UTF-8"), "{:?}", latin.notes);
         assert!(latin.files[0].text.contains("caf\u{FFFD}"));

@@ -216,6 +216,30 @@ fn normalise_word(word: &str, language: Language) -> &str {
     }
 }
 
+/// Whether the text at `rest` is a line not read: a comment, or a C
+/// `#include` (which headers a program includes says nothing of who
+/// wrote it).
+fn skips_line(python: bool, rest: &str) -> bool {
+    if python {
+        return rest.starts_with('#');
+    }
+    rest.starts_with("//")
+        || rest
+            .strip_prefix('#')
+            .is_some_and(|r| r.trim_start().starts_with("include"))
+}
+
+/// Whether `word` starts an import (`import`, `from` and `package`
+/// lines in Python and Java), which, as C's `#include`, says nothing of
+/// who wrote the program: every program of an assignment imports alike.
+fn is_import(word: &str, language: Language, first_on_line: bool) -> bool {
+    match language {
+        Language::Python => first_on_line && matches!(word, "import" | "from"),
+        Language::Java => first_on_line && matches!(word, "import" | "package"),
+        _ => false,
+    }
+}
+
 /// A stable hash of a token's text (FNV-1a: the same on every machine
 /// and in every version, so reports can be compared from run to run).
 pub fn hash(text: &str) -> u64 {
@@ -323,7 +347,7 @@ fn code(text: &str, language: Language) -> Vec<Token> {
         };
         if c.is_whitespace() || c == '{' || c == '}' {
             r.bump();
-        } else if (python && c == '#') || (!python && r.rest.starts_with("//")) {
+        } else if skips_line(python, r.rest) {
             r.skip_line();
         } else if !python && r.rest.starts_with("/*") {
             r.skip_past("*/");
@@ -345,7 +369,15 @@ fn code(text: &str, language: Language) -> Vec<Token> {
             if r.peek().is_some_and(|q| q == '"' || q == '\'') && word.len() <= 2 {
                 continue;
             }
-            push(normalise_word(&word, language));
+            let first_on_line = tokens.last().is_none_or(|t: &Token| t.line < line);
+            if is_import(&word, language, first_on_line) {
+                r.skip_line();
+                continue;
+            }
+            tokens.push(Token {
+                code: hash(normalise_word(&word, language)),
+                line,
+            });
         } else {
             let op = OPERATORS
                 .iter()
@@ -396,6 +428,14 @@ mod tests {
         let (p, q) = (spell(p, Language::Python), spell(q, Language::Python));
         // The docstring is one literal more, nothing else.
         assert_eq!(q.len(), p.len() + 1);
+    }
+
+    #[test]
+    fn includes_and_imports_are_not_tokens() {
+        assert!(tokenize("#include <stdio.h>\n  # include \"x.h\"\n", Language::C).is_empty());
+        assert!(tokenize("import sys\nfrom os import path\n", Language::Python).is_empty());
+        assert!(tokenize("package a.b;\nimport java.util.*;\n", Language::Java).is_empty());
+        assert_eq!(tokenize("#define N 6", Language::C).len(), 4);
     }
 
     #[test]
