@@ -501,3 +501,31 @@ fn pairs_list_the_failures_they_share_in_a_graded_class() {
     ]);
     assert_eq!(code, 0, "{stdout}{stderr}");
 }
+
+#[test]
+fn pages_escape_everything_a_student_wrote() {
+    let hostile = "/* <img src=x onerror=alert(1)> */\n\
+                   int main(void) { printf(\"</div><script>alert(1)</script>\"); }\n";
+    let text = format!("{hostile}{}", read("tests/fixtures/connect4/correct.c"));
+    let programs = vec![
+        program("eve&<i>", "eve.c", text.clone()),
+        program("mallory", "<b>.c", text),
+    ];
+    let report = similar::compare(&programs, &[], Vec::new(), None);
+    let dir = tempfile::tempdir().unwrap();
+    let written = referee::export::similarity::write(dir.path(), &report, &programs).unwrap();
+    assert_eq!(written.len(), 3, "{written:?}");
+    // (The JSON keeps what they wrote as it is: JSON escapes its own.)
+    for path in &written[1..] {
+        let page = fs::read_to_string(path).unwrap();
+        for markup in ["<script", "<img", "<i>", "<b>"] {
+            assert!(!page.contains(markup), "{}: {markup}", path.display());
+        }
+    }
+    let pair = fs::read_to_string(&written[2]).unwrap();
+    assert!(pair.contains("&lt;/div&gt;&lt;script&gt;"), "{pair}");
+    assert!(pair.contains("eve&amp;&lt;i&gt;"), "{pair}");
+    // Matched regions are coloured, and link to their match.
+    assert!(pair.contains("href=\"#b0\""), "{pair}");
+    assert!(pair.contains("id=\"b0\""), "{pair}");
+}
