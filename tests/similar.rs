@@ -261,6 +261,11 @@ fn every_disguise_still_ranks_the_copy_above_every_independent_pair() {
 fn identical_files_score_1_and_unrelated_ones_near_0() {
     let report = similar::compare(&class_with(1, read(INDEPENDENT[1])), &[], Vec::new(), None);
     assert_eq!(score(&report, "p01", "zcopy"), 1.0);
+    // Most similar first, each pair once.
+    let scores: Vec<f64> = report.pairs.iter().map(|p| p.similarity).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert!(report.pairs.iter().all(|p| p.a < p.b));
+    assert_eq!(report.histogram.iter().sum::<usize>(), 13 * 12 / 2);
     // Programs written apart score near 0: at most 0.2 for two board
     // games that print their grids and look for a row in four directions
     // alike (pentago and connect4: the loops over a grid are shared), and

@@ -75,10 +75,7 @@ pub fn compare(
         .iter()
         .flat_map(|s| kgrams(&tokens::tokenize(&s.text, s.language)))
         .collect();
-    let prepared: Vec<Prepared> = programs
-        .iter()
-        .map(|p| prepare(&p.sources, &base_hashes))
-        .collect();
+    let prepared = prepare_all(programs, &base_hashes);
     let index = Index::new(prepared.iter().map(|p| p.hashes.as_slice()));
     let common_above = COMMON_FLOOR.max((programs.len() as f64 * COMMON_SHARE) as usize);
     let common = index.common(common_above);
@@ -160,6 +157,33 @@ fn method(base: &[Source], common_above: usize, behaviour: bool) -> Method {
         cluster_at: score::CLUSTER_AT,
         behaviour,
     }
+}
+
+/// Every program's fingerprints, on every core: reading the sources is
+/// most of the cost of a large class.
+fn prepare_all(programs: &[Program], base: &HashSet<u64>) -> Vec<Prepared> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = programs.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = programs
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|p| prepare(&p.sources, base))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                // A worker panics only on a bug of referee's: its panic is
+                // passed on as it is.
+                w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    })
 }
 
 /// A program's fingerprints, file by file, those of the base left out;
