@@ -65,6 +65,11 @@ pub enum Command {
         #[arg(long)]
         allow_missing: bool,
     },
+    /// Say which programs of a class are alike: every pair that shares
+    /// code scored from 0 to 1, the code every student was given left
+    /// out, in --out/similarity.json and a page per pair. Similar, never
+    /// "copied": the pages are evidence for a person to read.
+    Similar(SimilarArgs),
     /// Play generated games against the reference until one is played
     /// differently, shrink it to a minimal game and save it as a case.
     /// Exits 1 when a difference was found, 0 when none was.
@@ -287,6 +292,30 @@ pub struct GradeArgs {
     /// Submissions: files, folders, or folders of submissions (a class).
     #[arg(required = true)]
     pub submissions: Vec<PathBuf>,
+}
+
+/// `referee similar`.
+#[derive(Debug, Args)]
+pub struct SimilarArgs {
+    /// The game the class plays: its suite's support files are code
+    /// every student was given.
+    #[arg(long, short, conflicts_with = "cases")]
+    pub game: Option<GameArg>,
+    /// The class's suite: its support files are code every student was
+    /// given.
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// A file every student was given (starter code, a header): its code
+    /// never counts as shared (give it once per file).
+    #[arg(long, value_name = "FILE")]
+    pub base: Vec<PathBuf>,
+    /// The folder for similarity.json and the pages; where the class was
+    /// graded into it, pairs also list the failures they share.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The class: a folder of submissions, or the submissions themselves.
+    #[arg(required = true)]
+    pub class: Vec<PathBuf>,
 }
 
 /// `referee gradescope`.

@@ -30,6 +30,7 @@ pub mod queue;
 pub mod results;
 pub mod run;
 pub mod sandbox;
+pub mod similar;
 pub mod submission;
 pub mod terminal;
 pub mod text;

@@ -12,6 +12,7 @@ mod commands;
 use cli::{CasesAction, Cli, Command};
 use commands::{
     cases, check, classroom, doctor, explore, grade, gradescope, manual, merge, new, play, record,
+    similar,
 };
 
 /// Parses the command line, runs the command, and turns its outcome into
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
             allow_missing,
         } => merge::run(&out, &shards, force, allow_missing),
         Command::Explore(args) => explore::run(&args),
+        Command::Similar(args) => similar::run(&args),
         Command::Doctor { cases } => doctor::run(cases.as_deref()),
         Command::New(args) => new::run(&args),
         Command::Cases { action } => match action {

@@ -25,6 +25,7 @@ pub mod new;
 pub mod one;
 pub mod play;
 pub mod record;
+pub mod similar;
 
 /// A command's failure to do its job: the library's typed errors, and the
 /// commands' own messages. [`report`] shows it as `referee: <message>`.

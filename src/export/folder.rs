@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{all, blackboard, canvas, csv, html, json, junit, markdown, Sink};
+use super::{all, blackboard, canvas, csv, html, json, junit, markdown, similarity, Sink};
 use crate::batch::DETAILS;
 use crate::fault::Fault;
 use crate::results::{ClassResults, SubmissionResult};
@@ -121,6 +121,10 @@ fn is_report_name(name: &str) -> bool {
             STAMP,
             // Where older versions put the TAs' page: removed with the rest.
             "feedback/index.html",
+            // `referee similar`'s, which a grade leaves as they are.
+            similarity::FILE,
+            similarity::INDEX,
+            similarity::DIR,
         ]
         .contains(&name)
 }

@@ -72,7 +72,7 @@ impl Exporter for Html {
 }
 
 /// The stylesheet every page carries.
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 :root { --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9;
   --part: #9a6700; --part-bg: #fff8c5; --line: #d0d7de; --muted: #57606a; }
 * { box-sizing: border-box; }

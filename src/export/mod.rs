@@ -28,6 +28,7 @@ pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod similarity;
 pub mod summary;
 pub mod view;
 
