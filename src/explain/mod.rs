@@ -708,7 +708,20 @@ impl<'a> TerminalDiff<'a> {
             (None, None) => (0, self.got),
         };
         let inputs: Vec<&str> = side.iter().filter_map(|l| l.input.as_deref()).collect();
+        let reads_nothing = [self.want, self.got]
+            .iter()
+            .all(|side| side.iter().all(|l| l.input.is_none()));
+        // Where no input is typed at all, "before any input" says nothing:
+        // the line of the output does.
+        let line_number = match (got, want) {
+            (Some(_), _) => new.clone().next().map(|i| self.got_kept[i]),
+            _ => old.clone().next().map(|i| self.want_kept[i]),
+        };
         let after = match typed_before {
+            0 if reads_nothing => match line_number {
+                Some(n) => format!("On line {} of the output", n + 1),
+                None => "In the output".to_string(),
+            },
             0 => "Before any input".to_string(),
             n => format!(
                 "After input line {n} (`{}`)",
