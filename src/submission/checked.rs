@@ -360,10 +360,9 @@ pub struct Checked {
     /// The executable (referee's path), whose debug information places
     /// what its sanitizers report.
     pub binary: PathBuf,
-    /// The source as the student wrote it (its staged copy).
-    pub source: PathBuf,
-    /// The source's file name, as the student named it.
-    pub source_name: String,
+    /// The program's files as the student wrote them (their staged
+    /// copies: sources and headers).
+    pub sources: Vec<PathBuf>,
     /// What the compiler said in its pass for warnings (its JSON), or
     /// why that pass could not be made.
     pub warnings: Result<String, CheckError>,
@@ -405,8 +404,16 @@ fn probe(
             std::fs::write(&source, "int main(void) { return 0; }\n")
                 .map_err(|e| Unheld::Probe(e.to_string()))
                 .and_then(|()| {
-                    compile_with_retry(compiler, &source, folder, flags, &[], &name, &objects)
-                        .map_err(|e| Unheld::Probe(e.to_string()))
+                    compile_with_retry(
+                        compiler,
+                        std::slice::from_ref(&source),
+                        folder,
+                        flags,
+                        &[],
+                        &name,
+                        &objects,
+                    )
+                    .map_err(|e| Unheld::Probe(e.to_string()))
                 })
                 .and_then(|(program, _)| {
                     let binary = program.argv.first().map(|a| a.as_os_str());
@@ -497,7 +504,7 @@ fn build_with(
     }
     let (program, said) = compile_with_retry(
         recipe.compiler,
-        &recipe.source,
+        &recipe.files,
         stage,
         &build_flags,
         &recipe.support,
@@ -516,7 +523,7 @@ fn build_with(
         )),
         Warnings::FromAPass(args) => compiler_messages(
             recipe.compiler,
-            &recipe.source,
+            &recipe.files,
             stage,
             &recipe.flags,
             &recipe.support,
@@ -527,12 +534,7 @@ fn build_with(
     Ok(Checked {
         program,
         binary: binary.clone(),
-        source: recipe.source.clone(),
-        source_name: recipe
-            .source
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        sources: recipe.files.clone(),
         warnings,
         hold: Hold::new(binary, probe_of(recipe, flags, options)),
     })
