@@ -484,7 +484,8 @@ fn files_given_straight_to_grade_are_a_class_only_where_each_has_its_main() {
 }
 
 /// A sanitizer's report on a program of several files names the file
-/// and line where it happened: a write past an array in `stats.c`.
+/// and line where it happened: a write past an array in `stats.c`; and
+/// so does a Python exception raised in a module the program imports.
 #[test]
 fn a_diagnosis_names_the_file_of_several_it_happened_in() {
     let work = tempfile::tempdir().unwrap();
@@ -512,6 +513,8 @@ fn a_diagnosis_names_the_file_of_several_it_happened_in() {
             ("stats.h", STATS_H),
         ],
     );
+    let raises = STATS_PY.replace("return max(v)", "return v[len(v)]");
+    hand_in(&class, "py", &[("app.py", APP_PY), ("stats.py", &raises)]);
     let out = work.path().join("out");
     let done = referee_in(
         work.path(),
@@ -539,6 +542,17 @@ fn a_diagnosis_names_the_file_of_several_it_happened_in() {
             .unwrap_or_default()
             .contains("seen[i] = v[0]"),
         "{write}"
+    );
+    let py = student(&results, "py");
+    let found = py["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(
+        found.iter().any(|d| d["file"] == "stats.py"
+            && d["line"] == 5
+            && d["message"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("IndexError")),
+        "{py}"
     );
     let fine = student(&results, "fine");
     assert!(

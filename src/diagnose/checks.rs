@@ -447,16 +447,16 @@ pub fn try_here() -> Result<Diagnosis, NotHere> {
 }
 
 /// A Python run's uncaught exception, from its transcript: a run that
-/// failed (Python exits 1 after printing the traceback) of a file named
-/// `source_name`.
+/// failed (Python exits 1 after printing the traceback) of a program of
+/// the files named `source_names`.
 pub fn python_exception(
     transcript: &Transcript,
     ending: Ending,
-    source_name: &str,
+    source_names: &[String],
     case: &str,
 ) -> Option<Diagnosis> {
     let failed = !matches!(ending, Ending::Exited(0) | Ending::WaitingForInput);
-    let mut d = traceback::from_transcript(transcript, source_name, failed)?;
+    let mut d = traceback::from_transcript_of(transcript, source_names, failed)?;
     d.case = Some(case.to_string());
     Some(d)
 }

@@ -423,6 +423,10 @@ pub fn is_one_program(listing: &Listing) -> bool {
     {
         return false;
     }
+    let compiled = matches!(language, Language::C | Language::Cpp);
+    if compiled && listing.headers.is_empty() {
+        return false;
+    }
     let mut texts = Vec::new();
     for (file, _) in &listing.programs {
         let Ok(bytes) = untrusted::read(file, PROGRAM_LIMIT) else {
@@ -435,7 +439,7 @@ pub fn is_one_program(listing: &Listing) -> bool {
         .filter(|t| several::has_entry(language, t))
         .count();
     match language {
-        Language::C | Language::Cpp => entries == 1 && !listing.headers.is_empty(),
+        Language::C | Language::Cpp => entries == 1,
         Language::Java => entries == 1,
         _ => {
             let imported: Vec<String> = texts
