@@ -282,7 +282,7 @@ fn programs_of_several_files_are_one_student_each_and_bad_folders_are_said() {
     );
     let (status, _, all) = graded(&results, "empty");
     assert_eq!(status, "error", "{all}");
-    assert!(all.contains("this folder is empty"), "{all}");
+    assert!(all.contains("the folder is empty; hand in"), "{all}");
 }
 
 /// The course gives `driver.c` (with `main`) and `stats.h`; the student

@@ -64,7 +64,8 @@ pub enum Error {
     NoProgram(PathBuf),
     /// A folder with nothing in it.
     #[error(
-        "{}: this folder is empty: hand in your program's source files in it",
+        "{}: no program in this folder: the folder is empty; hand in your program's source \
+         files in it",
         .0.display()
     )]
     Empty(PathBuf),

@@ -552,6 +552,97 @@ mod tests {
             .contains("not a program"));
     }
 
+    #[test]
+    fn a_folder_of_several_sources_is_one_program_started_from_its_main() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("alice");
+        fs::create_dir(&folder).unwrap();
+        fs::write(
+            folder.join("main.c"),
+            "#include \"stats.h\"\nint main(void) { return f(); }\n",
+        )
+        .unwrap();
+        fs::write(folder.join("stats.c"), "int f(void) { return 0; }\n").unwrap();
+        // A header with the executable bit (an upload from Windows) is a
+        // header, not a second program.
+        executable(&folder.join("stats.h"), b"int f(void);\n");
+        let found = locate(&folder).unwrap();
+        assert_eq!((found.id.as_str(), found.language), ("alice", Language::C));
+        assert!(found.file.ends_with("main.c"), "{found:?}");
+        let names: Vec<String> = several::names(&found.files);
+        assert_eq!(names, ["main.c", "stats.c", "stats.h"]);
+        // The suite's own file is the course's: the student's copy is left
+        // out, and a file it asks for must be there.
+        let layout = Layout {
+            main: None,
+            hand_in: vec!["stats.c".into()],
+            given: vec!["main.c".into()],
+        };
+        let found = locate_in(&folder, &layout).unwrap();
+        assert!(found.file.ends_with("stats.c"), "{found:?}");
+        assert_eq!(several::names(&found.files), ["stats.c", "stats.h"]);
+        let asks = Layout {
+            hand_in: vec!["dictionary.c".into()],
+            ..Layout::default()
+        };
+        let err = locate_in(&folder, &asks).unwrap_err().to_string();
+        assert!(err.contains("dictionary.c is missing"), "{err}");
+        // Two mains, whichever the suite names.
+        fs::write(folder.join("test.c"), "int main(void) { return 1; }\n").unwrap();
+        let err = locate(&folder).unwrap_err().to_string();
+        assert!(err.contains("main.c and test.c each define main"), "{err}");
+        let named = Layout {
+            main: Some("main.c".into()),
+            ..Layout::default()
+        };
+        let err = locate_in(&folder, &named).unwrap_err().to_string();
+        assert!(err.contains("starts in main.c"), "{err}");
+    }
+
+    #[test]
+    fn an_empty_folder_is_said_to_be_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = locate(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("the folder is empty; hand in"), "{err}");
+        fs::write(dir.path().join("README.md"), "hi").unwrap();
+        let err = locate(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("no program in this folder"), "{err}");
+    }
+
+    #[test]
+    fn files_given_straight_are_one_program_only_where_one_starts_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let java = |name: &str, main: bool| {
+            let body = if main {
+                "public static void main(String[] a) {}"
+            } else {
+                "static int f() { return 1; }"
+            };
+            fs::write(
+                dir.path().join(format!("{name}.java")),
+                format!("public class {name} {{ {body} }}\n"),
+            )
+            .unwrap();
+        };
+        java("Main", true);
+        java("Stats", false);
+        assert!(is_one_program(&list(dir.path()).unwrap()));
+        java("Stats", true);
+        assert!(!is_one_program(&list(dir.path()).unwrap()));
+        // A class of Python scripts that import nothing of each other.
+        let py = tempfile::tempdir().unwrap();
+        fs::write(py.path().join("alice.py"), "print(1)\n").unwrap();
+        fs::write(py.path().join("bob.py"), "import sys\nprint(2)\n").unwrap();
+        assert!(!is_one_program(&list(py.path()).unwrap()));
+        fs::write(py.path().join("bob.py"), "import alice\n").unwrap();
+        assert!(is_one_program(&list(py.path()).unwrap()));
+        // C files without a header beside them stay a class.
+        let c = tempfile::tempdir().unwrap();
+        fs::write(c.path().join("alice.c"), "int main(void) { return 0; }\n").unwrap();
+        fs::write(c.path().join("bob.c"), "int mian(void) { return 0; }\n").unwrap();
+        assert!(!is_one_program(&list(c.path()).unwrap()));
+    }
+
     fn executable(path: &Path, bytes: &[u8]) {
         fs::write(path, bytes).unwrap();
         fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
