@@ -79,7 +79,7 @@ impl Batch<'_> {
         let shared = submission::SharedBuilds::for_class(
             entries
                 .iter()
-                .filter_map(|e| submission::locate(&e.path).ok()),
+                .filter_map(|e| submission::locate_in(&e.path, &self.suite.layout).ok()),
         );
         let spare = self.settings.spare.as_deref();
         let done = queue::map_lending(entries, self.jobs, None, spare, |entry| {
@@ -128,7 +128,7 @@ impl Batch<'_> {
     /// Grades one submission; whether its result may be kept for reruns
     /// (not when the grader failed on it: a rerun tries again).
     fn grade(&self, entry: &Entry, shared: &submission::SharedBuilds) -> (SubmissionResult, bool) {
-        let found = match submission::locate(&entry.path) {
+        let found = match submission::locate_in(&entry.path, &self.suite.layout) {
             Ok(found) => found,
             Err(error) => {
                 let keep = error.fault() != Fault::Grader;

@@ -496,11 +496,12 @@ pub(crate) fn grade_each<K: Send>(
         } else {
             Checker::new(&built)
         },
-        source_name: submission
-            .file
-            .file_name()
+        source_names: submission
+            .files
+            .iter()
+            .filter_map(|f| f.file_name())
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+            .collect(),
         python: submission.language == submission::Language::Python,
     };
     let judged = run_all(
@@ -674,7 +675,8 @@ struct Diagnosing<'b> {
     checker: Checker<'b>,
     /// Which failed cases run again (see [`reruns`]).
     reruns: Reruns,
-    source_name: String,
+    /// The names of the program's files.
+    source_names: Vec<String>,
     python: bool,
 }
 
@@ -696,7 +698,7 @@ impl Diagnosing<'_> {
                 outcome.diagnoses.extend(checks::python_exception(
                     &run.transcript,
                     run.ending,
-                    &self.source_name,
+                    &self.source_names,
                     &case.name,
                 ));
             }

@@ -31,6 +31,13 @@ pub struct SuiteFile {
     /// with the suite's flags and linked into every C and C++ program.
     #[serde(default)]
     pub link: Vec<String>,
+    /// The file a student's program of several files starts from
+    /// (`main: game.c`), by name.
+    pub main: Option<String>,
+    /// The files a student must hand in (`hand_in: [dictionary.c]`), by
+    /// name: a submission without one is refused, saying which.
+    #[serde(default)]
+    pub hand_in: Vec<String>,
     /// The program that prints a generated case's input from a seed, for
     /// `referee explore` (with `reference`).
     pub generator: Option<String>,

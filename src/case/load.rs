@@ -92,6 +92,12 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         }
         (Some(file), Reference::Program(_)) => Some(program_path(dir, file)),
     };
+    let layout = layout_of(
+        &suite_path,
+        &text,
+        (&suite_file.main, &suite_file.hand_in),
+        &support,
+    )?;
     let game = match reference {
         Reference::Game(game) => Some(game),
         Reference::Program(_) => None,
@@ -101,6 +107,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         name,
         support,
         generator,
+        layout,
         dir: dir.to_path_buf(),
         title: suite_file.title,
         cases: Vec::new(),
@@ -196,6 +203,49 @@ fn reference_of(
 /// absolute one.
 fn program_path(dir: &Path, written: &str) -> PathBuf {
     dir.join(written)
+}
+
+/// What the suite says of the files a student hands in: `main` and
+/// `hand_in`, each a file's name (a student's folder is flat), and the
+/// names of the files the suite gives itself.
+fn layout_of(
+    suite_path: &Path,
+    text: &str,
+    (main, hand_in): (&Option<String>, &[String]),
+    support: &[Support],
+) -> Result<crate::submission::Layout, Problem> {
+    let plain = |key: &str, name: &str| {
+        if name.is_empty() || name.contains('/') || name.starts_with('.') {
+            return Err(at_key(
+                suite_path,
+                text,
+                key,
+                format!(
+                    "`{name}`: a file of the student's is named as it is in their folder, \
+                     without any folder (`game.c`)"
+                ),
+            ));
+        }
+        Ok(name.to_string())
+    };
+    let main = match main {
+        Some(name) => Some(plain("main", name)?),
+        None => None,
+    };
+    let hand_in = hand_in
+        .iter()
+        .map(|name| plain("hand_in", name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let given: Vec<String> = support
+        .iter()
+        .filter(|s| s.place.components().count() == 1)
+        .map(|s| s.place.to_string_lossy().into_owned())
+        .collect();
+    Ok(crate::submission::Layout {
+        main,
+        hand_in,
+        given,
+    })
 }
 
 /// A support file's place in the working folder: a path from the suite's

@@ -158,6 +158,9 @@ pub struct Suite {
     /// The program that writes a generated case's input from a seed, for
     /// exploring a suite of the suite's own.
     pub generator: Option<PathBuf>,
+    /// What the suite says of the files a student hands in (`main`,
+    /// `hand_in`) and the names of the files it gives itself.
+    pub layout: crate::submission::Layout,
 }
 
 /// A region of the output a case's format can grade: from the first

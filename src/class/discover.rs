@@ -1,7 +1,10 @@
 //! Finding the submissions in the paths a TA named.
 //!
 //! A file is one submission. A folder holding at most one program and no
-//! folders is one submission. Any other folder is a class: each program
+//! folders is one submission, and so is one whose files are one program
+//! of several (see [`crate::submission::is_one_program`]: several `.java`
+//! files are each a student only where they do not make one program
+//! whose `main` is in one of them). Any other folder is a class: each program
 //! file in it, and each folder in it, is one student's submission (hidden
 //! files, and files that are not programs, such as a gradebook export,
 //! are skipped). Nothing is followed: a symbolic link, FIFO, device or
@@ -113,8 +116,11 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, Error> {
         path: path.to_path_buf(),
         source,
     })?;
-    // One program (or none: a student's empty folder, graded as such).
-    if listing.folders.is_empty() && listing.candidates() <= 1 {
+    // One program (or none: a student's empty folder, graded as such),
+    // or one of several files (`main.c`, `stats.c` and `stats.h`).
+    if listing.folders.is_empty()
+        && (listing.candidates() <= 1 || submission::is_one_program(&listing))
+    {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut entries: Vec<PathBuf> = listing.programs.into_iter().map(|(p, _)| p).collect();

@@ -25,6 +25,13 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         submission::python::warm_up();
     }
     let suite = load_suite(args, &submission)?;
+    // Found again as the suite says its programs are handed in (the file
+    // that starts one of several, the course's own files).
+    let submission = if suite.layout == submission::Layout::default() {
+        submission
+    } else {
+        submission::locate_in(&args.submission, &suite.layout)?
+    };
     let cases: Vec<&case::Case> = if args.all {
         suite.cases.iter().collect()
     } else {

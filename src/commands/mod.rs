@@ -174,8 +174,8 @@ fn locate(
     match referee::submission::locate(file) {
         Ok(submission) => Ok(submission),
         Err(_) if cases.is_some() => {
-            find_suite(cases, None, || Err("no suite".into()))?;
-            Ok(referee::submission::locate(file)?)
+            let suite = find_suite(cases, None, || Err("no suite".into()))?;
+            Ok(referee::submission::locate_in(file, &suite.layout)?)
         }
         Err(e) => Err(e.into()),
     }

@@ -38,7 +38,9 @@ struct Prepared<'b> {
     /// Its reader keeps caches that are not shared between threads: the
     /// cases of one submission that run at once take turns.
     symbols: Option<std::sync::Mutex<Symbols>>,
-    source: Vec<String>,
+    /// Each file of the program: its name, as the student named it, and
+    /// its lines.
+    sources: Vec<(String, Vec<String>)>,
 }
 
 impl<'b> Checker<'b> {
@@ -94,11 +96,18 @@ impl<'b> Checker<'b> {
                     None => return Err(CheckError::Folder("a build keeps another thing".into())),
                 };
                 let symbols = Symbols::open(&checked.binary).map(std::sync::Mutex::new);
-                let source = source_lines(&checked.source);
+                let sources = checked
+                    .sources
+                    .iter()
+                    .map(|file| {
+                        let name = file.file_name().unwrap_or_default();
+                        (name.to_string_lossy().into_owned(), source_lines(file))
+                    })
+                    .collect();
                 Ok(Prepared {
                     checked,
                     symbols,
-                    source,
+                    sources,
                 })
             })
             .as_ref()
@@ -123,14 +132,15 @@ impl<'b> Checker<'b> {
         let Ok(json) = &prepared.checked.warnings else {
             return Vec::new();
         };
-        let name = &prepared.checked.source_name;
-        let mut found = warnings::parse(json, name);
+        let names = prepared.names();
+        let mut found = warnings::parse_of(json, &names);
         for d in &mut found {
-            d.source = d.line.and_then(|n| prepared.line(n));
+            let file = d.file.clone().unwrap_or_default();
+            d.source = d.line.and_then(|n| prepared.line(&file, n));
             // The compiler names no function: the build's debug
             // information knows which holds the line.
             if d.function.is_none() {
-                d.function = d.line.and_then(|n| prepared.function_at(name, n));
+                d.function = d.line.and_then(|n| prepared.function_at(&file, n));
             }
         }
         found
@@ -200,10 +210,10 @@ impl Prepared<'_> {
     /// One report placed in the source.
     fn diagnosis(&self, report: &Report) -> Diagnosis {
         let mut d = Diagnosis::new(report.kind, Found::Run, &report.message);
-        let name = &self.checked.source_name;
+        let names = self.names();
         let placed = self.symbols.as_ref().and_then(|s| {
             let symbols = s.lock().unwrap_or_else(|e| e.into_inner());
-            symbols.first_in(&report.frames, name)
+            symbols.first_in(&report.frames, &names)
         });
         if let Some(placed) = placed {
             d.file = Some(placed.file);
@@ -213,19 +223,26 @@ impl Prepared<'_> {
         // UndefinedBehaviorSanitizer names the line itself, more exactly
         // than a return address can.
         if let Some((file, line, column)) = &report.place {
-            if Path::new(file)
+            let named = Path::new(file)
                 .file_name()
-                .is_some_and(|f| f.to_string_lossy() == *name)
-            {
-                d.file = Some(name.clone());
-                d.line = Some(*line);
+                .map(|f| f.to_string_lossy().into_owned())
+                .filter(|f| names.contains(f));
+            if let Some(name) = named {
                 if d.kind == Kind::IndexOutOfBounds {
-                    d.kind = self.index_access(*line, *column, &report.message);
+                    d.kind = self.index_access(&name, *line, *column, &report.message);
                 }
+                d.file = Some(name);
+                d.line = Some(*line);
             }
         }
-        d.source = d.line.and_then(|n| self.line(n));
+        let file = d.file.clone().unwrap_or_default();
+        d.source = d.line.and_then(|n| self.line(&file, n));
         d
+    }
+
+    /// The names of the program's files.
+    fn names(&self) -> Vec<String> {
+        self.sources.iter().map(|(name, _)| name.clone()).collect()
     }
 
     /// What an index out of bounds did, read or write, past the end or
@@ -234,11 +251,11 @@ impl Prepared<'_> {
     /// subscript, `[c]` in `board[r][c] = piece`; what follows the
     /// subscript tells a write (an assignment to it, `++`, `--`) from a
     /// read.
-    fn index_access(&self, line: u32, column: u32, message: &str) -> Kind {
+    fn index_access(&self, file: &str, line: u32, column: u32, message: &str) -> Kind {
         let before = message.starts_with("index -");
         let text = (line as usize)
             .checked_sub(1)
-            .and_then(|k| self.source.get(k));
+            .and_then(|k| self.lines_of(file)?.get(k));
         let write = text.is_some_and(|t| assigned(t, column as usize));
         match (write, before) {
             (true, true) => Kind::WriteBeforeStart,
@@ -255,10 +272,18 @@ impl Prepared<'_> {
         symbols.function_at(source, n)
     }
 
-    /// Line `n` of the source, as written (bounded).
-    fn line(&self, n: u32) -> Option<String> {
-        let text = self.source.get((n as usize).checked_sub(1)?)?;
+    /// Line `n` of the file named `file`, as written (bounded).
+    fn line(&self, file: &str, n: u32) -> Option<String> {
+        let text = self.lines_of(file)?.get((n as usize).checked_sub(1)?)?;
         Some(bounded(text))
+    }
+
+    /// The lines of the program's file named `file`.
+    fn lines_of(&self, file: &str) -> Option<&Vec<String>> {
+        self.sources
+            .iter()
+            .find(|(name, _)| name == file)
+            .map(|(_, lines)| lines)
     }
 }
 
@@ -422,16 +447,16 @@ pub fn try_here() -> Result<Diagnosis, NotHere> {
 }
 
 /// A Python run's uncaught exception, from its transcript: a run that
-/// failed (Python exits 1 after printing the traceback) of a file named
-/// `source_name`.
+/// failed (Python exits 1 after printing the traceback) of a program of
+/// the files named `source_names`.
 pub fn python_exception(
     transcript: &Transcript,
     ending: Ending,
-    source_name: &str,
+    source_names: &[String],
     case: &str,
 ) -> Option<Diagnosis> {
     let failed = !matches!(ending, Ending::Exited(0) | Ending::WaitingForInput);
-    let mut d = traceback::from_transcript(transcript, source_name, failed)?;
+    let mut d = traceback::from_transcript_of(transcript, source_names, failed)?;
     d.case = Some(case.to_string());
     Some(d)
 }

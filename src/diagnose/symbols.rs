@@ -54,15 +54,15 @@ impl Symbols {
         })
     }
 
-    /// The first of `frames` that lies in a file named `source` (the
-    /// student's own; frames in the C library, in the sanitizers' code
-    /// and in the suite's own library are passed over).
-    pub fn first_in(&self, frames: &[Frame], source: &str) -> Option<Placed> {
+    /// The first of `frames` that lies in a file named one of `sources`
+    /// (the student's own; frames in the C library, in the sanitizers'
+    /// code and in the suite's own library are passed over).
+    pub fn first_in(&self, frames: &[Frame], sources: &[String]) -> Option<Placed> {
         frames
             .iter()
             .filter(|f| self.is_program(&f.module))
             .filter_map(|f| self.place(f.offset))
-            .find(|p| p.file == source)
+            .find(|p| sources.contains(&p.file))
     }
 
     /// The function that holds line `line` of the file named `source`:

@@ -68,10 +68,22 @@ pub fn from_transcript(
     source_name: &str,
     failed: bool,
 ) -> Option<Diagnosis> {
+    from_transcript_of(transcript, &[source_name.to_string()], failed)
+}
+
+/// [`from_transcript`] for a program of several files, `source_names`:
+/// the innermost frame in any of them (a module of the student's that
+/// the program imports is theirs too).
+pub fn from_transcript_of(
+    transcript: &Transcript,
+    source_names: &[String],
+    failed: bool,
+) -> Option<Diagnosis> {
     if !failed {
         return None;
     }
-    let mut reader = Reader::new(file_name(source_name));
+    let names: Vec<&str> = source_names.iter().map(|n| file_name(n)).collect();
+    let mut reader = Reader::new(&names);
     for event in transcript.events() {
         match event {
             Event::Output(bytes) => reader.output(bytes),
@@ -106,17 +118,19 @@ struct Traceback<'t> {
 }
 
 struct Frame {
+    /// The file's name.
+    file: String,
     line: Option<u32>,
     function: Option<String>,
     source: Option<String>,
 }
 
 impl Traceback<'_> {
-    fn diagnosis(self, source_name: &str) -> Diagnosis {
+    fn diagnosis(self) -> Diagnosis {
         let message = self.exception.as_deref().unwrap_or(CUT_MESSAGE);
         let mut d = Diagnosis::new(Kind::Exception, Found::Transcript, message);
         if let Some(frame) = self.frame {
-            d.file = Some(bounded(source_name));
+            d.file = Some(bounded(&frame.file));
             d.line = frame.line;
             d.function = frame.function;
             d.source = frame.source;
@@ -129,7 +143,7 @@ impl Traceback<'_> {
 
 /// Reads a transcript's lines as they come.
 struct Reader<'t, 's> {
-    source_name: &'s str,
+    source_names: &'s [&'s str],
     /// The line being printed (its first [`LINE_ROOM`] bytes).
     line: Vec<u8>,
     /// Input lines typed so far, and the last of them.
@@ -142,9 +156,9 @@ struct Reader<'t, 's> {
 }
 
 impl<'t, 's> Reader<'t, 's> {
-    fn new(source_name: &'s str) -> Self {
+    fn new(source_names: &'s [&'s str]) -> Self {
         Reader {
-            source_name,
+            source_names,
             line: Vec::new(),
             typed: 0,
             last_input: None,
@@ -201,15 +215,16 @@ impl<'t, 's> Reader<'t, 's> {
                 ..Traceback::default()
             });
         }
-        let source_name = self.source_name;
+        let source_names = self.source_names;
         let Some(open) = self.open.as_mut() else {
             return;
         };
         if let Some((file, line_number, function)) = frame_line(line) {
             open.framed = true;
-            open.awaiting_source = file_name(file) == source_name;
+            open.awaiting_source = source_names.contains(&file_name(file));
             if open.awaiting_source {
                 open.frame = Some(Frame {
+                    file: file_name(file).to_string(),
                     line: line_number,
                     function: function.filter(|f| *f != "<module>").map(bounded),
                     source: None,
@@ -243,12 +258,11 @@ impl<'t, 's> Reader<'t, 's> {
         if !self.line.is_empty() {
             self.end_line();
         }
-        let source_name = self.source_name;
         // A traceback still open at the end was cut off; it is said if it
         // reached a frame of the student's, else the last whole one is.
         match self.open.take() {
-            Some(open) if open.frame.is_some() => Some(open.diagnosis(source_name)),
-            _ => self.last.map(|t| t.diagnosis(source_name)),
+            Some(open) if open.frame.is_some() => Some(open.diagnosis()),
+            _ => self.last.map(|t| t.diagnosis()),
         }
     }
 }

@@ -133,18 +133,39 @@ pub fn kind_of(option: &str) -> Option<Kind> {
 /// Anything the driver wrote before the JSON (a line of its own) is
 /// skipped.
 pub fn parse(json: &str, source_name: &str) -> Vec<Diagnosis> {
+    parse_of(json, &[source_name.to_string()])
+}
+
+/// [`parse`] for a program of several files, `source_names`: gcc writes
+/// one array per source it compiles, each on a line of its own; each is
+/// read (one that is malformed gives nothing, the others still count).
+pub fn parse_of(json: &str, source_names: &[String]) -> Vec<Diagnosis> {
+    let names: Vec<&str> = source_names.iter().map(|n| file_name(n)).collect();
+    let mut reader = Reader {
+        source_names: &names,
+        kept: Vec::new(),
+    };
     let Some(start) = json_start(json) else {
         return Vec::new();
     };
-    let mut reader = Reader {
-        source_name: file_name(source_name),
-        kept: Vec::new(),
-    };
-    let mut de = serde_json::Deserializer::from_str(&json[start..]);
-    match (&mut reader).deserialize(&mut de) {
-        Ok(()) => reader.kept,
-        Err(_) => Vec::new(),
+    let mut rest = &json[start..];
+    loop {
+        // This array, up to the next line that starts another.
+        let (one, next) = match rest.find("\n[") {
+            Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+            None => (rest, None),
+        };
+        let before = reader.kept.len();
+        let mut de = serde_json::Deserializer::from_str(one);
+        if (&mut reader).deserialize(&mut de).is_err() {
+            reader.kept.truncate(before);
+        }
+        match next {
+            Some(next) => rest = next,
+            None => break,
+        }
     }
+    reader.kept
 }
 
 /// Where the JSON array begins: at the start, or at the first line that
@@ -194,7 +215,7 @@ struct GccPoint {
 /// Reads the array of diagnostics one at a time, keeping what is a
 /// diagnosis and no more than [`MOST_READ`] of them.
 struct Reader<'a> {
-    source_name: &'a str,
+    source_names: &'a [&'a str],
     kept: Vec<Diagnosis>,
 }
 
@@ -213,7 +234,7 @@ impl Reader<'_> {
         let Some(file) = point.file.as_deref() else {
             return;
         };
-        if file_name(file) != self.source_name {
+        if !self.source_names.contains(&file_name(file)) {
             return;
         }
         let line = point.line.and_then(|l| u32::try_from(l).ok());

@@ -102,8 +102,11 @@ impl std::fmt::Debug for Later {
 pub struct Recipe {
     /// The compiler.
     pub compiler: &'static Compiler,
-    /// The source, staged in the build's folder.
+    /// The source that starts the program, staged in the build's folder.
     pub source: PathBuf,
+    /// Every file of the program (its sources and headers), staged in
+    /// the build's folder: what is compiled and linked.
+    pub files: Vec<PathBuf>,
     /// The program's own flags.
     pub flags: Vec<String>,
     /// The suite's support files (headers, a library to link).
@@ -114,7 +117,8 @@ pub struct Recipe {
 #[derive(Debug)]
 struct Syntax {
     python: &'static python::Python,
-    source: PathBuf,
+    /// The program's files, each checked.
+    sources: Vec<PathBuf>,
     /// Whether it parses (else Python's messages), once known. Held
     /// while checking: whoever asks meanwhile waits for the answer. A
     /// check the grader could not make is not kept: the next asker tries
@@ -150,7 +154,10 @@ impl Built {
         let mut verdict = syntax.verdict.lock().unwrap_or_else(|e| e.into_inner());
         if verdict.is_none() {
             let checked = crate::timings::time(crate::timings::Phase::Compile, || {
-                check_syntax(syntax.python, &syntax.source, self.stage.path())
+                syntax
+                    .sources
+                    .iter()
+                    .try_for_each(|source| check_syntax(syntax.python, source, self.stage.path()))
             });
             *verdict = match checked {
                 Ok(()) => Some(Parses::Yes),
@@ -247,8 +254,8 @@ fn build_timed(
     } else {
         0o644
     };
-    let mut sources = Vec::new();
-    for file in files_of(submission)? {
+    let mut staged_files = Vec::new();
+    for file in files_of(submission, support) {
         let name = file
             .file_name()
             .map(|n| n.to_os_string())
@@ -260,9 +267,23 @@ fn build_timed(
             }
             refusal => BuildError::Refused(refusal),
         })?;
-        sources.push(staged);
+        staged_files.push(staged);
     }
-    let staged = sources.first().cloned().unwrap_or_default();
+    // The file that starts the program, staged (for a student's copy of
+    // a file the course gives, which is not staged: the course's).
+    let staged = submission
+        .file
+        .file_name()
+        .map(|n| stage.path().join(n))
+        .filter(|p| staged_files.contains(p))
+        .or_else(|| staged_files.first().cloned())
+        .unwrap_or_default();
+    // The sources, without the headers beside them.
+    let sources: Vec<PathBuf> = staged_files
+        .iter()
+        .filter(|p| !super::several::is_header(p))
+        .cloned()
+        .collect();
     super::start::provide(stage.path(), support).map_err(|e| BuildError::Grader(e.to_string()))?;
     let language = submission.language;
     let mut caller = None;
@@ -273,20 +294,28 @@ fn build_timed(
             recipe = Some(Recipe {
                 compiler,
                 source: staged.clone(),
+                files: staged_files.clone(),
                 flags: flags.of(language).to_vec(),
                 support: support.to_vec(),
             });
             compile_with_retry(
                 compiler,
-                &staged,
+                &staged_files,
                 stage.path(),
                 &flags.of(language),
                 support,
                 "program",
                 &[],
-            )?
+            )
+            .map_err(|e| with_missing_headers(e, support))?
         }
-        Some(Build::Java) => build_java(&sources, stage.path(), &flags.of(language), support)?,
+        Some(Build::Java) => build_java(
+            &sources,
+            submission.file.file_stem(),
+            stage.path(),
+            &flags.of(language),
+            support,
+        )?,
         Some(Build::Python) => {
             let python = python::interpreter().map_err(|e| BuildError::Grader(e.to_string()))?;
             sandbox::show_read_only(python.reads());
@@ -307,7 +336,7 @@ fn build_timed(
             };
             syntax = Some(Syntax {
                 python,
-                source: staged.clone(),
+                sources: sources.clone(),
                 verdict: std::sync::Mutex::new(None),
             });
             let helper = stage.path().join(call::HELPER_FILE);
@@ -332,29 +361,56 @@ fn build_timed(
     })
 }
 
-/// The files a submission's build takes: its program file, or a Java
-/// folder's `.java` files.
-fn files_of(submission: &Submission) -> Result<Vec<PathBuf>, BuildError> {
-    if submission.language != Language::Java || !submission.file.is_dir() {
-        return Ok(vec![submission.file.clone()]);
-    }
-    let unlistable = |e: std::io::Error| {
-        BuildError::Grader(format!("cannot list {}: {e}", submission.file.display()))
+/// The files a submission's build takes: its program's files, but for
+/// a student's copy of a file the suite gives (a `link` or `support`
+/// file beside it, such as the course's own `speller.c`): the course's
+/// is used.
+fn files_of(submission: &Submission, support: &[Support]) -> Vec<PathBuf> {
+    let given = |file: &PathBuf| {
+        support
+            .iter()
+            .any(|s| file.file_name().is_some_and(|n| s.place.as_os_str() == n))
     };
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(&submission.file).map_err(unlistable)? {
-        let path = entry.map_err(unlistable)?.path();
-        // Only what `locate` took: regular `.java` files (a link is
-        // refused by the copy, never followed).
-        let hidden = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if !hidden && path.extension().is_some_and(|e| e == "java") {
-            files.push(path);
-        }
+    let files: Vec<PathBuf> = submission
+        .files
+        .iter()
+        .filter(|f| !given(f))
+        .cloned()
+        .collect();
+    if files.is_empty() {
+        // One file of the course's own name: the build refuses it as
+        // it always did, not silently.
+        return vec![submission.file.clone()];
     }
-    files.sort();
-    Ok(files)
+    files
+}
+
+/// A compile error that names a header it cannot find gets a note
+/// saying which file includes it and what to do.
+fn with_missing_headers(error: BuildError, support: &[Support]) -> BuildError {
+    let BuildError::Compile(messages) = error else {
+        return error;
+    };
+    let mut notes = String::new();
+    for line in messages.lines() {
+        // gcc: `main.c:2:10: fatal error: stats.h: No such file or directory`
+        let Some((place, rest)) = line.split_once(": fatal error: ") else {
+            continue;
+        };
+        let Some(header) = rest.strip_suffix(": No such file or directory") else {
+            continue;
+        };
+        let includer = place.split(':').next().unwrap_or(place);
+        let given = support.iter().any(|s| s.place.as_os_str() == header);
+        if includer.starts_with(char::is_whitespace) || given {
+            continue;
+        }
+        notes.push_str(&format!(
+            "\nnote: {header}, which {includer} includes, is not in your folder: hand it in beside \
+             {includer} (a header of your own is included with quotes: #include \"{header}\")"
+        ));
+    }
+    BuildError::Compile(format!("{messages}{notes}"))
 }
 
 /// The suite's own library (its `link` sources) compiled with the
@@ -493,12 +549,13 @@ pub(super) fn compile_object(
         .ok_or_else(|| BuildError::Grader("the compiler made no object".into()))
 }
 
-/// Compiles; a failure of the grader's own (no process to spare, no
+/// Compiles `files` (sources, and headers beside them) into one
+/// program; a failure of the grader's own (no process to spare, no
 /// disk in its folders) is tried once more on a fresh slot before it is
 /// reported, and never as the student's compile error.
 pub(super) fn compile_with_retry(
     compiler: &Compiler,
-    source: &Path,
+    files: &[PathBuf],
     stage: &Path,
     flags: &[String],
     support: &[Support],
@@ -510,17 +567,21 @@ pub(super) fn compile_with_retry(
     // Referee's own objects come first: what they put in `.preinit_array`
     // (the checked build's hold) runs before anything of the source's.
     let objects: Vec<PathBuf> = prebuilt.iter().cloned().chain(library).collect();
-    let file_name = source.file_name().unwrap_or_default().to_os_string();
+    let named = |o: &PathBuf| o.file_name().unwrap_or_default().to_os_string();
     let mut argv: Vec<OsString> = vec![command.into_os_string()];
     if !support.is_empty() {
         // `#include <cs50.h>` as handouts write it finds the suite's own.
         argv.push("-I.".into());
     }
     argv.extend(flags.iter().map(OsString::from));
-    let named = |o: &PathBuf| o.file_name().unwrap_or_default().to_os_string();
     // Objects, copied beside the source, by name.
     argv.extend(objects[..prebuilt.len()].iter().map(named));
-    argv.push(file_name);
+    argv.extend(
+        files
+            .iter()
+            .filter(|f| !super::several::is_header(f))
+            .map(named),
+    );
     argv.extend(objects[prebuilt.len()..].iter().map(named));
     argv.extend(["-o".into(), output.into()]);
     argv.extend(compiler.libs.iter().map(OsString::from));
@@ -528,9 +589,7 @@ pub(super) fn compile_with_retry(
         what: "the compiler",
         argv,
         reads: vec![stage.to_path_buf()],
-        sources: std::iter::once(source.to_path_buf())
-            .chain(objects)
-            .collect(),
+        sources: files.iter().cloned().chain(objects).collect(),
         reserve: None,
     };
     let (jail, messages) = run_tool_with_retry(&tool, support)?;
@@ -538,30 +597,36 @@ pub(super) fn compile_with_retry(
     Ok((Program::new(program), messages))
 }
 
-/// The compiler's messages on `source` compiled with `flags` and then
-/// `args`, making nothing (a pass for its warnings only).
+/// The compiler's messages on each source of `files` compiled with
+/// `flags` and then `args`, making nothing (a pass for its warnings
+/// only; one pass per source, as `-S -o` takes one), one after another.
 pub(super) fn compiler_messages(
     compiler: &Compiler,
-    source: &Path,
+    files: &[PathBuf],
     stage: &Path,
     flags: &[String],
     support: &[Support],
     args: &[&str],
 ) -> Result<String, BuildError> {
     let command = command_of(compiler)?;
-    let mut argv: Vec<OsString> = vec![command.into_os_string(), "-I.".into()];
-    argv.extend(flags.iter().map(OsString::from));
-    argv.extend(args.iter().map(OsString::from));
-    argv.push(source.file_name().unwrap_or_default().to_os_string());
-    let tool = Tool {
-        what: "the compiler",
-        argv,
-        reads: vec![stage.to_path_buf()],
-        sources: vec![source.to_path_buf()],
-        reserve: None,
-    };
-    let (_, messages) = run_tool_with_retry(&tool, support)?;
-    Ok(messages)
+    let mut said = String::new();
+    for source in files.iter().filter(|f| !super::several::is_header(f)) {
+        let mut argv: Vec<OsString> = vec![command.clone().into_os_string(), "-I.".into()];
+        argv.extend(flags.iter().map(OsString::from));
+        argv.extend(args.iter().map(OsString::from));
+        argv.push(source.file_name().unwrap_or_default().to_os_string());
+        let tool = Tool {
+            what: "the compiler",
+            argv,
+            reads: vec![stage.to_path_buf()],
+            sources: files.to_vec(),
+            reserve: None,
+        };
+        let (_, messages) = run_tool_with_retry(&tool, support)?;
+        said.push_str(&messages);
+        said.push('\n');
+    }
+    Ok(said)
 }
 
 /// The program a build tool made (`program` in its folder), copied into
@@ -683,6 +748,7 @@ fn run_tool(tool: &Tool<'_>, support: &[Support]) -> Result<(sandbox::Jail, Stri
 /// with a note saying so; a class in a package runs by its full name.
 fn build_java(
     sources: &[PathBuf],
+    entry: Option<&std::ffi::OsStr>,
     stage: &Path,
     flags: &[String],
     support: &[Support],
@@ -769,6 +835,14 @@ fn build_java(
                 .iter()
                 .filter(|m| stems.iter().any(|s| m.rsplit('.').next() == Some(s.as_str())))
                 .collect();
+            // The file that starts the program (the suite's `main:`)
+            // names its class.
+            let entry = entry.map(|e| e.to_string_lossy().into_owned());
+            let started: Vec<&String> = several
+                .iter()
+                .filter(|m| entry.as_deref().is_some_and(|e| m.rsplit('.').next() == Some(e)))
+                .collect();
+            let named = if started.len() == 1 { started } else { named };
             match named[..] {
                 [main] => main.clone(),
                 _ => {
@@ -794,7 +868,7 @@ fn build_java(
         argv,
         reads,
         heap: Some(Heap {
-            option: Some("-Xmx"),
+            option: Some(java::HEAP_OPTION),
             at: heap_at,
             reserve: java::RESERVE,
         }),

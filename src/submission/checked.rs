@@ -401,10 +401,9 @@ pub struct Checked {
     /// The executable (referee's path), whose debug information places
     /// what its sanitizers report.
     pub binary: PathBuf,
-    /// The source as the student wrote it (its staged copy).
-    pub source: PathBuf,
-    /// The source's file name, as the student named it.
-    pub source_name: String,
+    /// The program's files as the student wrote them (their staged
+    /// copies: sources and headers).
+    pub sources: Vec<PathBuf>,
     /// What the compiler said in its pass for warnings (its JSON), or
     /// why that pass could not be made.
     pub warnings: Result<String, CheckError>,
@@ -446,8 +445,16 @@ fn probe(
             std::fs::write(&source, "int main(void) { return 0; }\n")
                 .map_err(|e| Unheld::Probe(e.to_string()))
                 .and_then(|()| {
-                    compile_with_retry(compiler, &source, folder, flags, &[], &name, &objects)
-                        .map_err(|e| Unheld::Probe(e.to_string()))
+                    compile_with_retry(
+                        compiler,
+                        std::slice::from_ref(&source),
+                        folder,
+                        flags,
+                        &[],
+                        &name,
+                        &objects,
+                    )
+                    .map_err(|e| Unheld::Probe(e.to_string()))
                 })
                 .and_then(|(program, _)| {
                     let binary = program.argv.first().map(|a| a.as_os_str());
@@ -557,12 +564,7 @@ fn build_with(
     Ok(Checked {
         program,
         binary: binary.clone(),
-        source: recipe.source.clone(),
-        source_name: recipe
-            .source
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        sources: recipe.files.clone(),
         warnings,
         hold: Hold::new(binary, probe_of(recipe, flags, options)),
     })
@@ -580,7 +582,7 @@ fn make(
 ) -> Result<(Program, Result<String, CheckError>), CheckError> {
     let (program, said) = compile_with_retry(
         recipe.compiler,
-        &recipe.source,
+        &recipe.files,
         stage,
         build_flags,
         &recipe.support,
@@ -598,7 +600,7 @@ fn make(
         )),
         Warnings::FromAPass(args) => compiler_messages(
             recipe.compiler,
-            &recipe.source,
+            &recipe.files,
             stage,
             &recipe.flags,
             &recipe.support,
@@ -632,9 +634,14 @@ fn key_of(recipe: &Recipe, flags: &[String], warnings: Warnings<'_>) -> Option<c
     for arg in args {
         key.part(arg.as_bytes());
     }
-    let name = recipe.source.file_name()?;
-    key.part(name.as_bytes())
-        .part(&crate::untrusted::read(&recipe.source, crate::untrusted::PROGRAM_LIMIT).ok()?);
+    // Every file of the program, and which one starts it.
+    key.part(recipe.source.file_name()?.as_bytes())
+        .part(&(recipe.files.len() as u64).to_le_bytes());
+    for file in &recipe.files {
+        key.part(file.file_name()?.as_bytes())
+            .part(&crate::untrusted::read(file, crate::untrusted::PROGRAM_LIMIT).ok()?);
+    }
+    key.part(&(recipe.support.len() as u64).to_le_bytes());
     for support in &recipe.support {
         key.part(support.place.as_os_str().as_bytes())
             .part(&[u8::from(support.writable), u8::from(support.linked)])

@@ -62,6 +62,66 @@ pub enum Error {
         super::languages::sources_in_words()
     )]
     NoProgram(PathBuf),
+    /// A folder with nothing in it.
+    #[error(
+        "{}: no program in this folder: the folder is empty; hand in your program's source \
+         files in it",
+        .0.display()
+    )]
+    Empty(PathBuf),
+    /// A folder without a file the suite asks for (`hand_in`).
+    #[error(
+        "{}: {} {} missing: the assignment asks you to hand in {} (named exactly so), beside the \
+         rest of your program",
+        path.display(),
+        missing.join(", "),
+        if missing.len() == 1 { "is" } else { "are" },
+        asked.join(", ")
+    )]
+    NotHandedIn {
+        /// The folder.
+        path: PathBuf,
+        /// The files it lacks.
+        missing: Vec<String>,
+        /// Every file the suite asks for.
+        asked: Vec<String>,
+    },
+    /// A C or C++ program whose files define `main` more than once.
+    #[error(
+        "{}: {} each define main, and a program has one main: {}",
+        path.display(),
+        names.join(" and "),
+        match main {
+            Some(main) => format!(
+                "this assignment's program starts in {main}; remove main from the others"
+            ),
+            None => "keep main in the file that starts your program and remove it from the \
+                     others (they are compiled and linked together)"
+                .to_string(),
+        }
+    )]
+    TwoMains {
+        /// The folder.
+        path: PathBuf,
+        /// The files that define `main`.
+        names: Vec<String>,
+        /// The file the suite says starts the program.
+        main: Option<String>,
+    },
+    /// A Python program of several files none of which, or several of
+    /// which, could be the one that starts it.
+    #[error(
+        "{}: cannot tell which of {} starts your program: put its start under \
+         `if __name__ == \"__main__\":` in that file only (the others are modules it imports)",
+        path.display(),
+        names.join(", ")
+    )]
+    NoEntry {
+        /// The folder.
+        path: PathBuf,
+        /// The files that could start it.
+        names: Vec<String>,
+    },
     /// A folder with more than one program.
     #[error(
         "{}: this folder holds {} programs ({}); a submission holds exactly one: remove the \

@@ -69,6 +69,22 @@ pub const JVM_OPTIONS: &[&str] = &[
 /// cache. A JVM with a heap of 256 MiB needs some 1.5 GiB in all.
 pub const RESERVE: u64 = 2 << 30;
 
+/// The option that sets a JVM's heap, which a run's memory limit sets.
+pub const HEAP_OPTION: &str = "-Xmx";
+
+/// Whether a JVM's output ends on its heap running out: the last
+/// exception nothing caught (`Exception in thread "main" ...`) is a
+/// `java.lang.OutOfMemoryError`. (A program that prints such a line
+/// itself only makes its failure read as running out of memory: it
+/// failed all the same.)
+pub fn ran_out_of_heap(output: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(output);
+    text.lines()
+        .rev()
+        .find(|line| line.starts_with("Exception in thread "))
+        .is_some_and(|line| line.contains("java.lang.OutOfMemoryError"))
+}
+
 /// `javac`'s heap: far more than a handout's classes need.
 pub const JAVAC_HEAP: &str = "-J-Xmx512m";
 

@@ -38,6 +38,7 @@ mod linker;
 mod program;
 pub mod python;
 pub mod sanitized;
+pub mod several;
 mod shared;
 mod start;
 
@@ -46,6 +47,7 @@ pub use error::Error;
 pub use flags::Flags;
 pub use languages::Language;
 pub use program::Submission;
+pub use several::Layout;
 pub use shared::SharedBuilds;
 pub use start::{execute, execute_checked, provide, StartError, Support, SUPPORT_LIMIT};
 
@@ -73,6 +75,11 @@ pub struct Listing {
     pub special: Vec<(PathBuf, String, bool)>,
     /// Real folders (not links to one), sorted.
     pub folders: Vec<PathBuf>,
+    /// C and C++ headers (regular files), sorted: part of a C or C++
+    /// program of the folder.
+    pub headers: Vec<PathBuf>,
+    /// Whether the folder holds nothing but hidden entries.
+    pub empty: bool,
 }
 
 impl Listing {
@@ -87,13 +94,17 @@ impl Listing {
 /// Lists `dir`: hidden entries (a leading `.`) are skipped, files that are
 /// no program (a README, a gradebook export) ignored.
 pub fn list(dir: &Path) -> std::io::Result<Listing> {
-    let mut listing = Listing::default();
+    let mut listing = Listing {
+        empty: true,
+        ..Listing::default()
+    };
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
+        listing.empty = false;
         // `DirEntry::metadata` does not follow a link.
         let meta = entry.metadata()?;
         let kind = meta.file_type();
@@ -108,6 +119,7 @@ pub fn list(dir: &Path) -> std::io::Result<Listing> {
             match classify(&path, &meta) {
                 Some(Ok(language)) => listing.programs.push((path, language)),
                 Some(Err(why)) => listing.unusable.push((path, why)),
+                None if several::is_header(&path) => listing.headers.push(path),
                 None => {}
             }
         }
@@ -116,6 +128,7 @@ pub fn list(dir: &Path) -> std::io::Result<Listing> {
     listing.unusable.sort_by(|a, b| a.0.cmp(&b.0));
     listing.special.sort();
     listing.folders.sort();
+    listing.headers.sort();
     sources_win(&mut listing.programs);
     Ok(listing)
 }
@@ -155,6 +168,7 @@ fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, Error>> {
     let language = match ext {
         Some(UPPER_C) => return Some(Err(Error::UpperCaseC(path.to_path_buf()))),
         Some(ext) if languages::of_extension(ext).is_some() => languages::of_extension(ext)?,
+        Some(ext) if several::HEADERS.contains(&ext) => return None,
         _ if meta.permissions().mode() & 0o111 != 0 => Language::Executable,
         _ => return None,
     };
@@ -170,8 +184,17 @@ fn classify(path: &Path, meta: &Metadata) -> Option<Result<Language, Error>> {
 }
 
 /// Finds the program at `path`: a program file, or a folder holding
-/// exactly one and nothing referee would have to refuse to open.
+/// one program (one file, or several of one language: see
+/// [`several`]) and nothing referee would have to refuse to open.
 pub fn locate(path: &Path) -> Result<Submission, Error> {
+    locate_in(path, &Layout::default())
+}
+
+/// Like [`locate`], with what the suite says of the files a student
+/// hands in ([`Layout`]): the file that starts the program, the files
+/// that must be there, the course's own files (a student's copy of one
+/// is left out).
+pub fn locate_in(path: &Path, layout: &Layout) -> Result<Submission, Error> {
     // `symlink_metadata` looks at the entry itself: a link is refused,
     // not followed. (`folder/` with a slash names the folder a link
     // points to, which is the TA's own choice.)
@@ -188,7 +211,7 @@ pub fn locate(path: &Path) -> Result<Submission, Error> {
             Some(found) => found?,
             None => return Err(Error::NotAProgram(path.to_path_buf())),
         };
-        return found(path, path, language);
+        return found(path, path, language, Vec::new());
     }
     if !kind.is_dir() {
         return Err(Error::Refused(refusal_of(path, &meta)));
@@ -204,56 +227,263 @@ pub fn locate(path: &Path) -> Result<Submission, Error> {
             reasons,
         });
     }
-    let (programs, mut unusable) = (listing.programs, listing.unusable);
-    if programs.len() > 1
-        && unusable.is_empty()
-        && programs.iter().all(|(_, l)| *l == Language::Java)
-    {
-        // Several classes in files of their own: one program.
-        for (file, _) in &programs {
-            check_text(file, Language::Java)?;
-        }
-        return Ok(Submission {
-            id: stem(path),
-            file: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
-            language: Language::Java,
+    if listing.empty {
+        return Err(Error::Empty(path.to_path_buf()));
+    }
+    let missing: Vec<String> = layout
+        .hand_in
+        .iter()
+        .filter(|name| {
+            !listing
+                .programs
+                .iter()
+                .map(|(p, _)| p)
+                .chain(&listing.headers)
+                .chain(listing.unusable.iter().map(|(p, _)| p))
+                .any(|p| p.file_name().is_some_and(|n| n == name.as_str()))
+        })
+        .cloned()
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::NotHandedIn {
+            path: path.to_path_buf(),
+            missing,
+            asked: layout.hand_in.clone(),
         });
     }
+    // A student's copy of a file the course gives is the course's.
+    let programs: Vec<(PathBuf, Language)> = listing
+        .programs
+        .into_iter()
+        .filter(|(p, _)| !layout.is_given(p))
+        .collect();
+    let headers: Vec<PathBuf> = listing
+        .headers
+        .into_iter()
+        .filter(|p| !layout.is_given(p))
+        .collect();
+    let mut unusable = listing.unusable;
+    if programs.len() > 1 && unusable.is_empty() {
+        let language = programs[0].1;
+        if several::may_be_several(language) && programs.iter().all(|(_, l)| *l == language) {
+            let sources: Vec<PathBuf> = programs.into_iter().map(|(p, _)| p).collect();
+            return one_of_several(path, sources, headers, language, layout);
+        }
+    }
     match (&programs[..], &unusable[..]) {
-        ([(file, language)], []) => found(path, file, *language),
+        ([(file, language)], []) => {
+            let headers = match language {
+                Language::C | Language::Cpp => headers,
+                _ => Vec::new(),
+            };
+            found(path, file, *language, headers)
+        }
         ([], []) => Err(Error::NoProgram(path.to_path_buf())),
         ([], [_]) => Err(unusable.remove(0).1),
         (programs, unusable) => {
-            let names: Vec<String> = programs
+            let files: Vec<PathBuf> = programs
                 .iter()
-                .map(|(f, _)| f)
-                .chain(unusable.iter().map(|(f, _)| f))
-                .map(|f| {
-                    f.file_name()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .into_owned()
-                })
+                .map(|(f, _)| f.clone())
+                .chain(unusable.iter().map(|(f, _)| f.clone()))
                 .collect();
             Err(Error::Several {
                 path: path.to_path_buf(),
-                names,
+                names: several::names(&files),
             })
         }
     }
 }
 
-/// The submission `given` (a file or folder), whose program is `file`:
-/// checked to be what its name says.
-fn found(given: &Path, file: &Path, language: Language) -> Result<Submission, Error> {
-    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+/// The one program a folder's several `sources` of `language` make
+/// (with its C or C++ `headers`), started from the file the suite names,
+/// else the one with the entry point ([`several`]).
+fn one_of_several(
+    folder: &Path,
+    sources: Vec<PathBuf>,
+    headers: Vec<PathBuf>,
+    language: Language,
+    layout: &Layout,
+) -> Result<Submission, Error> {
+    let mut texts = Vec::new();
+    for file in &sources {
+        check_text(file, language)?;
+        let bytes = untrusted::read(file, PROGRAM_LIMIT).map_err(Error::Refused)?;
+        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let with_entry: Vec<PathBuf> = sources
+        .iter()
+        .zip(&texts)
+        .filter(|(_, text)| several::has_entry(language, text))
+        .map(|(p, _)| p.clone())
+        .collect();
+    let named = layout.main.as_ref().and_then(|main| {
+        sources
+            .iter()
+            .find(|p| p.file_name().is_some_and(|n| n == main.as_str()))
+    });
+    let compiled = matches!(language, Language::C | Language::Cpp);
+    let entry = match (named, &with_entry[..]) {
+        // Linked together, one `main` only.
+        (Some(named), _) if compiled && with_entry.iter().any(|p| p != named) => {
+            return Err(Error::TwoMains {
+                path: folder.to_path_buf(),
+                names: several::names(&with_entry),
+                main: Some(several::names(std::slice::from_ref(named)).remove(0)),
+            })
+        }
+        (Some(named), _) => named.clone(),
+        (None, [one]) => one.clone(),
+        (None, [_, _, ..]) if compiled => {
+            return Err(Error::TwoMains {
+                path: folder.to_path_buf(),
+                names: several::names(&with_entry),
+                main: None,
+            })
+        }
+        (None, _) if language == Language::Python => {
+            python_entry(folder, &sources, &texts, &with_entry)?
+        }
+        // No `main` of the student's (the course's own file may have
+        // it; else the compiler says so), or Java's classes, which
+        // the build tells apart from the classes javac makes.
+        (None, _) => layout
+            .hand_in
+            .iter()
+            .find_map(|name| {
+                sources
+                    .iter()
+                    .find(|p| p.file_name().is_some_and(|n| n == name.as_str()))
+            })
+            .unwrap_or(&sources[0])
+            .clone(),
+    };
+    let mut files = sources;
+    if compiled {
+        files.extend(headers);
+    }
+    files.sort();
+    found(folder, &entry, language, files)
+}
+
+/// The Python file that starts a program of several: the only one no
+/// other file imports, where none or several run as scripts.
+fn python_entry(
+    folder: &Path,
+    sources: &[PathBuf],
+    texts: &[String],
+    scripts: &[PathBuf],
+) -> Result<PathBuf, Error> {
+    let imported: Vec<String> = texts
+        .iter()
+        .flat_map(|t| several::python_imports(t))
+        .collect();
+    let candidates: Vec<PathBuf> = if scripts.is_empty() {
+        sources.to_vec()
+    } else {
+        scripts.to_vec()
+    };
+    let not_imported: Vec<PathBuf> = candidates
+        .iter()
+        .filter(|p| {
+            let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+            !imported.iter().any(|i| *i == stem)
+        })
+        .cloned()
+        .collect();
+    match &not_imported[..] {
+        [one] => Ok(one.clone()),
+        [] => Err(Error::NoEntry {
+            path: folder.to_path_buf(),
+            names: several::names(&candidates),
+        }),
+        several => Err(Error::NoEntry {
+            path: folder.to_path_buf(),
+            names: several::names(several),
+        }),
+    }
+}
+
+/// Whether a folder's listing, given straight to `grade`, is one
+/// program rather than a class of one file per student: its programs
+/// are several sources of one language that may be several files, and
+/// exactly one of them starts the program (for C and C++, with a header
+/// beside them; for Python, every other file imported by one of the
+/// folder's). A class where one student's file has no `main` stays a
+/// class.
+pub fn is_one_program(listing: &Listing) -> bool {
+    let Some((_, language)) = listing.programs.first() else {
+        return false;
+    };
+    let language = *language;
+    if listing.programs.len() < 2
+        || !listing.unusable.is_empty()
+        || !listing.folders.is_empty()
+        || listing.special.iter().any(|(_, _, named)| *named)
+        || !several::may_be_several(language)
+        || listing.programs.iter().any(|(_, l)| *l != language)
+    {
+        return false;
+    }
+    let compiled = matches!(language, Language::C | Language::Cpp);
+    if compiled && listing.headers.is_empty() {
+        return false;
+    }
+    let mut texts = Vec::new();
+    for (file, _) in &listing.programs {
+        let Ok(bytes) = untrusted::read(file, PROGRAM_LIMIT) else {
+            return false;
+        };
+        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let entries = texts
+        .iter()
+        .filter(|t| several::has_entry(language, t))
+        .count();
+    match language {
+        Language::C | Language::Cpp => entries == 1,
+        Language::Java => entries == 1,
+        _ => {
+            let imported: Vec<String> = texts
+                .iter()
+                .flat_map(|t| several::python_imports(t))
+                .collect();
+            let free = listing
+                .programs
+                .iter()
+                .filter(|(p, _)| {
+                    let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+                    !imported.iter().any(|i| *i == stem)
+                })
+                .count();
+            free == 1
+        }
+    }
+}
+
+/// The submission `given` (a file or folder), whose program is `file`
+/// with the other `files` of it (none where it is one file): checked to
+/// be what its name says.
+fn found(
+    given: &Path,
+    file: &Path,
+    language: Language,
+    files: Vec<PathBuf>,
+) -> Result<Submission, Error> {
+    let absolute = |f: &Path| std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf());
+    let file = absolute(file);
     if language != Language::Executable {
-        check_text(&absolute, language)?;
+        check_text(&file, language)?;
+    }
+    let mut files: Vec<PathBuf> = files.iter().map(|f| absolute(f)).collect();
+    if !files.contains(&file) {
+        files.push(file.clone());
+        files.sort();
     }
     Ok(Submission {
         id: stem(given),
-        file: absolute,
+        file,
         language,
+        files,
     })
 }
 
@@ -321,6 +551,97 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a program"));
+    }
+
+    #[test]
+    fn a_folder_of_several_sources_is_one_program_started_from_its_main() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("alice");
+        fs::create_dir(&folder).unwrap();
+        fs::write(
+            folder.join("main.c"),
+            "#include \"stats.h\"\nint main(void) { return f(); }\n",
+        )
+        .unwrap();
+        fs::write(folder.join("stats.c"), "int f(void) { return 0; }\n").unwrap();
+        // A header with the executable bit (an upload from Windows) is a
+        // header, not a second program.
+        executable(&folder.join("stats.h"), b"int f(void);\n");
+        let found = locate(&folder).unwrap();
+        assert_eq!((found.id.as_str(), found.language), ("alice", Language::C));
+        assert!(found.file.ends_with("main.c"), "{found:?}");
+        let names: Vec<String> = several::names(&found.files);
+        assert_eq!(names, ["main.c", "stats.c", "stats.h"]);
+        // The suite's own file is the course's: the student's copy is left
+        // out, and a file it asks for must be there.
+        let layout = Layout {
+            main: None,
+            hand_in: vec!["stats.c".into()],
+            given: vec!["main.c".into()],
+        };
+        let found = locate_in(&folder, &layout).unwrap();
+        assert!(found.file.ends_with("stats.c"), "{found:?}");
+        assert_eq!(several::names(&found.files), ["stats.c", "stats.h"]);
+        let asks = Layout {
+            hand_in: vec!["dictionary.c".into()],
+            ..Layout::default()
+        };
+        let err = locate_in(&folder, &asks).unwrap_err().to_string();
+        assert!(err.contains("dictionary.c is missing"), "{err}");
+        // Two mains, whichever the suite names.
+        fs::write(folder.join("test.c"), "int main(void) { return 1; }\n").unwrap();
+        let err = locate(&folder).unwrap_err().to_string();
+        assert!(err.contains("main.c and test.c each define main"), "{err}");
+        let named = Layout {
+            main: Some("main.c".into()),
+            ..Layout::default()
+        };
+        let err = locate_in(&folder, &named).unwrap_err().to_string();
+        assert!(err.contains("starts in main.c"), "{err}");
+    }
+
+    #[test]
+    fn an_empty_folder_is_said_to_be_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = locate(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("the folder is empty; hand in"), "{err}");
+        fs::write(dir.path().join("README.md"), "hi").unwrap();
+        let err = locate(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("no program in this folder"), "{err}");
+    }
+
+    #[test]
+    fn files_given_straight_are_one_program_only_where_one_starts_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let java = |name: &str, main: bool| {
+            let body = if main {
+                "public static void main(String[] a) {}"
+            } else {
+                "static int f() { return 1; }"
+            };
+            fs::write(
+                dir.path().join(format!("{name}.java")),
+                format!("public class {name} {{ {body} }}\n"),
+            )
+            .unwrap();
+        };
+        java("Main", true);
+        java("Stats", false);
+        assert!(is_one_program(&list(dir.path()).unwrap()));
+        java("Stats", true);
+        assert!(!is_one_program(&list(dir.path()).unwrap()));
+        // A class of Python scripts that import nothing of each other.
+        let py = tempfile::tempdir().unwrap();
+        fs::write(py.path().join("alice.py"), "print(1)\n").unwrap();
+        fs::write(py.path().join("bob.py"), "import sys\nprint(2)\n").unwrap();
+        assert!(!is_one_program(&list(py.path()).unwrap()));
+        fs::write(py.path().join("bob.py"), "import alice\n").unwrap();
+        assert!(is_one_program(&list(py.path()).unwrap()));
+        // C files without a header beside them stay a class.
+        let c = tempfile::tempdir().unwrap();
+        fs::write(c.path().join("alice.c"), "int main(void) { return 0; }\n").unwrap();
+        fs::write(c.path().join("bob.c"), "int mian(void) { return 0; }\n").unwrap();
+        assert!(!is_one_program(&list(c.path()).unwrap()));
     }
 
     fn executable(path: &Path, bytes: &[u8]) {

@@ -125,9 +125,23 @@ impl SharedBuilds {
 /// The key of a submission's program: `None` when it cannot be read
 /// (it is then refused when built, as always).
 fn key_of(submission: &Submission) -> Option<Key> {
-    let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).ok()?;
     let name = submission.file.file_name()?.to_os_string();
-    Some((Sha256::digest(&bytes).into(), submission.language, name))
+    if submission.files.len() <= 1 {
+        let bytes = untrusted::read(&submission.file, PROGRAM_LIMIT).ok()?;
+        return Some((Sha256::digest(&bytes).into(), submission.language, name));
+    }
+    // A program of several files is the same only where every file is,
+    // by name and content.
+    let mut hasher = Sha256::new();
+    for file in &submission.files {
+        let bytes = untrusted::read(file, PROGRAM_LIMIT).ok()?;
+        let file_name = file.file_name()?.to_string_lossy().into_owned();
+        hasher.update((file_name.len() as u64).to_le_bytes());
+        hasher.update(file_name.as_bytes());
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    Some((hasher.finalize().into(), submission.language, name))
 }
 
 #[cfg(test)]

@@ -109,6 +109,10 @@ fn execute_timed(
             super::sanitized::prepare(&mut jail, limits, hold).map_err(StartError::Checks)?;
         }
         // A virtual machine's heap limit is the case's memory limit's.
+        let jvm = program
+            .heap
+            .as_ref()
+            .is_some_and(|h| h.option == Some(super::java::HEAP_OPTION));
         let (argv, address_space) = program.within(limits);
         if let Some(bytes) = address_space {
             jail.reserve_address_space(bytes);
@@ -125,6 +129,13 @@ fn execute_timed(
             })?;
         if checked.is_some() {
             result.reports = super::sanitized::reports(&jail);
+        }
+        // A JVM whose heap (the case's memory limit) ran out ended on
+        // `java.lang.OutOfMemoryError`, well before its process neared
+        // the limit: it ran out of memory, as a C program over it does.
+        let failed = matches!(result.ending, run::Ending::Exited(code) if code != 0);
+        if jvm && failed && super::java::ran_out_of_heap(&result.transcript.output()) {
+            result.ending = run::Ending::MemoryLimit;
         }
         Ok((jail, result))
     };
