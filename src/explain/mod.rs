@@ -1020,8 +1020,8 @@ mod tests {
         );
         assert_eq!(
             first,
-            "Before any input, the reference printed `Celsius: 37.5`; your program printed \
-             `Celsius is 37.5`."
+            "On line 1 of the output, the reference printed `Celsius: 37.5`; your program \
+             printed `Celsius is 37.5`."
         );
         assert_eq!(number(&[b'9'; 100]), format!("{}…", "9".repeat(20)));
     }

@@ -106,7 +106,8 @@ fn program_extension(path: &Path) -> Option<bool> {
 
 /// The entries a class with these entries stands for, by the rules of
 /// `class::discover`'s documentation: every folder, program file (an
-/// executable only when no source of its name is beside it), `.C` file,
+/// executable only when no source of its name is beside it and it is no
+/// header), `.C` file,
 /// and link or FIFO with a program's name, hidden ones aside.
 fn expected(class: &Path, entries: &[(Vec<u8>, Kind)]) -> BTreeSet<PathBuf> {
     let mut found = BTreeSet::new();
@@ -134,7 +135,10 @@ fn expected(class: &Path, entries: &[(Vec<u8>, Kind)]) -> BTreeSet<PathBuf> {
                     }
                     found.insert(path);
                 }
-                _ if *executable => executables.push(path),
+                // A C or C++ header is part of a program, never one,
+                // whatever its mode (a zip made on Windows marks every
+                // file executable).
+                _ if *executable && !is_header(&path) => executables.push(path),
                 _ => {}
             },
         }
@@ -145,6 +149,14 @@ fn expected(class: &Path, entries: &[(Vec<u8>, Kind)]) -> BTreeSet<PathBuf> {
         }
     }
     found
+}
+
+/// Whether `path` is named as a C or C++ header (what
+/// `submission::several::HEADERS` names).
+fn is_header(path: &Path) -> bool {
+    path.extension()
+        .and_then(OsStr::to_str)
+        .is_some_and(|e| ["h", "hpp", "hh", "hxx", "h++", "inc"].contains(&e))
 }
 
 /// Makes the class folder; the entries' names are unique.
