@@ -744,14 +744,9 @@ fn identical_programs_make_one_checked_build() {
     assert_eq!(counted, runs + 1, "one checked build, {runs} runs:\n{line}");
 }
 
-/// A program wrong on every case for one reason is run again from its
-/// checked build on each case it crashed on and on its first three other
-/// failures, in the suite's order, whatever the number of workers; with
-/// `--diagnose`, on every case.
-#[test]
-fn a_program_wrong_everywhere_runs_its_crashes_and_first_three_failures_again() {
-    let work = tempfile::tempdir().unwrap();
-    let w = work.path();
+/// A suite in `w/echo-lab` whose C reference prints the line it reads;
+/// every case public, with `defaults` added to its defaults.
+fn echo_lab(w: &Path, defaults: &str) -> std::path::PathBuf {
     let suite = w.join("echo-lab");
     fs::create_dir_all(&suite).unwrap();
     fs::write(
@@ -762,9 +757,21 @@ fn a_program_wrong_everywhere_runs_its_crashes_and_first_three_failures_again() 
     .unwrap();
     fs::write(
         suite.join("suite.yaml"),
-        "reference: echo.c\nname: echo\ndefaults:\n  visibility: public\n  timeout: 5s\n",
+        format!("reference: echo.c\nname: echo\ndefaults:\n  visibility: public\n{defaults}"),
     )
     .unwrap();
+    suite
+}
+
+/// A program wrong on every case for one reason is run again from its
+/// checked build on each case it crashed on and on its first three other
+/// failures, in the suite's order, whatever the number of workers; with
+/// `--diagnose`, on every case.
+#[test]
+fn a_program_wrong_everywhere_runs_its_crashes_and_first_three_failures_again() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = echo_lab(w, "  timeout: 5s\n");
     // Six cases it prints the wrong thing on, then two it crashes on.
     let inputs = ["a", "b", "c", "d", "e", "f", "crash", "crash!"];
     for (n, input) in inputs.iter().enumerate() {
@@ -917,19 +924,7 @@ fn a_lab_linking_a_course_library_is_diagnosed() {
 fn check_diagnose_finds_a_fault_in_a_case_passed_by_luck() {
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
-    let suite = w.join("echo-lab");
-    fs::create_dir_all(&suite).unwrap();
-    fs::write(
-        suite.join("echo.c"),
-        "#include <stdio.h>\nint main(void) {\n    char line[64];\n    \
-         if (fgets(line, sizeof line, stdin)) printf(\"%s\", line);\n    return 0;\n}\n",
-    )
-    .unwrap();
-    fs::write(
-        suite.join("suite.yaml"),
-        "reference: echo.c\nname: echo\ndefaults:\n  visibility: public\n",
-    )
-    .unwrap();
+    let suite = echo_lab(w, "");
     fs::write(suite.join("word.yaml"), "input: [\"word\"]\n").unwrap();
     // Right output, and a read past the end of `table` on the way.
     let program = w.join("lucky.c");
