@@ -17,6 +17,7 @@
 //! length and no more memory than a few lines.
 
 use super::diagnosis::{bounded, Diagnosis, Found, Kind};
+use crate::run::uncaught::{base_name, exception_name, plain, python_frame};
 use crate::transcript::{Event, Transcript};
 
 /// The line that begins a traceback. It may end a line the program had
@@ -82,7 +83,7 @@ pub fn from_transcript_of(
     if !failed {
         return None;
     }
-    let names: Vec<&str> = source_names.iter().map(|n| file_name(n)).collect();
+    let names: Vec<&str> = source_names.iter().map(|n| base_name(n)).collect();
     let mut reader = Reader::new(&names);
     for event in transcript.events() {
         match event {
@@ -91,11 +92,6 @@ pub fn from_transcript_of(
         }
     }
     reader.finish()
-}
-
-/// The last part of a path: `/builds/abc/connect4.py` is `connect4.py`.
-fn file_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// One traceback, as far as it has been read.
@@ -187,7 +183,7 @@ impl<'t, 's> Reader<'t, 's> {
     }
 
     fn end_line(&mut self) {
-        let text = plain(&self.line);
+        let text = plain(&self.line).trim_end().to_string();
         self.line.clear();
         self.read_line(&text);
     }
@@ -206,7 +202,7 @@ impl<'t, 's> Reader<'t, 's> {
         if self.open.is_none() {
             // A frame without the header: a `SyntaxError` in the program
             // itself, which Python prints before running any of it.
-            if frame_line(line).is_none() {
+            if python_frame(line).is_none() {
                 return;
             }
             self.open = Some(Traceback {
@@ -219,12 +215,12 @@ impl<'t, 's> Reader<'t, 's> {
         let Some(open) = self.open.as_mut() else {
             return;
         };
-        if let Some((file, line_number, function)) = frame_line(line) {
+        if let Some((file, line_number, function)) = python_frame(line) {
             open.framed = true;
-            open.awaiting_source = source_names.contains(&file_name(file));
+            open.awaiting_source = source_names.contains(&base_name(file));
             if open.awaiting_source {
                 open.frame = Some(Frame {
-                    file: file_name(file).to_string(),
+                    file: base_name(file).to_string(),
                     line: line_number,
                     function: function.filter(|f| *f != "<module>").map(bounded),
                     source: None,
@@ -245,7 +241,7 @@ impl<'t, 's> Reader<'t, 's> {
             open.awaiting_source = false;
             return;
         }
-        if open.framed && is_exception(line) {
+        if open.framed && exception_name(line).is_some() {
             open.exception = Some(bounded(line));
             self.last = self.open.take();
             return;
@@ -265,67 +261,6 @@ impl<'t, 's> Reader<'t, 's> {
             _ => self.last.map(|t| t.diagnosis()),
         }
     }
-}
-
-/// A line of output as text, without its carriage return and without
-/// terminal escapes (Python 3.13 colours its tracebacks on a terminal).
-fn plain(bytes: &[u8]) -> String {
-    let mut kept = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == 0x1b {
-            i += 1;
-            if bytes.get(i) == Some(&b'[') {
-                // A control sequence: parameters, then a final byte.
-                i += 1;
-                while i < bytes.len() && !(0x40..=0x7e).contains(&bytes[i]) {
-                    i += 1;
-                }
-            }
-            i += 1;
-            continue;
-        }
-        if bytes[i] != b'\r' {
-            kept.push(bytes[i]);
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&kept).trim_end().to_string()
-}
-
-/// `  File "/builds/abc/connect4.py", line 42, in main` as its file, line
-/// and function; a `SyntaxError`'s frame has no function.
-fn frame_line(line: &str) -> Option<(&str, Option<u32>, Option<&str>)> {
-    let rest = line.strip_prefix("  File \"")?;
-    let at = rest.rfind("\", line ")?;
-    let file = &rest[..at];
-    let rest = &rest[at + "\", line ".len()..];
-    let (number, function) = match rest.split_once(", in ") {
-        Some((number, function)) => (number, Some(function)),
-        None => (rest, None),
-    };
-    Some((file, number.trim().parse().ok(), function))
-}
-
-/// Whether `line` is an exception's: a name (dotted for a module's,
-/// `json.decoder.JSONDecodeError`), alone or before a colon and its
-/// message.
-fn is_exception(line: &str) -> bool {
-    let name = match line.split_once(':') {
-        Some((name, message)) => {
-            if !(message.is_empty() || message.starts_with(' ')) {
-                return false;
-            }
-            name
-        }
-        None => line,
-    };
-    !name.is_empty()
-        && name.split('.').all(|part| {
-            let mut chars = part.chars();
-            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-                && chars.all(|c| c.is_alphanumeric() || c == '_')
-        })
 }
 
 #[cfg(test)]
@@ -703,7 +638,7 @@ RuntimeError: something of the library's
             "GameOver:",
             "_Private: y",
         ] {
-            assert!(is_exception(yes), "{yes}");
+            assert!(exception_name(yes).is_some(), "{yes}");
         }
         for no in [
             "",
@@ -713,21 +648,21 @@ RuntimeError: something of the library's
             "3Error: x",
             ".A: x",
         ] {
-            assert!(!is_exception(no), "{no}");
+            assert!(exception_name(no).is_none(), "{no}");
         }
     }
 
     #[test]
     fn frame_lines_give_file_line_and_function() {
         assert_eq!(
-            frame_line("  File \"/b/a \"q\".py\", line 42, in main"),
+            python_frame("  File \"/b/a \"q\".py\", line 42, in main"),
             Some(("/b/a \"q\".py", Some(42), Some("main")))
         );
         assert_eq!(
-            frame_line("  File \"a.py\", line 5"),
+            python_frame("  File \"a.py\", line 5"),
             Some(("a.py", Some(5), None))
         );
-        assert_eq!(frame_line("File \"a.py\", line 5"), None);
-        assert_eq!(frame_line("  File \"a.py\""), None);
+        assert_eq!(python_frame("File \"a.py\", line 5"), None);
+        assert_eq!(python_frame("  File \"a.py\""), None);
     }
 }

@@ -121,8 +121,7 @@ pub fn uncaught(transcript: &Transcript, ending: Ending) -> Option<Uncaught> {
         return None;
     }
     let tail = tail(transcript);
-    let text = String::from_utf8_lossy(&tail);
-    let mut lines: Vec<String> = text.split('\n').map(plain).collect();
+    let mut lines: Vec<String> = tail.split(|b| *b == b'\n').map(plain).collect();
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
@@ -153,29 +152,31 @@ fn tail(transcript: &Transcript) -> Vec<u8> {
     chunks.into_iter().rev().flatten().copied().collect()
 }
 
-/// A line without its carriage return and terminal escapes (Python 3.13
-/// colours its tracebacks on a terminal).
-fn plain(line: &str) -> String {
-    let mut kept = String::with_capacity(line.len());
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' {
-            if chars.peek() == Some(&'[') {
-                chars.next();
-                while chars
-                    .next()
-                    .is_some_and(|c| !('\x40'..='\x7e').contains(&c))
-                {}
-            } else {
-                chars.next();
+/// A line of output as text, without its carriage return and without
+/// terminal escapes (Python 3.13 colours its tracebacks on a terminal).
+/// Also what [`crate::diagnose`] reads tracebacks with.
+pub fn plain(bytes: &[u8]) -> String {
+    let mut kept = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == 0x1b {
+            i += 1;
+            if bytes.get(i) == Some(&b'[') {
+                // A control sequence: parameters, then a final byte.
+                i += 1;
+                while i < bytes.len() && !(0x40..=0x7e).contains(&bytes[i]) {
+                    i += 1;
+                }
             }
+            i += 1;
             continue;
         }
-        if c != '\r' {
-            kept.push(c);
+        if bytes[i] != b'\r' {
+            kept.push(bytes[i]);
         }
+        i += 1;
     }
-    kept
+    String::from_utf8_lossy(&kept).into_owned()
 }
 
 /// A Python traceback ending `lines`.
@@ -186,7 +187,7 @@ fn python(lines: &[String]) -> Option<Uncaught> {
     let mut at = None;
     let mut framed = false;
     for line in frames {
-        if let Some((file, number)) = python_frame(line) {
+        if let Some((file, number, _)) = python_frame(line) {
             framed = true;
             if !is_library(file) {
                 at = Some((file, number));
@@ -207,15 +208,18 @@ fn python(lines: &[String]) -> Option<Uncaught> {
     })
 }
 
-/// `  File "/build/app.py", line 42, in main` as its file and line.
-fn python_frame(line: &str) -> Option<(&str, Option<u32>)> {
+/// `  File "/build/app.py", line 42, in main` as its file, line and
+/// function; a `SyntaxError`'s frame has no function.
+pub fn python_frame(line: &str) -> Option<(&str, Option<u32>, Option<&str>)> {
     let rest = line.strip_prefix("  File \"")?;
     let at = rest.rfind("\", line ")?;
-    let number = rest[at + "\", line ".len()..]
-        .split(',')
-        .next()
-        .and_then(|n| n.trim().parse().ok());
-    Some((&rest[..at], number))
+    let file = &rest[..at];
+    let rest = &rest[at + "\", line ".len()..];
+    let (number, function) = match rest.split_once(", in ") {
+        Some((number, function)) => (number, Some(function)),
+        None => (rest, None),
+    };
+    Some((file, number.trim().parse().ok(), function))
 }
 
 /// Whether a frame's file is the interpreter's own library's.
@@ -223,14 +227,15 @@ fn is_library(file: &str) -> bool {
     file.starts_with('<') || file.contains("/lib/python") || file.contains("/usr/lib/")
 }
 
-/// The last part of a path.
-fn base_name(path: &str) -> &str {
+/// The last part of a path: `/builds/abc/connect4.py` is `connect4.py`.
+pub fn base_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// The exception's name in its line, `Name` or `Name: message`: a
-/// dotted name of identifiers.
-fn exception_name(line: &str) -> Option<&str> {
+/// dotted name of identifiers (`json.decoder.JSONDecodeError`, Java's
+/// `Outer$Inner`).
+pub fn exception_name(line: &str) -> Option<&str> {
     let name = match line.split_once(':') {
         Some((name, message)) if message.is_empty() || message.starts_with(' ') => name,
         Some(_) => return None,
@@ -240,8 +245,8 @@ fn exception_name(line: &str) -> Option<&str> {
         let mut chars = part.chars();
         chars
             .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
     };
     (!name.is_empty() && name.split('.').all(identifier)).then_some(name)
 }

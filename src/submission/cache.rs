@@ -168,19 +168,7 @@ impl Cache {
     /// Removes the least recently used builds until the folder holds at
     /// most three quarters of `limit`, once it holds more than `limit`.
     pub fn trim(&self, limit: u64) {
-        let Ok(listed) = fs::read_dir(&self.root) else {
-            return;
-        };
-        let mut entries: Vec<(SystemTime, u64, PathBuf)> = listed
-            .flatten()
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .filter_map(|e| {
-                let path = e.path();
-                let said = fs::metadata(path.join("said")).ok()?;
-                let program = fs::metadata(path.join("program")).map_or(0, |m| m.len());
-                Some((said.modified().ok()?, said.len() + program, path))
-            })
-            .collect();
+        let mut entries = self.entries();
         let mut total: u64 = entries.iter().map(|(_, size, _)| size).sum();
         if total <= limit {
             return;
@@ -196,6 +184,24 @@ impl Cache {
         }
     }
 
+    /// Each kept build: when it was last used, its bytes, its folder.
+    /// Builds being written (hidden folders) are not yet kept.
+    fn entries(&self) -> Vec<(SystemTime, u64, PathBuf)> {
+        let Ok(listed) = fs::read_dir(&self.root) else {
+            return Vec::new();
+        };
+        listed
+            .flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .filter_map(|e| {
+                let path = e.path();
+                let said = fs::metadata(path.join("said")).ok()?;
+                let program = fs::metadata(path.join("program")).map_or(0, |m| m.len());
+                Some((said.modified().ok()?, said.len() + program, path))
+            })
+            .collect()
+    }
+
     /// The folder.
     pub fn root(&self) -> &Path {
         &self.root
@@ -203,20 +209,8 @@ impl Cache {
 
     /// How many builds it keeps, and their bytes.
     pub fn size(&self) -> (usize, u64) {
-        let Ok(listed) = fs::read_dir(&self.root) else {
-            return (0, 0);
-        };
-        listed
-            .flatten()
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .map(|e| {
-                ["program", "said"]
-                    .iter()
-                    .filter_map(|f| fs::metadata(e.path().join(f)).ok())
-                    .map(|m| m.len())
-                    .sum::<u64>()
-            })
-            .fold((0, 0), |(n, bytes), size| (n + 1, bytes + size))
+        let entries = self.entries();
+        (entries.len(), entries.iter().map(|(_, size, _)| size).sum())
     }
 }
 

@@ -345,11 +345,7 @@ const KNOWN: &str = "the compiler knows the warnings asked";
 /// What the options' object of `compiler` with `asked` (the flags and
 /// the warnings) is kept under between invocations.
 fn options_key(compiler: &Compiler, asked: &[String]) -> Option<cache::Key> {
-    let mut key = cache::Recipe::default();
-    key.part(b"referee's options object, 1")
-        .part(env!("CARGO_PKG_VERSION").as_bytes())
-        .part(OPTIONS_SOURCE.as_bytes())
-        .part(compiler_identity(compiler)?.as_bytes());
+    let mut key = key_start(b"referee's options object, 1", compiler)?;
     for flag in asked {
         key.part(flag.as_bytes());
     }
@@ -617,12 +613,8 @@ fn make(
 /// be read, or the compiler not found: such a build is not kept.
 fn key_of(recipe: &Recipe, flags: &[String], warnings: Warnings<'_>) -> Option<cache::Key> {
     use std::os::unix::ffi::OsStrExt;
-    let mut key = cache::Recipe::default();
-    key.part(b"referee's checked build, 1")
-        .part(env!("CARGO_PKG_VERSION").as_bytes())
-        .part(OPTIONS_SOURCE.as_bytes())
-        .part(compiler_identity(recipe.compiler)?.as_bytes())
-        .part(&(flags.len() as u64).to_le_bytes());
+    let mut key = key_start(b"referee's checked build, 1", recipe.compiler)?;
+    key.part(&(flags.len() as u64).to_le_bytes());
     for flag in flags {
         key.part(flag.as_bytes());
     }
@@ -648,6 +640,17 @@ fn key_of(recipe: &Recipe, flags: &[String], warnings: Warnings<'_>) -> Option<c
             .part(&crate::untrusted::read(&support.source, super::SUPPORT_LIMIT).ok()?);
     }
     Some(key.key())
+}
+
+/// What every key of a thing kept starts with: what it is, referee's
+/// version and options' source, and the compiler.
+fn key_start(what: &[u8], compiler: &Compiler) -> Option<cache::Recipe> {
+    let mut key = cache::Recipe::default();
+    key.part(what)
+        .part(env!("CARGO_PKG_VERSION").as_bytes())
+        .part(OPTIONS_SOURCE.as_bytes())
+        .part(compiler_identity(compiler)?.as_bytes());
+    Some(key)
 }
 
 /// The compiler as a kept build knows it: the file its command is, with
