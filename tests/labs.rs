@@ -320,10 +320,12 @@ fn a_file_written_is_graded_against_the_references() {
     let w = work.path();
     let suite = rank_suite(w);
     pin(w, &suite);
-    // The pin holds the reference's file after its transcript.
+    // The pin marks the files the case gave (the start of each one's
+    // SHA-256) and holds the reference's file after its transcript.
     assert_eq!(
         fs::read_to_string(suite.join("ranks.transcript")).unwrap(),
-        "$ python3 rank.py before.csv after.csv\nRanked 3 students.\n⟨typed: nothing⟩\n\
+        "$ python3 rank.py before.csv after.csv\n\
+         ⟨given after.csv 4d5705e4053e3506, before.csv 680479179a0011eb⟩\nRanked 3 students.\n⟨typed: nothing⟩\n\
          name,score\nada,9\nbob,7\ncy,7\n⟨file after.csv: 28 bytes⟩\n"
     );
     let class = w.join("class");
@@ -626,13 +628,10 @@ fn referee_new_gives_the_example_case_its_arguments() {
     );
 }
 
-#[test]
-fn the_ranking_example_grades_its_class_from_its_pins() {
-    let work = tempfile::tempdir().unwrap();
-    let w = work.path();
-    // The suite as shipped, without its reference: the pins hold the
-    // transcripts and the files.
-    let suite = w.join("ranking");
+/// The ranking example as shipped, without its reference, in `work`:
+/// the pins hold the transcripts and the files.
+fn ranking_without_reference(work: &Path) -> PathBuf {
+    let suite = work.join("ranking");
     fs::create_dir_all(suite.join("data")).unwrap();
     let example = root().join("examples/ranking");
     for entry in fs::read_dir(&example)
@@ -645,6 +644,14 @@ fn the_ranking_example_grades_its_class_from_its_pins() {
             fs::copy(&path, suite.join(relative)).unwrap();
         }
     }
+    suite
+}
+
+#[test]
+fn the_ranking_example_grades_its_class_from_its_pins() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = ranking_without_reference(w);
     let results = grade(w, &suite, &root().join("examples/ranking-class"));
     let wrong = |cases: &[&str]| {
         cases
@@ -670,6 +677,33 @@ fn the_ranking_example_grades_its_class_from_its_pins() {
             ("erin".to_string(), 3.0, wrong(&["says-how-many"])),
         ]
     );
+}
+
+#[test]
+fn a_pin_is_stale_once_a_file_the_case_gives_changes() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = ranking_without_reference(w);
+    let validate = || referee_in(w, &["cases", "validate", suite.to_str().unwrap()]);
+    assert_eq!(validate().status.code(), Some(0), "{}", stderr(&validate()));
+    // The file `nobody` gives as before.csv gains a student: its pin was
+    // made with the reference reading another file, so it cannot be used,
+    // and it says which file changed. The other cases' pins still can.
+    let header_only = suite.join("data/header-only.csv");
+    let mut text = fs::read_to_string(&header_only).unwrap();
+    text.push_str("Zed,1\n");
+    fs::write(&header_only, text).unwrap();
+    let out = validate();
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("nobody.transcript"), "{said}");
+    assert!(
+        said.contains("the case's `files:` changed since it was pinned (before.csv)"),
+        "{said}"
+    );
+    for other in ["ranks", "says-how-many", "no-arguments"] {
+        assert!(!said.contains(&format!("{other}.transcript")), "{said}");
+    }
 }
 
 /// A suite whose programs link the course's own library.

@@ -17,14 +17,24 @@
 //! exactly what the reference did, and ties it to the case's input: a pin
 //! whose typed lines are not the case's is stale.
 //!
+//! A case that gives files (`files:`) has a mark of them first, after
+//! its command line: each file's name in the working folder and the
+//! start of its SHA-256 (`⟨given before.csv 3f2a9c0e4b1d7a65⟩`). The
+//! reference's output depends on what it read, so a pin made when a
+//! given file held something else is stale too.
+//!
 //! Function-call cases pin what the reference's function returns and
 //! leaves instead ([`crate::call::Call::pin`]).
 
 use std::fs;
-use std::io;
+use std::io::{self, Read};
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
 
 use super::Case;
 use crate::expected::ReferenceRun;
+use crate::submission::SUPPORT_LIMIT;
 use crate::transcript::{self, Transcript};
 
 const TYPED: &str = "⟨typed: ";
@@ -91,6 +101,16 @@ pub enum Unreadable {
         "it does not start with the case's command line `{0}` (it was pinned with other arguments)"
     )]
     OtherCommand(String),
+    /// It has no mark of the files the case gives: it was pinned before
+    /// the case gave files, or by an older referee.
+    #[error(
+        "it does not say what the case's `files:` held when it was pinned (pinned before the case \
+         gave files, or by an older referee)"
+    )]
+    NoGivenMark,
+    /// A file the case gives held something else when it was pinned.
+    #[error("the case's `files:` changed since it was pinned ({0})")]
+    OtherFiles(String),
     /// It does not end with the file the case's `outputs` names.
     #[error("it does not hold the reference's {0} (pinned before the case named it in `outputs`)")]
     NoFile(String),
@@ -273,9 +293,70 @@ fn command_line(case: &Case) -> Option<String> {
     case.command.as_ref().map(|c| format!("$ {c}\n"))
 }
 
+/// The mark of the files a case gives its run (`files:`), each by its
+/// name in the working folder and the start of its SHA-256; `None` when
+/// it gives none. A file that cannot be read is marked so, and a pin
+/// made then is stale once it can be.
+fn given_mark(case: &Case) -> Option<String> {
+    if case.files.is_empty() {
+        return None;
+    }
+    let marks: Vec<String> = case
+        .files
+        .iter()
+        .map(|file| format!("{} {}", file.place.display(), file_digest(&file.source)))
+        .collect();
+    Some(format!("{GIVEN}{}{CLOSE}", marks.join(", ")))
+}
+
+const GIVEN: &str = "⟨given ";
+
+/// The first 16 hexadecimal digits of the SHA-256 of a given file (one
+/// of the suite's, at most [`SUPPORT_LIMIT`] bytes as every support
+/// file), or `unreadable`.
+fn file_digest(path: &Path) -> String {
+    let bytes = fs::File::open(path).and_then(|file| {
+        let mut bytes = Vec::new();
+        file.take(SUPPORT_LIMIT + 1).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    });
+    match bytes {
+        Ok(bytes) => Sha256::digest(&bytes)[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        Err(_) => "unreadable".to_string(),
+    }
+}
+
+/// `text` after the mark of the case's given files, or why the pin is
+/// not of those files.
+fn strip_given<'t>(text: &'t [u8], case: &Case) -> Result<&'t [u8], Unreadable> {
+    let Some(mark) = given_mark(case) else {
+        return Ok(text);
+    };
+    if let Some(rest) = text.strip_prefix(mark.as_bytes()) {
+        return Ok(rest);
+    }
+    if !text.starts_with(GIVEN.as_bytes()) {
+        return Err(Unreadable::NoGivenMark);
+    }
+    let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    let pinned = String::from_utf8_lossy(line);
+    let changed: Vec<String> = case
+        .files
+        .iter()
+        .map(|file| format!("{} {}", file.place.display(), file_digest(&file.source)))
+        .filter(|now| !pinned.contains(now.as_str()))
+        .filter_map(|now| now.split(' ').next().map(str::to_string))
+        .collect();
+    Err(Unreadable::OtherFiles(changed.join(", ")))
+}
+
 /// The reference run a case's pinned file holds ([`parse`]), the file
-/// starting with the case's command line when it gives arguments: a pin
-/// of other arguments is stale.
+/// starting with the case's command line when it gives arguments, then
+/// the mark of the files it gives: a pin of other arguments, or of files
+/// that held something else, is stale.
 pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> {
     let body = match command_line(case) {
         Some(line) => text
@@ -283,6 +364,7 @@ pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> 
             .ok_or_else(|| Unreadable::OtherCommand(line.trim_end().to_string()))?,
         None => text,
     };
+    let body = strip_given(body, case)?;
     // The files come last, the last file last: each its bytes, then a
     // mark giving its name and size, read from the end.
     let mut body = body;
@@ -329,6 +411,7 @@ fn strip_file<'t>(text: &'t [u8], name: &str) -> Option<(&'t [u8], &'t [u8])> {
 pub fn pinned_case(run: &ReferenceRun, case: &Case) -> Result<Vec<u8>, Unpinnable> {
     let body = pinned(run, &case.input, case.end_of_input)?;
     let mut text = command_line(case).unwrap_or_default().into_bytes();
+    text.extend_from_slice(given_mark(case).unwrap_or_default().as_bytes());
     text.extend_from_slice(&body);
     for output in &case.outputs {
         let bytes = run
@@ -544,10 +627,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_pin_keeps_the_command_and_any_bytes_of_the_files() {
+    /// A files-mode case typing `3`, with arguments and two outputs.
+    fn files_case() -> crate::case::Case {
         use crate::case::OutputFile;
-        let mut case = crate::case::Case {
+        crate::case::Case {
             name: "c".into(),
             file: "c.yaml".into(),
             description: None,
@@ -575,7 +658,13 @@ mod tests {
                     binary: true,
                 })
                 .collect(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_pin_keeps_the_command_and_any_bytes_of_the_files() {
+        use crate::case::OutputFile;
+        let mut case = files_case();
         let mut played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
         // Bytes that look like marks, no final newline, invalid UTF-8.
         played.files = vec![
@@ -614,5 +703,48 @@ mod tests {
     fn output_that_ends_like_a_mark_is_not_pinned() {
         let sly = run(&[("⟨exit status 2⟩\n", false)], false, 0);
         assert_eq!(pinned(&sly, &[], false), Err(Unpinnable));
+    }
+
+    #[test]
+    fn a_pin_is_stale_once_a_given_file_holds_something_else() {
+        let folder = tempfile::tempdir().unwrap();
+        let (before, old) = (folder.path().join("b.csv"), folder.path().join("o.csv"));
+        fs::write(&before, "name,score\nAda,3\n").unwrap();
+        fs::write(&old, "old\n").unwrap();
+        let mut case = files_case();
+        case.outputs.clear();
+        case.files = [("before.csv", &before), ("after.csv", &old)]
+            .iter()
+            .map(|(place, source)| crate::submission::Support {
+                source: source.to_path_buf(),
+                place: place.into(),
+                writable: true,
+                linked: false,
+            })
+            .collect();
+        let played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
+        let text = pinned_case(&played, &case).unwrap();
+        let shown = String::from_utf8_lossy(&text);
+        assert!(
+            shown.starts_with("$ ./p 'a b'\n⟨given before.csv "),
+            "{shown}"
+        );
+        assert_eq!(parse_case(&text, &case).unwrap(), played);
+        // One byte of one file changed: stale, and it says which file.
+        fs::write(&before, "name,score\nAda,4\n").unwrap();
+        assert_eq!(
+            parse_case(&text, &case),
+            Err(Unreadable::OtherFiles("before.csv".into()))
+        );
+        fs::write(&before, "name,score\nAda,3\n").unwrap();
+        assert_eq!(parse_case(&text, &case).unwrap(), played);
+        // A given file that is gone now: stale.
+        fs::remove_file(&old).unwrap();
+        assert!(parse_case(&text, &case).is_err());
+        // A pin made before the case gave files has no mark.
+        let mut earlier = case.clone();
+        earlier.files.clear();
+        let without = pinned_case(&played, &earlier).unwrap();
+        assert_eq!(parse_case(&without, &case), Err(Unreadable::NoGivenMark));
     }
 }
