@@ -479,6 +479,7 @@ fn case_result(
             .as_ref()
             .map_or(0, |r| r.wall.as_millis() as u64),
         visibility: case.visibility,
+        command: case.command.clone(),
         reason,
         explanation,
         expected,

@@ -336,6 +336,10 @@ pub struct CaseResult {
     pub wall_ms: u64,
     /// Who sees the case.
     pub visibility: Visibility,
+    /// The command line the case ran, as a student types it (`./caesar
+    /// 13`), when the case gives arguments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
     /// The verdict in a sentence.
     pub reason: String,
     /// The explanation of a failure, as plain text (empty on a pass).
@@ -833,6 +837,7 @@ mod tests {
             max_score: 1.0,
             wall_ms: 1,
             visibility,
+            command: None,
             reason: String::new(),
             explanation: String::new(),
             expected: Some("e".repeat(size)),

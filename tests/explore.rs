@@ -745,16 +745,7 @@ fn grade_explore_reports_and_counts_every_student() {
         &std::fs::read_to_string(work.path().join("out/results.json")).unwrap(),
     )
     .unwrap();
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("docs/results.schema.json")).unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&results)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
+    assert_follows_schema(&results);
     let student = |id: &str| {
         results["submissions"]
             .as_array()

@@ -152,17 +152,7 @@ fn assert_same(a: Value, b: Value) {
 }
 
 fn validate(results: &Value) {
-    let schema = read_json(&root().join("docs/results.schema.json"));
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(results)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "results.json does not follow its schema:\n{}",
-        errors.join("\n")
-    );
+    assert_follows_schema(results);
 }
 
 fn run_class(game: &str, work: &Path, jobs: &str) -> (PathBuf, usize, Value) {

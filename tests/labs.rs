@@ -164,6 +164,33 @@ fn arguments_reach_the_program_as_written_and_the_exit_status_counts() {
             ("erin".to_string(), 5.0, vec![]),
         ]
     );
+    // results.json says the command line of each case, and the page of a
+    // failed case shows it.
+    let commands: Vec<(String, String)> = student(&results, "alice")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let name = c["name"].as_str().unwrap().to_string();
+            (name, c["command"].as_str().unwrap_or("(none)").to_string())
+        })
+        .collect();
+    let mut commands = commands;
+    commands.sort();
+    assert_eq!(
+        commands,
+        [
+            ("key-13", "./caesar 13"),
+            ("no-key", "./caesar"),
+            ("not-a-number", "./caesar abc"),
+            ("spaced", "./caesar '2 6'"),
+            ("two-keys", "./caesar 1 2"),
+        ]
+        .map(|(n, c)| (n.to_string(), c.to_string()))
+    );
+    assert_follows_schema(&results);
+    let page = fs::read_to_string(w.join("out/feedback/bob.html")).unwrap();
+    assert!(page.contains("$ ./caesar 1 2"), "{page}");
     // What a student reads says how the program was run.
     let checked = referee_in(
         w,

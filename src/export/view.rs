@@ -304,6 +304,8 @@ pub(crate) mod tests {
             max_score: max,
             wall_ms: 1234,
             visibility: vis,
+            // A hidden case's arguments are as secret as its input.
+            command: Some(format!("./p SECRET-{name}")),
             reason: if failed {
                 format!("{name} reason: typed `SECRET-{name}` <b>")
             } else {

@@ -324,3 +324,19 @@ pub fn autograder_zip(work: &Path, place: &dyn Fn(&Path), leave_out: &str) -> Pa
     }
     clone.join("autograder.zip")
 }
+
+/// Asserts that `results` follows the documented results.json schema
+/// (docs/results.schema.json), naming each place it does not.
+pub fn assert_follows_schema(results: &serde_json::Value) {
+    let schema = read_json(&root().join("docs/results.schema.json"));
+    let validator = jsonschema::validator_for(&schema).expect("the schema is a schema");
+    let errors: Vec<String> = validator
+        .iter_errors(results)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "results.json does not follow its schema:\n{}",
+        errors.join("\n")
+    );
+}
