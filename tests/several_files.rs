@@ -1,5 +1,6 @@
 //! Programs of several files (issue 46, item 2): a C program of
-//! `main.c`, `stats.c` and `stats.h`, a Java program of two classes and
+//! `main.c`, `stats.c` and `stats.h`, a C++ program of `main.cpp`,
+//! `stats.cpp` and `stats.hpp`, a Java program of two classes and
 //! a Python program of two modules are each one student; what is wrong
 //! with a folder (two `main`s, a header missing, a link out of it, an
 //! empty folder) is said for that student, and the rest of the class is
@@ -68,6 +69,36 @@ int main(void) {
         if (scanf("%d", &v[i]) != 1) return 1;
     }
     printf("Mean: %.2f\nLargest: %d\n", mean(v, n), largest(v, n));
+    return 0;
+}
+"#;
+
+const STATS_HPP: &str = "#pragma once\n#include <vector>\nnamespace stats {\ndouble mean(const std::vector<int> &v);\nint largest(const std::vector<int> &v);\n}\n";
+
+const STATS_CPP: &str = r#"#include "stats.hpp"
+#include <algorithm>
+#include <numeric>
+namespace stats {
+double mean(const std::vector<int> &v) {
+    return static_cast<double>(std::accumulate(v.begin(), v.end(), 0)) / v.size();
+}
+int largest(const std::vector<int> &v) { return *std::max_element(v.begin(), v.end()); }
+}
+"#;
+
+const MAIN_CPP: &str = r#"#include <cstdio>
+#include <iostream>
+#include "stats.hpp"
+int main() {
+    int n;
+    std::cout << "How many? " << std::flush;
+    if (!(std::cin >> n) || n <= 0 || n > 100) { std::cout << "Bad count\n"; return 1; }
+    std::vector<int> v(n);
+    for (int i = 0; i < n; i++) {
+        std::cout << "Number " << i + 1 << ": " << std::flush;
+        if (!(std::cin >> v[i])) return 1;
+    }
+    std::printf("Mean: %.2f\nLargest: %d\n", stats::mean(v), stats::largest(v));
     return 0;
 }
 "#;
@@ -201,6 +232,15 @@ fn programs_of_several_files_are_one_student_each_and_bad_folders_are_said() {
     );
     hand_in(
         &class,
+        "cpp-three-files",
+        &[
+            ("main.cpp", MAIN_CPP),
+            ("stats.cpp", STATS_CPP),
+            ("stats.hpp", STATS_HPP),
+        ],
+    );
+    hand_in(
+        &class,
         "java-two-classes",
         &[("Main.java", MAIN_JAVA), ("Stats.java", STATS_JAVA)],
     );
@@ -249,10 +289,15 @@ fn programs_of_several_files_are_one_student_each_and_bad_folders_are_said() {
     let results = grade_class(work.path(), &suite, &out, &class);
     assert_eq!(
         results["submissions"].as_array().unwrap().len(),
-        8,
+        9,
         "{results}"
     );
-    for id in ["c-three-files", "java-two-classes", "python-two-modules"] {
+    for id in [
+        "c-three-files",
+        "cpp-three-files",
+        "java-two-classes",
+        "python-two-modules",
+    ] {
         let (status, score, all) = graded(&results, id);
         assert_eq!((status.as_str(), score), ("graded", 2.0), "{id}: {all}");
     }
