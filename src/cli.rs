@@ -183,6 +183,15 @@ pub struct NewArgs {
     /// case's default: for a program that reads to the end of its input.
     #[arg(long)]
     pub end_of_input: bool,
+    /// A file the example case puts in the program's working folder
+    /// first, as NAME (`--file before.csv=data/scores.csv`): copied into
+    /// the suite's `data/` folder (give it once per file).
+    #[arg(long = "file", value_name = "NAME=PATH")]
+    pub files: Vec<String>,
+    /// A file the program must leave in its working folder, compared
+    /// with the reference's (give it once per file).
+    #[arg(long = "output", value_name = "NAME")]
+    pub outputs: Vec<String>,
 }
 
 /// `referee explore`.

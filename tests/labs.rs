@@ -655,6 +655,88 @@ fn referee_new_gives_the_example_case_its_arguments() {
     );
 }
 
+#[test]
+fn referee_new_gives_the_example_case_files_and_grades_its_own_reference_full_marks() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let example = root().join("examples/ranking");
+    let scores = format!("before.csv={}", example.join("data/scores.csv").display());
+    let made = referee_in(
+        w,
+        &[
+            "new",
+            "rank-lab",
+            "--reference",
+            example.join("solution.py").to_str().unwrap(),
+            "--arg",
+            "before.csv",
+            "--arg",
+            "after.csv",
+            "--file",
+            &scores,
+            "--output",
+            "after.csv",
+        ],
+    );
+    let said = stdout(&made);
+    assert_eq!(made.status.code(), Some(0), "{said}{}", stderr(&made));
+    // Hints in the reference's language.
+    assert!(said.contains("rank-lab student.py"), "{said}");
+    let suite = w.join("rank-lab");
+    let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
+    assert!(yaml.contains("\nname: solution\n"), "{yaml}");
+    assert_eq!(
+        fs::read(suite.join("data/before.csv")).unwrap(),
+        fs::read(example.join("data/scores.csv")).unwrap()
+    );
+    // The pin: the command as a student types it, the file given, the
+    // file the reference wrote.
+    let pin = fs::read_to_string(suite.join("example.transcript")).unwrap();
+    assert!(
+        pin.starts_with("$ python3 solution.py before.csv after.csv\n⟨given before.csv "),
+        "{pin}"
+    );
+    assert!(pin.ends_with("⟨file after.csv: 35 bytes⟩\n"), "{pin}");
+    // The reference itself, graded on the suite: full marks.
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(example.join("solution.py"), class.join("teacher.py")).unwrap();
+    let bob = root().join("examples/ranking-class/bob.py");
+    fs::copy(bob, class.join("bob.py")).unwrap();
+    let results = grade(w, &suite, &class);
+    assert_eq!(
+        failures(&results),
+        vec![
+            (
+                "bob".to_string(),
+                0.0,
+                vec!["example: wrong-output".to_string()]
+            ),
+            ("teacher".to_string(), 1.0, vec![])
+        ]
+    );
+    // A --file that is not NAME=PATH, or a name with a folder, is said.
+    for (bad, says) in [
+        ("before.csv", "give the name the program opens and the file"),
+        ("data/b.csv=x", "give a plain file name"),
+    ] {
+        let refused = referee_in(
+            w,
+            &[
+                "new",
+                "other",
+                "--reference",
+                example.join("solution.py").to_str().unwrap(),
+                "--file",
+                bad,
+            ],
+        );
+        assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+        assert!(stderr(&refused).contains(says), "{}", stderr(&refused));
+        assert!(!w.join("other").exists());
+    }
+}
+
 /// The ranking example as shipped, without its reference, in `work`:
 /// the pins hold the transcripts and the files.
 fn ranking_without_reference(work: &Path) -> PathBuf {

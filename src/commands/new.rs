@@ -4,7 +4,7 @@
 //! beside it, one example case and its pinned transcript.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
@@ -27,6 +27,10 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
         .into());
     }
     let program = program_name(&args.reference)?;
+    let given = given_files(&args.files)?;
+    for output in &args.outputs {
+        plain_name(output, "--output")?;
+    }
     // The reference runs to pin every case: only where runs come out
     // right.
     super::machine_ready()?;
@@ -45,17 +49,21 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
         let path = dir.join(name);
         fs::write(&path, text).map_err(|e| format!("{}: cannot write it: {e}", path.display()))
     };
+    copy_given(dir, &given)?;
     write(
         case::SUITE_FILE,
         suite_yaml(&program, dir, args.end_of_input),
     )?;
-    write(
-        &format!("{EXAMPLE}.yaml"),
-        example_yaml(&args.input, &args.args),
-    )?;
+    let example = Example {
+        input: &args.input,
+        args: &args.args,
+        files: &given,
+        outputs: &args.outputs,
+    };
+    write(&format!("{EXAMPLE}.yaml"), example_yaml(&example))?;
     let suite = super::load_suite(dir, None)?;
     pin_example(&suite)?;
-    print_next_steps(dir, &program);
+    print_next_steps(dir, &program, &args.reference);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -73,6 +81,79 @@ fn program_name(reference: &Path) -> Result<String, Failure> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| format!("{}: no file name", reference.display()).into())
+}
+
+/// A file `--file NAME=PATH` gives the example case.
+struct Given {
+    /// Its name in the program's working folder.
+    name: String,
+    /// Where it is now.
+    path: PathBuf,
+}
+
+/// The folder of the suite the given files are copied into.
+const DATA: &str = "data";
+
+/// The `--file NAME=PATH` arguments, each a plain name and a file.
+fn given_files(files: &[String]) -> Result<Vec<Given>, Failure> {
+    let mut given: Vec<Given> = Vec::with_capacity(files.len());
+    for file in files {
+        let Some((name, path)) = file.split_once('=') else {
+            return Err(format!(
+                "--file {file}: give the name the program opens and the file, as \
+                 --file before.csv=data/scores.csv"
+            )
+            .into());
+        };
+        plain_name(name, "--file")?;
+        let path = PathBuf::from(path);
+        if !path.is_file() {
+            return Err(format!("--file {file}: {} is not a file", path.display()).into());
+        }
+        if given.iter().any(|g| g.name == name) {
+            return Err(format!("--file {name} is given twice: give each name once").into());
+        }
+        given.push(Given {
+            name: name.to_string(),
+            path,
+        });
+    }
+    Ok(given)
+}
+
+/// Refuses a name that is not a plain file name (a case's `files` and
+/// `outputs` name files in the working folder itself).
+fn plain_name(name: &str, option: &str) -> Result<(), Failure> {
+    if name.is_empty() || name == "." || name == ".." || name.contains('/') || name.contains('\0') {
+        return Err(format!(
+            "{option} {name:?}: give a plain file name, without a folder (the program finds it in \
+             its working folder)"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Copies each given file into the suite's `data/` folder.
+fn copy_given(dir: &Path, given: &[Given]) -> Result<(), Failure> {
+    if given.is_empty() {
+        return Ok(());
+    }
+    let data = dir.join(DATA);
+    fs::create_dir_all(&data).map_err(|e| format!("{}: cannot create it: {e}", data.display()))?;
+    for file in given {
+        let to = data.join(&file.name);
+        if !same_file(&file.path, &to) {
+            fs::copy(&file.path, &to).map_err(|e| {
+                format!(
+                    "cannot copy {} to {}: {e}",
+                    file.path.display(),
+                    to.display()
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -96,15 +177,28 @@ fn pin_example(suite: &Suite) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_next_steps(dir: &Path, program: &str) {
+fn print_next_steps(dir: &Path, program: &str, reference: &Path) {
     let dir = dir.display();
+    let student = student_file(reference);
     println!("Made the suite {dir}, with {program} as its reference and one example case, pinned.");
     println!("Next:");
     println!("  edit {dir}/{EXAMPLE}.yaml and add cases beside it (one .yaml file each);");
     println!("  referee cases update {dir}            # shows what the reference prints for each");
     println!("  referee cases update --accept {dir}   # pins it");
-    println!("  referee check --cases {dir} student.c # one program on the public cases");
+    println!("  referee check --cases {dir} {student}   # one program on the public cases");
     println!("  referee grade --cases {dir} --out results submissions/");
+}
+
+/// A student's program in the reference's language, for the hints:
+/// `student.py` for a Python reference.
+fn student_file(reference: &Path) -> &'static str {
+    match reference.extension().and_then(|e| e.to_str()) {
+        Some("c") => "student.c",
+        Some("cpp" | "cc" | "cxx") => "student.cpp",
+        Some("py") => "student.py",
+        Some("java") => "Student.java",
+        _ => "student",
+    }
 }
 
 /// The suite's settings, each commented; with `ends`, every case's
@@ -121,6 +215,9 @@ fn suite_yaml(program: &str, dir: &Path, ends: bool) -> String {
          # there as Ctrl-D does (or make the suite with --end-of-input):\n  \
          # end_of_input: true\n"
     };
+    let stem = Path::new(program)
+        .file_stem()
+        .map_or_else(|| program.to_string(), |s| s.to_string_lossy().into_owned());
     let title = std::path::absolute(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -139,6 +236,9 @@ fn suite_yaml(program: &str, dir: &Path, ends: bool) -> String {
 # The instructor's program: a C, C++ or Python source, or an executable,
 # built with the flags below and run as students' programs are.
 reference: {program}
+# How students run it: pins and explanations show `python3 {stem}.py`,
+# `./{stem}`, `java {stem}` (and what reports call the suite).
+name: {stem}
 title: {title}
 
 # Files every run finds in its working folder, and the compiler beside
@@ -187,18 +287,63 @@ compile:
     )
 }
 
-/// The example case, with the lines it types.
-fn example_yaml(input: &[String], args: &[String]) -> String {
-    let args = if args.is_empty() {
+/// What the example case gives the program and asks of it.
+struct Example<'a> {
+    input: &'a [String],
+    args: &'a [String],
+    files: &'a [Given],
+    outputs: &'a [String],
+}
+
+/// The example case: the lines it types, its arguments, the files it
+/// gives and the files it asks for.
+fn example_yaml(example: &Example<'_>) -> String {
+    let list = |items: &[String]| {
+        let quoted: Vec<String> = items.iter().map(|a| quoted(a)).collect();
+        format!("[{}]", quoted.join(", "))
+    };
+    let args = if example.args.is_empty() {
         String::new()
     } else {
-        let quoted: Vec<String> = args.iter().map(|a| quoted(a)).collect();
         format!(
-            "# The program's command-line arguments, as written (no shell).\nargs: [{}]\n",
-            quoted.join(", ")
+            "# The program's command-line arguments, as written (no shell).\nargs: {}\n",
+            list(example.args)
         )
     };
-    let lines: Vec<String> = input.iter().map(|l| format!("  - {}", quoted(l))).collect();
+    let files = if example.files.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<String> = example
+            .files
+            .iter()
+            .map(|f| {
+                format!(
+                    "  {}: {}",
+                    quoted(&f.name),
+                    quoted(&format!("{DATA}/{}", f.name))
+                )
+            })
+            .collect();
+        format!(
+            "# Files put in the program's working folder first: its name there, and\n\
+             # the file of this folder it is a copy of.\nfiles:\n{}\n",
+            lines.join("\n")
+        )
+    };
+    let outputs = if example.outputs.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "# Files the program must leave there, each compared with the reference's.\n\
+             outputs: {}\n",
+            list(example.outputs)
+        )
+    };
+    let lines: Vec<String> = example
+        .input
+        .iter()
+        .map(|l| format!("  - {}", quoted(l)))
+        .collect();
     let input = if lines.is_empty() {
         "input: []   # the lines typed, one each time the program waits to read".to_string()
     } else {
@@ -213,7 +358,7 @@ fn example_yaml(input: &[String], args: &[String]) -> String {
          description: An example run.\n\
          visibility: public\n\
          points: 1\n\
-         {args}{input}\n"
+         {args}{files}{outputs}{input}\n"
     )
 }
 
@@ -227,16 +372,25 @@ fn quoted(line: &str) -> String {
 mod tests {
     use super::*;
 
+    fn typed(input: &[String], args: &[String]) -> String {
+        example_yaml(&Example {
+            input,
+            args,
+            files: &[],
+            outputs: &[],
+        })
+    }
+
     #[test]
     fn typed_lines_are_quoted_whatever_they_hold() {
-        let text = example_yaml(&["007".into(), "yes".into(), "say \"hi\"".into()], &[]);
+        let text = typed(&["007".into(), "yes".into(), "say \"hi\"".into()], &[]);
         assert!(
             text.contains("  - \"007\"\n  - \"yes\"\n  - \"say \\\"hi\\\"\""),
             "{text}"
         );
-        assert!(example_yaml(&[], &[]).contains("input: []"));
-        let with = example_yaml(&[], &["13".into(), "a b".into()]);
+        assert!(typed(&[], &[]).contains("input: []"));
+        let with = typed(&[], &["13".into(), "a b".into()]);
         assert!(with.contains("args: [\"13\", \"a b\"]\n"), "{with}");
-        assert!(!example_yaml(&[], &[]).contains("args"));
+        assert!(!typed(&[], &[]).contains("args"));
     }
 }
