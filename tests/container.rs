@@ -86,29 +86,58 @@ fn shared_folder() -> tempfile::TempDir {
     dir
 }
 
-/// The classes graded: a built-in game, and a lab of one's own (C, C++
-/// and Python students, its own reference).
-const CLASSES: [(&str, &str); 2] = [
+/// The classes graded, in the folder [`copy_classes`] makes: a built-in
+/// game, a lab of one's own (C, C++ and Python students, its own
+/// reference), and the same lab's Java students (the image has a JDK).
+const CLASSES: [(&str, &str); 3] = [
     ("--game connect4", "examples/class"),
     (
         "--cases /repo/examples/temperature",
         "examples/temperature-class",
     ),
+    ("--cases /repo/examples/temperature", "java-class"),
 ];
+
+/// Copies the examples and the Java students into `into`: the repository
+/// may sit in a folder only its owner may enter (a clone made in `mktemp
+/// -d`), so the container's user reads a copy. The Java student whose
+/// program never reads (it would cost the time limit of every case in
+/// every setting) is left out.
+fn copy_classes(into: &Path) {
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(root().join("examples"))
+        .arg(into)
+        .status()
+        .expect("cp runs");
+    assert!(copied.success());
+    let java = into.join("java-class");
+    fs::create_dir_all(&java).unwrap();
+    for entry in fs::read_dir(root().join("tests/fixtures/java/class")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n != "frank.java") {
+            let copied = Command::new("cp").arg("-r").arg(&path).arg(&java).status();
+            assert!(copied.expect("cp runs").success());
+        }
+    }
+}
 
 /// Grades each class on the machine; the results folders.
 fn graded_on_the_machine(work: &Path) -> Vec<PathBuf> {
+    let tree = work.join("tree");
+    fs::create_dir_all(&tree).unwrap();
+    copy_classes(&tree);
     CLASSES
         .iter()
         .enumerate()
         .map(|(i, (suite, class))| {
             let out = work.join(format!("machine{i}"));
-            let suite = suite.replace("/repo", root().to_str().unwrap());
+            let suite = suite.replace("/repo", tree.to_str().unwrap());
             let mut args: Vec<String> = vec!["grade".into()];
             args.extend(suite.split(' ').map(String::from));
             args.extend(["--jobs", "2", "--out"].map(String::from));
             args.push(out.display().to_string());
-            args.push(root().join(class).display().to_string());
+            args.push(tree.join(class).display().to_string());
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let output = common::referee_in(work, &args);
             assert!(output.status.success(), "{}", text(&output));
@@ -124,15 +153,7 @@ fn a_class_grades_in_a_default_container_exactly_as_on_the_machine() {
     let machine = graded_on_the_machine(work.path());
     for setting in [Setting::Root, Setting::User, Setting::Ptrace] {
         let out = shared_folder();
-        // The repository may sit in a folder only its owner may enter (a
-        // clone made in `mktemp -d`): the container's user reads a copy.
-        let copied = Command::new("cp")
-            .arg("-r")
-            .arg(root().join("examples"))
-            .arg(out.path())
-            .status()
-            .expect("cp runs");
-        assert!(copied.success());
+        copy_classes(out.path());
         let mut script = String::from("set -e; cd /tmp; referee doctor; ");
         for (i, (suite, class)) in CLASSES.iter().enumerate() {
             script.push_str(&format!(
@@ -149,6 +170,11 @@ fn a_class_grades_in_a_default_container_exactly_as_on_the_machine() {
         );
         assert!(output.status.success(), "{setting:?}: {said}");
         assert!(said.contains("Grading works"), "{setting:?}: {said}");
+        // The image's JDK builds and runs a class in the sandbox there.
+        assert!(
+            said.contains("a class builds and runs in the sandbox (the JDK at"),
+            "{setting:?}: {said}"
+        );
         // Checked builds run there too, holding their own memory where
         // the container's groups are read-only (tests/held.rs attacks it).
         assert!(

@@ -162,7 +162,7 @@ pub fn container_image() -> &'static str {
             .status()
             .expect("bash runs tests/container/image.sh");
         assert!(made.success(), "the test image could not be made");
-        std::env::var("REFEREE_TEST_IMAGE").unwrap_or_else(|_| "referee-test:bookworm".into())
+        std::env::var("REFEREE_TEST_IMAGE").unwrap_or_else(|_| "referee-test:bookworm-jdk".into())
     })
 }
 
