@@ -3,7 +3,7 @@
 //! UndefinedBehaviorSanitizer, debug information, frame pointers kept),
 //! and once more for the compiler's warnings only. It is made when first
 //! asked for: a default `grade` asks only for a program that failed a
-//! case.
+//! case (and, in a suite that counts leaks, for its first case).
 //!
 //! Its runs are in [`super::sanitized`]; grades never come from them.
 
@@ -37,9 +37,9 @@ pub const SANITIZER_FLAGS: &[&str] = &[
 /// count what is still allocated when the program ends where a run asks
 /// for it (a suite's `leaks: true`), and otherwise only pass the call on.
 /// Only the program's objects are wrapped: the C library's allocations
-/// (stdio's buffers) never reach them. The C++ operators are wrapped
-/// where the options' source is compiled as C++; in a C program nothing
-/// calls them, and a wrap of nothing called changes nothing.
+/// (stdio's buffers) never reach them, nor C++'s library's. In a C
+/// program nothing calls C++'s `new` and `delete`: the sanitizer's
+/// runtime, linked statically, still defines what their wrappers call.
 const WRAPPED: &str = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,\
     --wrap=strdup,--wrap=strndup,--wrap=getline,--wrap=getdelim,\
     --wrap=_Znwm,--wrap=_Znam,--wrap=_ZdlPv,--wrap=_ZdaPv,--wrap=_ZdlPvm,--wrap=_ZdaPvm";
@@ -56,8 +56,10 @@ const WRAPPED: &str = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=fre
 /// as C with the program's own flags, so it is written to draw no
 /// warning.
 const OPTIONS_SOURCE: &str = r#"/* Written by referee for the checked build: the sanitizers' options,
-   read from the environment, and, where nothing else holds a run's memory,
-   the hold (see referee's src/submission/checked.rs and hold.rs). */
+   read from the environment; where a suite asks, the count of what the
+   program still holds when it ends; and, where nothing else holds a
+   run's memory, the hold (see referee's src/submission/checked.rs and
+   hold.rs). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -226,10 +228,9 @@ static unsigned long referee_mapped(unsigned long most)
    run that ends normally (an atexit handler registered here, before any
    of the program's, runs last) what is still allocated is written to
    <file>: the bytes and blocks, and the places that allocated the most.
-   The C library's own allocations (stdio's buffers) never come here. */
-#ifdef __cplusplus
-extern "C" {
-#endif
+   The C library's own allocations (stdio's buffers) never come here.
+   The table is mapped before the hold measures what is mapped: it costs
+   the program nothing of its memory limit but the pages it touches. */
 
 #define REFEREE_SLOTS (1UL << 20)
 #define REFEREE_MOST (REFEREE_SLOTS / 4 * 3)
@@ -326,6 +327,20 @@ static void referee_forget(void *pointer)
     referee_unlock();
 }
 
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__wrap_realloc(void *old, size_t size);
+void __wrap_free(void *pointer);
+char *__wrap_strdup(const char *text);
+char *__wrap_strndup(const char *text, size_t most);
+ssize_t __wrap_getline(char **line, size_t *size, FILE *stream);
+ssize_t __wrap_getdelim(char **line, size_t *size, int delimiter, FILE *stream);
+void *__wrap__Znwm(size_t size);
+void *__wrap__Znam(size_t size);
+void __wrap__ZdlPv(void *pointer);
+void __wrap__ZdaPv(void *pointer);
+void __wrap__ZdlPvm(void *pointer, size_t size);
+void __wrap__ZdaPvm(void *pointer, size_t size);
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t count, size_t size);
 void *__real_realloc(void *pointer, size_t size);
@@ -401,21 +416,22 @@ __attribute__((no_sanitize("address", "undefined")))
 ssize_t __wrap_getline(char **line, size_t *size, FILE *stream)
 {
     char *old = *line;
-    ssize_t read = __real_getline(line, size, stream);
+    ssize_t got = __real_getline(line, size, stream);
     referee_line(old, line, size, __builtin_return_address(0));
-    return read;
+    return got;
 }
 
 __attribute__((no_sanitize("address", "undefined")))
 ssize_t __wrap_getdelim(char **line, size_t *size, int delimiter, FILE *stream)
 {
     char *old = *line;
-    ssize_t read = __real_getdelim(line, size, delimiter, stream);
+    ssize_t got = __real_getdelim(line, size, delimiter, stream);
     referee_line(old, line, size, __builtin_return_address(0));
-    return read;
+    return got;
 }
 
-#ifdef __cplusplus
+/* C++'s new and delete (the options' source is compiled as C, so
+   under their linked names). */
 void *__real__Znwm(size_t size);
 void *__real__Znam(size_t size);
 void __real__ZdlPv(void *pointer);
@@ -466,7 +482,6 @@ void __wrap__ZdaPvm(void *pointer, size_t size)
     referee_forget(pointer);
     __real__ZdaPvm(pointer, size);
 }
-#endif
 
 /* A number, in `base`, at the end of `buffer` (of 24 bytes): where it
    starts. */
@@ -591,9 +606,6 @@ static void referee_leaks_start(void)
         return;
     referee_blocks = (struct referee_block *)table;
 }
-#ifdef __cplusplus
-}
-#endif
 
 __attribute__((no_sanitize("address", "undefined")))
 static void referee_hold(void)

@@ -1,0 +1,181 @@
+//! Leaks: in a suite that counts them (`leaks: true`), memory a C or C++
+//! program still holds when it ends is a diagnosis, with how much and
+//! where it was allocated, found in the sandbox (no `ptrace`) and never
+//! changing a score. The C library's own buffers are not the program's;
+//! a run that crashed or was stopped has no leak verdict. The programs
+//! are in tests/fixtures/leaks, beside a Speller-like suite.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::*;
+use serde_json::Value;
+
+/// The Speller-like suite, copied into `w` (`leaks: true` taken out
+/// where `!leaks`).
+fn speller(w: &Path, leaks: bool) -> PathBuf {
+    let suite = w.join(if leaks { "speller" } else { "speller-no-leaks" });
+    fs::create_dir_all(&suite).unwrap();
+    for entry in fs::read_dir(test_file("fixtures/leaks/speller")).unwrap() {
+        let from = entry.unwrap().path();
+        fs::copy(&from, suite.join(from.file_name().unwrap())).unwrap();
+    }
+    if !leaks {
+        let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
+        assert!(yaml.contains("leaks: true\n"), "{yaml}");
+        fs::write(suite.join("suite.yaml"), yaml.replace("leaks: true\n", "")).unwrap();
+    }
+    suite
+}
+
+/// A class in `w` of the fixtures named `programs` (file names).
+fn class(w: &Path, programs: &[&str]) -> PathBuf {
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    for name in programs {
+        let from = test_file(&format!("fixtures/leaks/{name}"));
+        fs::copy(from, class.join(name)).unwrap();
+    }
+    class
+}
+
+/// `class` graded on `suite` with `extra` arguments: its results.json.
+fn graded(w: &Path, suite: &Path, class: &Path, name: &str, extra: &[&str]) -> Value {
+    let out_dir = w.join(name);
+    let mut args = vec![
+        "grade",
+        "--cases",
+        suite.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    args.push(class.to_str().unwrap());
+    let out = referee_in(w, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    read_json(&out_dir.join("results.json"))
+}
+
+fn diagnoses(results: &Value, id: &str) -> Vec<Value> {
+    let s = student(results, id);
+    assert_eq!(s["diagnosis_trouble"], Value::Null, "{id}: {s}");
+    s["diagnostics"].as_array().cloned().unwrap_or_default()
+}
+
+/// The leak diagnoses of `id`.
+fn leaks(results: &Value, id: &str) -> Vec<Value> {
+    diagnoses(results, id)
+        .into_iter()
+        .filter(|d| d["kind"] == "leak")
+        .collect()
+}
+
+/// A Speller whose `unload` frees nothing is told how much it still
+/// held and where it allocated it, on its first case, where every case
+/// passes (as check50's valgrind check tells it); the same program with
+/// an `unload` that frees, and one that frees all its own while the C
+/// library keeps buffers of its own, are quiet; so is a C++ program's
+/// `std::string` and `std::vector`, while its `new` without `delete` is
+/// found. No score moves.
+#[test]
+fn a_planted_leak_is_found_with_its_bytes_and_the_line_of_its_malloc() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = speller(w, true);
+    let class = class(
+        w,
+        &["leaks.c", "frees.c", "buffers.c", "new-without-delete.cpp"],
+    );
+    let results = graded(w, &suite, &class, "out", &[]);
+    for id in ["leaks", "frees", "buffers"] {
+        assert_eq!(student(&results, id)["score"], 2.0, "{id}");
+    }
+    let found = leaks(&results, "leaks");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let d = &found[0];
+    // Three nodes of 56 bytes, from the `malloc` in `load`.
+    assert_eq!(
+        d["message"],
+        "168 bytes in 3 blocks still allocated when the program ended, \
+         allocated at leaks.c:23 in load",
+        "{d}"
+    );
+    assert_eq!(d["file"], "leaks.c", "{d}");
+    assert_eq!(d["line"], 23, "{d}");
+    assert_eq!(d["function"], "load", "{d}");
+    assert_eq!(d["source"], "node *n = malloc(sizeof(node));", "{d}");
+    // Passed everywhere: only the first case ran from the checked build.
+    assert_eq!(d["case"], "fruit", "{d}");
+    assert_eq!(d["count"], 1, "{d}");
+    assert_eq!(diagnoses(&results, "frees"), Vec::<Value>::new());
+    assert_eq!(diagnoses(&results, "buffers"), Vec::<Value>::new());
+
+    let cpp = leaks(&results, "new-without-delete");
+    assert_eq!(cpp.len(), 1, "{cpp:?}");
+    assert_eq!(cpp[0]["line"], 21, "{}", cpp[0]);
+    assert_eq!(cpp[0]["function"], "main", "{}", cpp[0]);
+    let message = cpp[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains(" in 3 blocks still allocated"),
+        "{message}"
+    );
+
+    // Every case run again: the leak is one diagnosis of two runs, and
+    // the scores are the same.
+    let every = graded(w, &suite, &class, "every", &["--diagnose"]);
+    let again = leaks(&every, "leaks");
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0]["count"], 2, "{}", again[0]);
+    assert_eq!(diagnoses(&every, "frees"), Vec::<Value>::new());
+    assert_eq!(diagnoses(&every, "buffers"), Vec::<Value>::new());
+    for id in ["leaks", "frees", "buffers", "new-without-delete"] {
+        assert_eq!(
+            student(&every, id)["score"],
+            student(&results, id)["score"],
+            "{id}"
+        );
+    }
+}
+
+/// A suite that does not ask for leaks says none, even with every case
+/// run from the checked build.
+#[test]
+fn a_suite_without_leaks_says_none() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = speller(w, false);
+    let program = class(w, &["leaks.c"]).join("leaks.c");
+    let results = graded(w, &suite, &program, "out", &["--diagnose"]);
+    assert_eq!(diagnoses(&results, "leaks"), Vec::<Value>::new());
+}
+
+/// A run that crashed, or was stopped when its time ran out, holding
+/// every node it loaded, has no leak verdict: the crash is diagnosed as
+/// ever, and nothing more.
+#[test]
+fn a_run_that_crashed_or_timed_out_has_no_leak() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = speller(w, true);
+    let class = class(w, &["leaks-then-crashes.c", "leaks-then-loops.c"]);
+    let results = graded(w, &suite, &class, "out", &["--diagnose"]);
+    let verdicts = |id: &str| -> Vec<String> {
+        student(&results, id)["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(verdicts("leaks-then-crashes"), ["crashed", "crashed"]);
+    assert_eq!(verdicts("leaks-then-loops"), ["timeout", "timeout"]);
+    let crashed = diagnoses(&results, "leaks-then-crashes");
+    let kinds: Vec<&str> = crashed
+        .iter()
+        .map(|d| d["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["bad-address"], "{crashed:?}");
+    assert_eq!(leaks(&results, "leaks-then-loops"), Vec::<Value>::new());
+}
