@@ -758,12 +758,7 @@ fn explain_crash(outcome: &mut CaseOutcome) {
     if outcome.judgement.verdict != Verdict::Crashed {
         return;
     }
-    // Memory still held at the end never made a program crash.
-    let cause = outcome
-        .diagnoses
-        .iter()
-        .find(|d| d.found == Found::Run && d.kind != DiagnosisKind::Leak);
-    let Some(cause) = cause else {
+    let Some(cause) = outcome.diagnoses.iter().find(|d| d.found == Found::Run) else {
         return;
     };
     let mut said = cause.located();

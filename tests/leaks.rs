@@ -207,3 +207,67 @@ fn a_leak_is_found_where_the_build_holds_itself() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["line"], 23, "{}", found[0]);
 }
+
+/// A course library (`link:`) that keeps memory of its own to the end
+/// (a buffer it allocates once) is no student's leak: only what the
+/// student's own code allocated counts, and is placed there.
+#[test]
+fn a_course_librarys_own_memory_is_not_the_students_leak() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("sum-lab");
+    fs::create_dir_all(&suite).unwrap();
+    for file in ["course.h", "sum.c"] {
+        fs::copy(
+            test_file(&format!("fixtures/library/{file}")),
+            suite.join(file),
+        )
+        .unwrap();
+    }
+    // The library's line is kept in a block allocated once and never
+    // freed.
+    fs::write(
+        suite.join("course.c"),
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"course.h\"\n\
+         static char *line;\n\
+         char *get_word(const char *prompt) {\n    printf(\"%s\", prompt);\n    fflush(stdout);\n    \
+         if (line == NULL && (line = malloc(256)) == NULL) return NULL;\n    \
+         if (!fgets(line, 256, stdin)) return NULL;\n    \
+         line[strcspn(line, \"\\n\")] = '\\0';\n    return line;\n}\n\
+         int add(int a, int b) { return a + b; }\n",
+    )
+    .unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: sum.c\nsupport: [course.h]\nlink: [course.c]\nleaks: true\n\
+         defaults:\n  visibility: public\n",
+    )
+    .unwrap();
+    fs::write(suite.join("adds.yaml"), "input: ['2', '3']\n").unwrap();
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(suite.join("sum.c"), class.join("right.c")).unwrap();
+    // Keeps a copy of each number it read, and frees neither.
+    fs::write(
+        class.join("keeps.c"),
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <course.h>\n\n\
+         int main(void) {\n    char *a = strdup(get_word(\"a: \"));\n    \
+         char *b = strdup(get_word(\"b: \"));\n    \
+         printf(\"%d\\n\", add(atoi(a), atoi(b)));\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let results = graded(w, &suite, &class, "out", &[]);
+    assert_eq!(diagnoses(&results, "right"), Vec::<Value>::new());
+    let found = leaks(&results, "keeps");
+    assert_eq!(found.len(), 1, "{found:?}");
+    // Two copies of two bytes ("2" and "3"), not the library's 256.
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("4 bytes in 2 blocks still allocated"),
+        "{}",
+        found[0]
+    );
+    assert_eq!(found[0]["file"], "keeps.c", "{}", found[0]);
+}
