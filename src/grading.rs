@@ -707,14 +707,17 @@ impl Diagnosing<'_> {
         if !self.checker.applies() {
             return;
         }
-        let wanted = match settings
-            .diagnose
-            .wants(case, Kind::of(outcome.judgement.verdict))
-        {
+        let kind = Kind::of(outcome.judgement.verdict);
+        let wanted = match settings.diagnose.wants(case, kind) {
             // A suite that counts leaks has its first case run from the
             // checked build even where it passes: a leak is found where
             // the output is right, as check50's valgrind check finds it.
-            Wanted::No => suite.leaks && rerun.index == 0 && settings.diagnose != Diagnose::Never,
+            Wanted::No => {
+                suite.leaks
+                    && kind == Kind::Passed
+                    && rerun.index == 0
+                    && settings.diagnose != Diagnose::Never
+            }
             Wanted::Yes => true,
             Wanted::IfAmongFirst => self.reruns.among_first(rerun.index, rerun.stop),
         };
