@@ -303,3 +303,59 @@ fn many_blocks_freed_in_any_order_leave_exactly_the_unfreed_ones() {
         found[0]
     );
 }
+
+/// The project's correct programs, which free what they allocate (or
+/// allocate nothing but what the C and C++ libraries keep for
+/// themselves: stdio's buffers, `std::cout`'s, `std::string`'s), stay
+/// quiet with leaks counted on every case: the temperature class (C and
+/// C++ students) and Pentago's correct programs in C and C++.
+#[test]
+fn correct_programs_stay_quiet_with_leaks_counted() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let with_leaks = |from: &Path, name: &str| {
+        let suite = w.join(name);
+        fs::create_dir_all(&suite).unwrap();
+        for entry in fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                fs::copy(&path, suite.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
+        fs::write(suite.join("suite.yaml"), format!("{yaml}\nleaks: true\n")).unwrap();
+        suite
+    };
+    let quiet = |results: &Value| {
+        for s in results["submissions"].as_array().unwrap() {
+            let id = s["id"].as_str().unwrap();
+            assert_eq!(leaks(results, id), Vec::<Value>::new(), "{id}");
+        }
+    };
+    let temperature = with_leaks(&root().join("examples/temperature"), "temperature");
+    let class = root().join("examples/temperature-class");
+    quiet(&graded(
+        w,
+        &temperature,
+        &class,
+        "temperature-out",
+        &["--diagnose"],
+    ));
+
+    let pentago = with_leaks(&root().join("cases/pentago"), "pentago");
+    let players = w.join("pentago-class");
+    fs::create_dir_all(&players).unwrap();
+    for (from, name) in [
+        ("fixtures/pentago/correct.c", "correct.c"),
+        ("fixtures/languages/pentago.cpp", "correct-cpp.cpp"),
+    ] {
+        fs::copy(test_file(from), players.join(name)).unwrap();
+    }
+    quiet(&graded(
+        w,
+        &pentago,
+        &players,
+        "pentago-out",
+        &["--diagnose"],
+    ));
+}
