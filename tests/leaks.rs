@@ -16,18 +16,26 @@ use serde_json::Value;
 /// The Speller-like suite, copied into `w` (`leaks: true` taken out
 /// where `!leaks`).
 fn speller(w: &Path, leaks: bool) -> PathBuf {
-    let suite = w.join(if leaks { "speller" } else { "speller-no-leaks" });
-    fs::create_dir_all(&suite).unwrap();
-    for entry in fs::read_dir(test_file("fixtures/leaks/speller")).unwrap() {
-        let from = entry.unwrap().path();
-        fs::copy(&from, suite.join(from.file_name().unwrap())).unwrap();
-    }
+    let name = if leaks { "speller" } else { "speller-no-leaks" };
+    let suite = copied(&test_file("fixtures/leaks/speller"), &w.join(name));
     if !leaks {
         let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
         assert!(yaml.contains("leaks: true\n"), "{yaml}");
         fs::write(suite.join("suite.yaml"), yaml.replace("leaks: true\n", "")).unwrap();
     }
     suite
+}
+
+/// The files of the folder `from` copied into a new folder `to`.
+fn copied(from: &Path, to: &Path) -> PathBuf {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    to.to_path_buf()
 }
 
 /// A class in `w` of the fixtures named `programs` (file names).
@@ -314,14 +322,7 @@ fn correct_programs_stay_quiet_with_leaks_counted() {
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
     let with_leaks = |from: &Path, name: &str| {
-        let suite = w.join(name);
-        fs::create_dir_all(&suite).unwrap();
-        for entry in fs::read_dir(from).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_file() {
-                fs::copy(&path, suite.join(path.file_name().unwrap())).unwrap();
-            }
-        }
+        let suite = copied(from, &w.join(name));
         let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
         fs::write(suite.join("suite.yaml"), format!("{yaml}\nleaks: true\n")).unwrap();
         suite
