@@ -253,20 +253,13 @@ impl Prepared<'_> {
             .collect();
         drop(symbols);
         let (_, most) = placed.first()?;
-        let bytes = placed.iter().map(|(s, _)| s.bytes).sum::<u64>();
-        let blocks = placed.iter().map(|(s, _)| s.blocks).sum::<u64>();
-        let at_least = if held.missed > 0 { "at least " } else { "" };
-        let function = most
-            .function
-            .as_ref()
-            .map(|f| format!(" in {f}"))
-            .unwrap_or_default();
-        let message = format!(
-            "{at_least}{} still allocated when the program ended, allocated at {}:{}{function}",
-            leaks::amount(bytes, blocks),
-            most.file,
-            most.line
-        );
+        let sites: Vec<leaks::Site> = placed.iter().map(|(site, _)| **site).collect();
+        let at = leaks::Place {
+            file: &most.file,
+            line: most.line,
+            function: most.function.as_deref(),
+        };
+        let message = leaks::message(&sites, held.missed, &at);
         let mut d = Diagnosis::new(Kind::Leak, Found::Run, &message);
         d.file = Some(most.file.clone());
         d.line = Some(most.line);
