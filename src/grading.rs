@@ -17,7 +17,7 @@ use crate::call::{self, Call};
 use crate::case::{Case, Suite};
 use crate::compare::{self, LineDiff, Options, Region};
 use crate::diagnose::checks::{self, Checker};
-use crate::diagnose::diagnosis::{Diagnosis, Found};
+use crate::diagnose::diagnosis::{Diagnosis, Found, Kind as DiagnosisKind};
 use crate::diagnose::Diagnoses;
 use crate::expected::ReferenceRun;
 use crate::fault::Fault;
@@ -707,11 +707,17 @@ impl Diagnosing<'_> {
         if !self.checker.applies() {
             return;
         }
-        let wanted = match settings
-            .diagnose
-            .wants(case, Kind::of(outcome.judgement.verdict))
-        {
-            Wanted::No => false,
+        let kind = Kind::of(outcome.judgement.verdict);
+        let wanted = match settings.diagnose.wants(case, kind) {
+            // A suite that counts leaks has its first case run from the
+            // checked build even where it passes: a leak is found where
+            // the output is right, as check50's valgrind check finds it.
+            Wanted::No => {
+                suite.leaks
+                    && kind == Kind::Passed
+                    && rerun.index == 0
+                    && settings.diagnose != Diagnose::Never
+            }
             Wanted::Yes => true,
             Wanted::IfAmongFirst => self.reruns.among_first(rerun.index, rerun.stop),
         };
@@ -719,9 +725,26 @@ impl Diagnosing<'_> {
             return;
         }
         let _shared = ALONE.read().unwrap_or_else(|e| e.into_inner());
-        outcome.diagnoses = self.checker.run_case(case, &suite.support, settings.feed);
+        let mut found = self
+            .checker
+            .run_case(case, &suite.support, settings.feed, suite.leaks);
+        if !ended_by_itself(outcome.judgement.verdict) {
+            // A run that crashed or was stopped has no leak verdict: what
+            // it held, it held when it was stopped.
+            found.retain(|d| d.kind != DiagnosisKind::Leak);
+        }
+        outcome.diagnoses = found;
         explain_crash(outcome);
     }
+}
+
+/// Whether a run judged `verdict` ended by itself (not crashed, nor
+/// stopped by a limit or by its input running out).
+fn ended_by_itself(verdict: Verdict) -> bool {
+    matches!(
+        verdict,
+        Verdict::Pass | Verdict::FormatDiffers | Verdict::WrongOutput
+    )
 }
 
 /// Which case is diagnosed, among the submission's, and what stops the

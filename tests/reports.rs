@@ -664,13 +664,14 @@ fn every_kind() -> Vec<referee::diagnose::Kind> {
         FormatMismatch,
         Undefined,
         Exception,
+        Leak,
     ];
     for kind in all {
         match kind {
             ReadPastEnd | ReadBeforeStart | WritePastEnd | WriteBeforeStart | StackOverrun
             | UseAfterFree | DoubleFree | BadFree | UseAfterScope | BadAddress | StackExhausted
             | Uninitialized | MissingReturn | SignedOverflow | DivisionByZero | BadShift
-            | IndexOutOfBounds | FormatMismatch | Undefined | Exception => {}
+            | IndexOutOfBounds | FormatMismatch | Undefined | Exception | Leak => {}
         }
     }
     all.to_vec()

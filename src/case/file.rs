@@ -65,6 +65,10 @@ pub struct SuiteFile {
     /// Named regions of the output that a case's `format` can grade.
     #[serde(default)]
     pub regions: Vec<GradedRegionFile>,
+    /// Whether memory a C or C++ program still holds when it ends is a
+    /// diagnosis (a Speller-like lab's `unload`).
+    #[serde(default)]
+    pub leaks: bool,
 }
 
 /// A region a case can grade: from the first line matching `from` (the

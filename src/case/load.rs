@@ -114,6 +114,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         regions,
         compile,
         explore_points: suite_file.explore_points.map_or(0.0, |p| p.0),
+        leaks: suite_file.leaks,
         problems: Vec::new(),
         rubric: suite_file
             .rubric

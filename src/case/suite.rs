@@ -147,6 +147,10 @@ pub struct Suite {
     /// Points for playing every generated game as the reference does
     /// (`grade --explore`); 0 unless the suite says.
     pub explore_points: f64,
+    /// Whether a C or C++ program's memory still allocated when it ends
+    /// is diagnosed (`leaks: true`): its first case then runs from the
+    /// checked build even where it passes.
+    pub leaks: bool,
     /// Case files that could not be loaded, each with why.
     pub problems: Vec<Problem>,
     /// The handout's rubric, when `suite.yaml` gives it.

@@ -135,7 +135,7 @@ fn reference_breaks(suite: &Suite) -> Vec<Problem> {
     }
     let mut found = Diagnoses::default();
     for case in suite.cases.iter().filter(|c| c.call.is_none()) {
-        found.extend(checker.run_case(case, &suite.support, Feed::Interactive));
+        found.extend(checker.run_case(case, &suite.support, Feed::Interactive, suite.leaks));
     }
     found.extend(checker.compiler_found());
     if let Some(why) = checker.trouble() {

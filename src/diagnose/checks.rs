@@ -7,12 +7,14 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::diagnosis::{bounded, Diagnosis, Found, Kind};
-use super::sanitizer::{self, Found as Report};
+use super::leaks;
+use super::sanitizer::{self, Found as Report, Frame, PROGRAM};
 use super::symbols::Symbols;
 use super::{traceback, warnings};
 use crate::case::Case;
 use crate::run::{Ending, Feed, RunResult};
 use crate::submission::checked::{self, CheckError, Checked};
+use crate::submission::sanitized::{Checks, LEAKS};
 use crate::submission::{self, Built, Support};
 use crate::transcript::Transcript;
 
@@ -148,18 +150,29 @@ impl<'b> Checker<'b> {
 
     /// Runs `case` from the checked build (the suite's `support` and the
     /// case's files given as to the graded run) and says what its
-    /// sanitizers found. Nothing where there is no checked build, or
+    /// sanitizers found, and, where `leaks`, the memory it still held
+    /// when it ended. Nothing where there is no checked build, or
     /// where the run could not be made ([`Checker::trouble`] then says
     /// why): a diagnosis missing never costs a grade.
-    pub fn run_case(&self, case: &Case, support: &[Support], feed: Feed) -> Vec<Diagnosis> {
+    pub fn run_case(
+        &self,
+        case: &Case,
+        support: &[Support],
+        feed: Feed,
+        leaks: bool,
+    ) -> Vec<Diagnosis> {
         let Ok(prepared) = self.prepared() else {
             return Vec::new();
         };
         let program = prepared.checked.program.with_args(&case.args);
         let provided: Vec<Support> = support.iter().chain(&case.files).cloned().collect();
+        let checks = Checks {
+            hold: &prepared.checked.hold,
+            leaks,
+        };
         match submission::execute_checked(
             &program,
-            &prepared.checked.hold,
+            checks,
             case.typed(),
             &case.limits,
             &provided,
@@ -182,10 +195,12 @@ impl Prepared<'_> {
         // Reports are placed after an input line only where the run's
         // one report file was watched line by line: with several (a
         // program that started others) the sizes noted are of them all.
-        let placed = result.reports.len() == 1 && feed == Feed::Interactive;
+        let (held, reports): (Vec<_>, Vec<_>) =
+            result.reports.iter().partition(|r| r.name == LEAKS);
+        let placed = reports.len() == 1 && feed == Feed::Interactive;
         let inputs: Vec<&str> = result.transcript.inputs().collect();
         let mut found = Vec::new();
-        for report in &result.reports {
+        for report in reports {
             for one in sanitizer::parse(&report.text) {
                 let mut d = self.diagnosis(&one);
                 d.case = Some(case.to_string());
@@ -204,7 +219,53 @@ impl Prepared<'_> {
                 found.push(d);
             }
         }
+        // Only a run that ended by itself wrote what it still held; one
+        // that was stopped is no leak, whatever its folder holds.
+        if matches!(result.ending, Ending::Exited(_)) {
+            if let Some(mut d) = held.first().and_then(|r| self.leak(&r.text)) {
+                d.case = Some(case.to_string());
+                found.push(d);
+            }
+        }
         merged(found)
+    }
+
+    /// What a run still held when it ended, as one diagnosis: the memory
+    /// allocated by the student's own files (never the C library's, nor
+    /// the suite's library's), placed where the most of it was
+    /// allocated. Nothing where none is.
+    fn leak(&self, text: &[u8]) -> Option<Diagnosis> {
+        let held = leaks::parse(text)?;
+        let names = self.names();
+        let symbols = self.symbols.as_ref()?;
+        let symbols = symbols.lock().unwrap_or_else(|e| e.into_inner());
+        let placed: Vec<_> = held
+            .sites
+            .iter()
+            .filter_map(|site| {
+                let frame = Frame {
+                    module: PROGRAM.into(),
+                    offset: site.address,
+                };
+                let place = symbols.first_in(std::slice::from_ref(&frame), &names)?;
+                Some((site, place))
+            })
+            .collect();
+        drop(symbols);
+        let (_, most) = placed.first()?;
+        let sites: Vec<leaks::Site> = placed.iter().map(|(site, _)| **site).collect();
+        let at = leaks::Place {
+            file: &most.file,
+            line: most.line,
+            function: most.function.as_deref(),
+        };
+        let message = leaks::message(&sites, held.missed, &at);
+        let mut d = Diagnosis::new(Kind::Leak, Found::Run, &message);
+        d.file = Some(most.file.clone());
+        d.line = Some(most.line);
+        d.function = most.function.clone();
+        d.source = self.line(&most.file, most.line);
+        Some(d)
     }
 
     /// One report placed in the source.
@@ -420,9 +481,13 @@ pub fn try_here() -> Result<Diagnosis, NotHere> {
         .map_err(|e| NotHere::Checked(e.to_string()))?;
     let lines = vec!["7".to_string()];
     let limits = crate::run::Limits::default();
+    let checks = Checks {
+        hold: &prepared.checked.hold,
+        leaks: false,
+    };
     let (_jail, result) = submission::execute_checked(
         &prepared.checked.program,
-        &prepared.checked.hold,
+        checks,
         (&lines).into(),
         &limits,
         &[],

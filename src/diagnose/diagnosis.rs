@@ -58,6 +58,10 @@ pub enum Kind {
     Undefined,
     /// A Python exception nothing caught.
     Exception,
+    /// Memory still allocated when the program ended (a suite's
+    /// `leaks: true`): what a Speller's `unload` that frees nothing
+    /// leaves.
+    Leak,
 }
 
 impl Kind {
@@ -87,6 +91,7 @@ impl Kind {
             Kind::FormatMismatch => "a format that does not match its argument",
             Kind::Undefined => "undefined behaviour",
             Kind::Exception => "an exception nothing caught",
+            Kind::Leak => "memory allocated and never freed (a leak)",
         }
     }
 }

@@ -17,6 +17,7 @@
 pub mod checks;
 pub mod collect;
 pub mod diagnosis;
+pub mod leaks;
 pub mod sanitizer;
 pub mod symbols;
 pub mod traceback;

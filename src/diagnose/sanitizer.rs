@@ -21,6 +21,10 @@ pub const REPORTS_LIMIT: usize = 64;
 /// The most frames kept of one report's stack.
 const FRAMES_LIMIT: usize = 32;
 
+/// The module a sanitizer names the program itself by where it cannot
+/// read its own path; the leak count names its places so too.
+pub const PROGRAM: &str = "/proc/self/exe";
+
 /// One frame of a report's stack: the module (an executable or library,
 /// as the sanitizer named it) and the offset in it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -85,7 +85,7 @@ impl Symbols {
     }
 
     fn is_program(&self, module: &str) -> bool {
-        module == "/proc/self/exe"
+        module == super::sanitizer::PROGRAM
             || Path::new(module)
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy() == self.name)

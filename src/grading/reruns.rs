@@ -12,7 +12,10 @@
 //!   in that case's own explanation;
 //! - the first [`WRONG_RERUNS`] of the other cases it failed, in the
 //!   suite's order (a timeout is never run again: a checked run would
-//!   take three times as long again).
+//!   take three times as long again);
+//! - in a suite that counts leaks (`leaks: true`), its first case where
+//!   it passed, so that memory still held at the end is found where the
+//!   output is right.
 //!
 //! The choice depends only on the cases' verdicts, never on which case
 //! finished first: a case after the first few waits, once judged, until

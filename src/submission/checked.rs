@@ -3,7 +3,7 @@
 //! UndefinedBehaviorSanitizer, debug information, frame pointers kept),
 //! and once more for the compiler's warnings only. It is made when first
 //! asked for: a default `grade` asks only for a program that failed a
-//! case.
+//! case (and, in a suite that counts leaks, for its first case).
 //!
 //! Its runs are in [`super::sanitized`]; grades never come from them.
 
@@ -32,6 +32,18 @@ pub const SANITIZER_FLAGS: &[&str] = &[
     "-static-libubsan",
 ];
 
+/// What the checked build's link adds: the program's own calls of the
+/// allocator go to referee's wrappers (in [`OPTIONS_SOURCE`]), which
+/// count what is still allocated when the program ends where a run asks
+/// for it (a suite's `leaks: true`), and otherwise only pass the call on.
+/// Only the program's objects are wrapped: the C library's allocations
+/// (stdio's buffers) never reach them, nor C++'s library's. In a C
+/// program nothing calls C++'s `new` and `delete`: the sanitizer's
+/// runtime, linked statically, still defines what their wrappers call.
+const WRAPPED: &str = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,\
+    --wrap=strdup,--wrap=strndup,--wrap=getline,--wrap=getdelim,\
+    --wrap=_Znwm,--wrap=_Znam,--wrap=_ZdlPv,--wrap=_ZdaPv,--wrap=_ZdlPvm,--wrap=_ZdaPvm";
+
 /// The source linked into every checked build that gives the
 /// sanitizers their options. They read `ASAN_OPTIONS` and
 /// `UBSAN_OPTIONS` through `/proc/self/environ`, which the sandbox's
@@ -44,12 +56,19 @@ pub const SANITIZER_FLAGS: &[&str] = &[
 /// as C with the program's own flags, so it is written to draw no
 /// warning.
 const OPTIONS_SOURCE: &str = r#"/* Written by referee for the checked build: the sanitizers' options,
-   read from the environment, and, where nothing else holds a run's memory,
-   the hold (see referee's src/submission/checked.rs and hold.rs). */
+   read from the environment; where a suite asks, the count of what the
+   program still holds when it ends; and, where nothing else holds a
+   run's memory, the hold (see referee's src/submission/checked.rs and
+   hold.rs). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <elf.h>
+#include <link.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -202,6 +221,392 @@ static unsigned long referee_mapped(unsigned long most)
     return high - 4096;
 }
 
+/* The leak count: with REFEREE_LEAKS=<file> in the environment, the
+   program's own allocations (its calls of malloc and the rest, which the
+   checked build's link sends here with -Wl,--wrap) are kept in a table,
+   each with its size and the place that asked for it; at the end of a
+   run that ends normally (an atexit handler registered here, before any
+   of the program's, runs last) what is still allocated is written to
+   <file>: the bytes and blocks, and the places that allocated the most.
+   The C library's own allocations (stdio's buffers) never come here.
+   The table is mapped before the hold measures what is mapped: it costs
+   the program nothing of its memory limit but the pages it touches. */
+
+#define REFEREE_SLOTS (1UL << 20)
+#define REFEREE_MOST (REFEREE_SLOTS / 4 * 3)
+#define REFEREE_SITES 256
+#define REFEREE_SAID 32
+
+struct referee_block {
+    unsigned long address;
+    unsigned long size;
+    unsigned long site;
+};
+
+static struct referee_block *referee_blocks;
+static unsigned long referee_kept;
+static unsigned long referee_missed;
+static unsigned long referee_bias;
+static const char *referee_leak_file;
+static volatile char referee_busy;
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_lock(void)
+{
+    while (__atomic_test_and_set(&referee_busy, __ATOMIC_ACQUIRE)) {
+    }
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_unlock(void)
+{
+    __atomic_clear(&referee_busy, __ATOMIC_RELEASE);
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static unsigned long referee_slot(unsigned long address)
+{
+    return (address >> 4) * 0x9e3779b97f4a7c15UL >> 44 & (REFEREE_SLOTS - 1);
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_keep(void *pointer, unsigned long size, void *caller)
+{
+    unsigned long address = (unsigned long)pointer;
+    unsigned long at;
+    if (referee_blocks == 0 || pointer == 0)
+        return;
+    referee_lock();
+    if (referee_kept >= REFEREE_MOST) {
+        referee_missed++;
+        referee_unlock();
+        return;
+    }
+    at = referee_slot(address);
+    while (referee_blocks[at].address != 0 && referee_blocks[at].address != address)
+        at = (at + 1) & (REFEREE_SLOTS - 1);
+    if (referee_blocks[at].address == 0)
+        referee_kept++;
+    referee_blocks[at].address = address;
+    referee_blocks[at].size = size;
+    /* The call's own line: the return address is just after it. */
+    referee_blocks[at].site = (unsigned long)caller - 1 - referee_bias;
+    referee_unlock();
+}
+
+/* Forgets `pointer`, closing the gap it leaves (linear probing keeps no
+   tombstones). */
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_forget(void *pointer)
+{
+    unsigned long address = (unsigned long)pointer;
+    unsigned long at, next;
+    if (referee_blocks == 0 || pointer == 0)
+        return;
+    referee_lock();
+    at = referee_slot(address);
+    while (referee_blocks[at].address != address) {
+        if (referee_blocks[at].address == 0) {
+            referee_unlock();
+            return;
+        }
+        at = (at + 1) & (REFEREE_SLOTS - 1);
+    }
+    referee_blocks[at].address = 0;
+    referee_kept--;
+    for (next = (at + 1) & (REFEREE_SLOTS - 1); referee_blocks[next].address != 0;
+         next = (next + 1) & (REFEREE_SLOTS - 1)) {
+        unsigned long home = referee_slot(referee_blocks[next].address);
+        /* Moved back where `home` reaches `at` before `next`. */
+        if (((next - home) & (REFEREE_SLOTS - 1)) >= ((next - at) & (REFEREE_SLOTS - 1))) {
+            referee_blocks[at] = referee_blocks[next];
+            referee_blocks[next].address = 0;
+            at = next;
+        }
+    }
+    referee_unlock();
+}
+
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__wrap_realloc(void *old, size_t size);
+void __wrap_free(void *pointer);
+char *__wrap_strdup(const char *text);
+char *__wrap_strndup(const char *text, size_t most);
+ssize_t __wrap_getline(char **line, size_t *size, FILE *stream);
+ssize_t __wrap_getdelim(char **line, size_t *size, int delimiter, FILE *stream);
+void *__wrap__Znwm(size_t size);
+void *__wrap__Znam(size_t size);
+void __wrap__ZdlPv(void *pointer);
+void __wrap__ZdaPv(void *pointer);
+void __wrap__ZdlPvm(void *pointer, size_t size);
+void __wrap__ZdaPvm(void *pointer, size_t size);
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *pointer, size_t size);
+void __real_free(void *pointer);
+char *__real_strdup(const char *text);
+char *__real_strndup(const char *text, size_t most);
+ssize_t __real_getline(char **line, size_t *size, FILE *stream);
+ssize_t __real_getdelim(char **line, size_t *size, int delimiter, FILE *stream);
+
+__attribute__((no_sanitize("address", "undefined")))
+void *__wrap_malloc(size_t size)
+{
+    void *pointer = __real_malloc(size);
+    referee_keep(pointer, size, __builtin_return_address(0));
+    return pointer;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void *__wrap_calloc(size_t count, size_t size)
+{
+    void *pointer = __real_calloc(count, size);
+    referee_keep(pointer, count * size, __builtin_return_address(0));
+    return pointer;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void *__wrap_realloc(void *old, size_t size)
+{
+    void *pointer = __real_realloc(old, size);
+    if (pointer != 0 || size == 0)
+        referee_forget(old);
+    referee_keep(pointer, size, __builtin_return_address(0));
+    return pointer;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void __wrap_free(void *pointer)
+{
+    referee_forget(pointer);
+    __real_free(pointer);
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+char *__wrap_strdup(const char *text)
+{
+    char *copy = __real_strdup(text);
+    if (copy != 0)
+        referee_keep(copy, strlen(copy) + 1, __builtin_return_address(0));
+    return copy;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+char *__wrap_strndup(const char *text, size_t most)
+{
+    char *copy = __real_strndup(text, most);
+    if (copy != 0)
+        referee_keep(copy, strlen(copy) + 1, __builtin_return_address(0));
+    return copy;
+}
+
+/* getline and getdelim allocate and grow the line themselves, inside the
+   C library: the line is the program's to free. */
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_line(char *old, char **line, size_t *size, void *caller)
+{
+    if (*line != old) {
+        referee_forget(old);
+        referee_keep(*line, *size, caller);
+    }
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+ssize_t __wrap_getline(char **line, size_t *size, FILE *stream)
+{
+    char *old = *line;
+    ssize_t got = __real_getline(line, size, stream);
+    referee_line(old, line, size, __builtin_return_address(0));
+    return got;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+ssize_t __wrap_getdelim(char **line, size_t *size, int delimiter, FILE *stream)
+{
+    char *old = *line;
+    ssize_t got = __real_getdelim(line, size, delimiter, stream);
+    referee_line(old, line, size, __builtin_return_address(0));
+    return got;
+}
+
+/* C++'s new and delete (the options' source is compiled as C, so
+   under their linked names). */
+void *__real__Znwm(size_t size);
+void *__real__Znam(size_t size);
+void __real__ZdlPv(void *pointer);
+void __real__ZdaPv(void *pointer);
+void __real__ZdlPvm(void *pointer, size_t size);
+void __real__ZdaPvm(void *pointer, size_t size);
+
+__attribute__((no_sanitize("address", "undefined")))
+void *__wrap__Znwm(size_t size)
+{
+    void *pointer = __real__Znwm(size);
+    referee_keep(pointer, size, __builtin_return_address(0));
+    return pointer;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void *__wrap__Znam(size_t size)
+{
+    void *pointer = __real__Znam(size);
+    referee_keep(pointer, size, __builtin_return_address(0));
+    return pointer;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void __wrap__ZdlPv(void *pointer)
+{
+    referee_forget(pointer);
+    __real__ZdlPv(pointer);
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void __wrap__ZdaPv(void *pointer)
+{
+    referee_forget(pointer);
+    __real__ZdaPv(pointer);
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void __wrap__ZdlPvm(void *pointer, size_t size)
+{
+    referee_forget(pointer);
+    __real__ZdlPvm(pointer, size);
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+void __wrap__ZdaPvm(void *pointer, size_t size)
+{
+    referee_forget(pointer);
+    __real__ZdaPvm(pointer, size);
+}
+
+/* A number, in `base`, at the end of `buffer` (of 24 bytes): where it
+   starts. */
+__attribute__((no_sanitize("address", "undefined")))
+static char *referee_number(char *end, unsigned long n, unsigned base)
+{
+    *--end = 0;
+    do {
+        *--end = "0123456789abcdef"[n % base];
+        n /= base;
+    } while (n != 0);
+    return end;
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_put(int fd, const char *text)
+{
+    const char *end = text;
+    while (*end != 0)
+        end++;
+    syscall(SYS_write, fd, text, (size_t)(end - text));
+}
+
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_put_numbers(int fd, const char *what, unsigned long a, unsigned long b, unsigned long c, int three)
+{
+    char buffer[24];
+    referee_put(fd, what);
+    referee_put(fd, " ");
+    referee_put(fd, referee_number(buffer + sizeof buffer, a, three ? 16 : 10));
+    referee_put(fd, " ");
+    referee_put(fd, referee_number(buffer + sizeof buffer, b, 10));
+    if (three) {
+        referee_put(fd, " ");
+        referee_put(fd, referee_number(buffer + sizeof buffer, c, 10));
+    }
+    referee_put(fd, "\n");
+}
+
+struct referee_site {
+    unsigned long site;
+    unsigned long bytes;
+    unsigned long blocks;
+};
+
+/* What is still allocated, written where REFEREE_LEAKS says: the totals,
+   then the places that allocated the most, most first. */
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_leaks_said(void)
+{
+    static struct referee_site sites[REFEREE_SITES];
+    unsigned long bytes = 0, blocks = 0, used = 0, i, j;
+    int fd;
+    if (referee_blocks == 0)
+        return;
+    referee_lock();
+    for (i = 0; i < REFEREE_SLOTS; i++) {
+        struct referee_block *b = &referee_blocks[i];
+        if (b->address == 0)
+            continue;
+        bytes += b->size;
+        blocks++;
+        for (j = 0; j < used && sites[j].site != b->site; j++) {
+        }
+        if (j == used && used < REFEREE_SITES)
+            sites[used++].site = b->site;
+        if (j < used) {
+            sites[j].bytes += b->size;
+            sites[j].blocks++;
+        }
+    }
+    referee_unlock();
+    fd = (int)syscall(SYS_openat, AT_FDCWD, referee_leak_file,
+                      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return;
+    referee_put(fd, "referee leaks 1\n");
+    referee_put_numbers(fd, "still", bytes, blocks, 0, 0);
+    referee_put_numbers(fd, "missed", referee_missed, 0, 0, 0);
+    for (i = 0; i < REFEREE_SAID && i < used; i++) {
+        unsigned long most = i;
+        struct referee_site swap;
+        for (j = i + 1; j < used; j++)
+            if (sites[j].bytes > sites[most].bytes)
+                most = j;
+        swap = sites[i];
+        sites[i] = sites[most];
+        sites[most] = swap;
+        referee_put_numbers(fd, "site", sites[i].site, sites[i].bytes, sites[i].blocks, 1);
+    }
+    referee_put(fd, "end\n");
+    syscall(SYS_close, fd);
+}
+
+/* Where the program was loaded: what its code's addresses are offset by
+   from those its debug information gives. */
+__attribute__((no_sanitize("address", "undefined")))
+static unsigned long referee_load_bias(void)
+{
+    const ElfW(Phdr) *headers = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+    unsigned long count = getauxval(AT_PHNUM), i;
+    for (i = 0; headers != 0 && i < count; i++)
+        if (headers[i].p_type == PT_PHDR)
+            return (unsigned long)headers - headers[i].p_vaddr;
+    return 0;
+}
+
+/* Run from the hold, at preinit, before the program's own code. */
+__attribute__((no_sanitize("address", "undefined")))
+static void referee_leaks_start(void)
+{
+    long table;
+    referee_leak_file = referee_option("REFEREE_LEAKS");
+    if (*referee_leak_file == 0)
+        return;
+    table = syscall(SYS_mmap, 0, REFEREE_SLOTS * sizeof(struct referee_block),
+                    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (table == -1)
+        return;
+    referee_bias = referee_load_bias();
+    if (atexit(referee_leaks_said) != 0)
+        return;
+    referee_blocks = (struct referee_block *)table;
+}
+
 __attribute__((no_sanitize("address", "undefined")))
 static void referee_hold(void)
 {
@@ -233,6 +638,7 @@ static void referee_hold(void)
     };
     struct sock_fprog program;
 #endif
+    referee_leaks_start();
     if (*hold == 0)
         return;
     for (; *hold >= '0' && *hold <= '9'; hold++)
@@ -502,6 +908,7 @@ pub enum Warnings<'a> {
 pub fn build(recipe: &Recipe, stage: &Path, warnings: Warnings<'_>) -> Result<Checked, CheckError> {
     let mut flags = recipe.flags.clone();
     flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
+    flags.push(WRAPPED.to_string());
     match build_with(
         recipe,
         stage,

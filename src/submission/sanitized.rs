@@ -23,6 +23,22 @@ use crate::untrusted;
 /// The folder of a run's working folder the sanitizers write into.
 pub const REPORTS: &str = ".referee-checks";
 
+/// The file in [`REPORTS`] the checked build writes what the program
+/// still holds when it ends into, where a run asks for it (see
+/// [`super::checked`]'s options source).
+pub const LEAKS: &str = "leaks";
+
+/// What a checked run is asked for: the build's hold, and whether the
+/// memory the program still holds when it ends is counted (a suite's
+/// `leaks: true`).
+#[derive(Clone, Copy, Debug)]
+pub struct Checks<'h> {
+    /// The build's hold.
+    pub hold: &'h Hold,
+    /// Whether leaks are counted.
+    pub leaks: bool,
+}
+
 /// The most of one report file that is read.
 const REPORT_LIMIT: u64 = 256 << 10;
 
@@ -50,12 +66,14 @@ pub fn limits(limits: &Limits) -> Limits {
 /// `exec` are refused then.
 const UNLIMITED_HOLD: u64 = 1 << 46;
 
-/// Makes `jail` ready for a checked run of the build `hold` is of, under
-/// `limits`: the reports' folder, writable by the program; the
-/// sanitizers' options; no limit on address space from outside. Where
-/// the slot has no control group, the build's hold is asked for, and the
-/// run refused where the program could run code before it.
-pub fn prepare(jail: &mut Jail, limits: &Limits, hold: &Hold) -> io::Result<()> {
+/// Makes `jail` ready for a checked run of the build `checks.hold` is of,
+/// under `limits`: the reports' folder, writable by the program; the
+/// sanitizers' options; where asked, the file leaks are counted into;
+/// no limit on address space from outside. Where the slot has no control
+/// group, the build's hold is asked for, and the run refused where the
+/// program could run code before it.
+pub fn prepare(jail: &mut Jail, limits: &Limits, checks: Checks<'_>) -> io::Result<()> {
+    let hold = checks.hold;
     // Where the slot's control group holds the run, nothing more is
     // needed; elsewhere the build holds itself.
     if !jail.has_group() {
@@ -71,6 +89,9 @@ pub fn prepare(jail: &mut Jail, limits: &Limits, hold: &Hold) -> io::Result<()> 
     let folder = jail.workdir().join(REPORTS);
     std::fs::create_dir(&folder)?;
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o777))?;
+    if checks.leaks {
+        jail.set_env("REFEREE_LEAKS", jail.inside(&folder).join(LEAKS));
+    }
     let inside = jail.inside(&folder).join("report");
     let inside = inside.to_string_lossy();
     jail.reserve_address_space(libc::RLIM_INFINITY);

@@ -8,6 +8,8 @@ use crate::run::{self, Feed, Input, Limits, Program, RunResult};
 use crate::sandbox::{self, Jail};
 use crate::untrusted;
 
+use super::sanitized::Checks;
+
 /// A file copied into every run's working folder (and beside the source
 /// when a program is built), for the reference and students alike: data a
 /// program opens, a header it includes.
@@ -80,7 +82,7 @@ pub fn execute(
 /// read into the result ([`RunResult::reports`]).
 pub fn execute_checked(
     program: &Program,
-    hold: &super::hold::Hold,
+    checks: Checks<'_>,
     input: Input<'_>,
     limits: &Limits,
     support: &[Support],
@@ -88,7 +90,7 @@ pub fn execute_checked(
 ) -> Result<(Jail, RunResult), StartError> {
     let limits = super::sanitized::limits(limits);
     crate::timings::time(crate::timings::Phase::Diagnose, || {
-        execute_timed(program, input, &limits, support, feed, Some(hold))
+        execute_timed(program, input, &limits, support, feed, Some(checks))
     })
 }
 
@@ -98,15 +100,15 @@ fn execute_timed(
     limits: &Limits,
     support: &[Support],
     feed: Feed,
-    checked: Option<&super::hold::Hold>,
+    checked: Option<Checks<'_>>,
 ) -> Result<(Jail, RunResult), StartError> {
     let attempt = || -> Result<(Jail, RunResult), StartError> {
         let mut jail = super::sandbox()
             .jail(&program.reads, limits)
             .map_err(StartError::Sandbox)?;
         provide(jail.workdir(), support)?;
-        if let Some(hold) = checked {
-            super::sanitized::prepare(&mut jail, limits, hold).map_err(StartError::Checks)?;
+        if let Some(checks) = checked {
+            super::sanitized::prepare(&mut jail, limits, checks).map_err(StartError::Checks)?;
         }
         // A virtual machine's heap limit is the case's memory limit's.
         let jvm = program
