@@ -235,6 +235,9 @@ fn suite(dir: &Path) -> Result<ExitCode, Failure> {
             Err(e) => say("reference", false, e.to_string()),
         },
     }
+    for (language, said) in compilers(&suite) {
+        say(language, said.is_ok(), said.unwrap_or_else(|why| why));
+    }
     let missing = missing_pins(&suite);
     let count = suite.cases.len();
     if missing.is_empty() {
@@ -271,6 +274,36 @@ fn suite(dir: &Path) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The compiler each of C and C++ gets in `suite`, and whether it is
+/// installed here: what to install where it is not.
+fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
+    use referee::submission::{checked, Language};
+    let mut said = Vec::new();
+    for (language, what) in [(Language::C, "C compiler"), (Language::Cpp, "C++ compiler")] {
+        let Some(compiler) = suite.compile.compiler(language) else {
+            continue;
+        };
+        let whose = if suite.compile.chosen().iter().any(|(l, _)| *l == language) {
+            "suite.yaml's `compiler`"
+        } else {
+            "referee's default"
+        };
+        let found = referee::submission::command_of(compiler).map_err(|e| e.to_string());
+        said.push((
+            what,
+            found.map(|path| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                format!(
+                    "{name} ({whose}), installed at {}; its checked build adds {}",
+                    path.display(),
+                    checked::sanitizer_flags(compiler).join(" ")
+                )
+            }),
+        ));
+    }
+    said
 }
 
 /// The whole-game cases with no pin of their input.

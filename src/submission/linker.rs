@@ -91,6 +91,7 @@ mod tests {
             commands: &["referee-no-such-compiler"],
             package: "nothing",
             libs: &[],
+            family: languages::Family::Gcc,
         };
         assert_eq!(faster(&MISSING), None);
         assert_eq!(faster(&MISSING), None);
