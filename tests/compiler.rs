@@ -26,6 +26,10 @@ fn arg(path: &Path) -> &str {
 /// The clang CI installs (Debian 12's `clang-19`).
 const CLANG: &str = "clang-19";
 
+/// [`lab`]'s word for the suite docs/your-own-assignment.md shows
+/// (tests/fixtures/speller/suite.yaml), which compiles C with clang-19.
+const CLANG_SUITE: &str = "the documented suite";
+
 /// The Speller-like lab in `work/name`: its reference (the lab's own
 /// program, with the handout's file-scope `const` size), `suite_extra`
 /// in its suite.yaml, and one case whose words reach every bucket the
@@ -38,11 +42,12 @@ fn lab(work: &Path, name: &str, suite_extra: &str) -> PathBuf {
         suite.join("hashes.c"),
     )
     .unwrap();
-    fs::write(
-        suite.join("suite.yaml"),
-        format!("reference: hashes.c\n{suite_extra}defaults:\n  visibility: public\n"),
-    )
-    .unwrap();
+    let yaml = match suite_extra {
+        // The suite docs/your-own-assignment.md shows, as it is.
+        CLANG_SUITE => fs::read_to_string(test_file("fixtures/speller/suite.yaml")).unwrap(),
+        extra => format!("reference: hashes.c\n{extra}defaults:\n  visibility: public\n"),
+    };
+    fs::write(suite.join("suite.yaml"), yaml).unwrap();
     fs::write(
         suite.join("words.yaml"),
         "input: ['3', apple, zebra, banana]\n",
@@ -77,11 +82,11 @@ fn grade(work: &Path, suite: &Path, class: &Path, out: &str, extra: &[&str]) -> 
 }
 
 #[test]
-#[ignore = "needs clang-19 (apt-get install clang-19); CI runs it"]
+#[ignore = "needs clang-19: cargo test --test compiler -- --ignored (see the README; .ci/run installs it)"]
 fn the_handouts_const_size_earns_full_marks_with_clang_and_its_checked_build_places_a_fault() {
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
-    let suite = lab(w, "clang", &format!("compiler: {{c: {CLANG}}}\n"));
+    let suite = lab(w, "clang", CLANG_SUITE);
     let class = class(w);
     let results = grade(w, &suite, &class, "out", &["--diagnose"]);
     let right = student(&results, "right");
@@ -261,7 +266,7 @@ fn a_bad_compiler_key_is_said_with_its_file_and_line() {
 /// passes the comparison with its probe, so the planted fault is found
 /// as root finds it. And doctor says which compiler the suite gets.
 #[test]
-#[ignore = "needs clang-19 (apt-get install clang-19); CI runs it"]
+#[ignore = "needs clang-19: cargo test --test compiler -- --ignored (see the README; .ci/run installs it)"]
 fn without_a_control_group_a_build_by_clang_holds_itself() {
     use common::attack::{is_root, open_to_all, referee_as, As};
     assert!(
@@ -270,7 +275,7 @@ fn without_a_control_group_a_build_by_clang_holds_itself() {
     );
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
-    let suite = lab(w, "clang", &format!("compiler: {{c: {CLANG}}}\n"));
+    let suite = lab(w, "clang", CLANG_SUITE);
     let class = class(w);
     let out = w.join("out");
     fs::create_dir_all(&out).unwrap();
@@ -312,4 +317,18 @@ fn without_a_control_group_a_build_by_clang_holds_itself() {
         line.contains("ok: clang-19 (suite.yaml's `compiler`)") && line.contains("-static-libsan"),
         "{line}"
     );
+}
+
+/// The suite docs/your-own-assignment.md shows is the one the tests with
+/// clang grade, word for word, and it names the clang they install.
+#[test]
+fn the_documented_suite_is_the_one_graded_with_clang() {
+    let doc = fs::read_to_string(root().join("docs/your-own-assignment.md")).unwrap();
+    let fixture = fs::read_to_string(test_file("fixtures/speller/suite.yaml")).unwrap();
+    let shown = format!("```yaml\n# tests/fixtures/speller/suite.yaml\n{fixture}```");
+    assert!(
+        doc.contains(&shown),
+        "docs/your-own-assignment.md shows:\n{shown}"
+    );
+    assert!(fixture.contains(&format!("compiler: {{c: {CLANG}}}")));
 }
