@@ -332,3 +332,64 @@ fn the_documented_suite_is_the_one_graded_with_clang() {
     );
     assert!(fixture.contains(&format!("compiler: {{c: {CLANG}}}")));
 }
+
+/// C++ with clang++ (`compiler: {cpp: clang++-19}`), linking the
+/// course's own C library (compiled as C, as with g++),
+/// the reference and the students build, and a planted overflow is found
+/// and placed by clang's sanitizers.
+#[test]
+#[ignore = "needs clang-19: cargo test --test compiler -- --ignored (see the README; .ci/run installs it)"]
+fn a_cpp_lab_linking_a_c_library_is_graded_and_diagnosed_with_clang() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("sum-lab");
+    fs::create_dir_all(&suite).unwrap();
+    for file in ["course.h", "course.c"] {
+        fs::copy(
+            test_file(&format!("fixtures/library/{file}")),
+            suite.join(file),
+        )
+        .unwrap();
+    }
+    let right = "#include <cstdio>\n#include <cstdlib>\n#include <course.h>\n\n\
+                 int main() {\n    int a = std::atoi(get_word(\"a: \"));\n    \
+                 int b = std::atoi(get_word(\"b: \"));\n    \
+                 std::printf(\"%d\\n\", add(a, b));\n    return 0;\n}\n";
+    fs::write(suite.join("sum.cpp"), right).unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: sum.cpp\nsupport: [course.h]\nlink: [course.c]\n\
+         compiler: {c: clang-19, cpp: clang++-19}\ndefaults:\n  visibility: public\n",
+    )
+    .unwrap();
+    fs::write(suite.join("adds.yaml"), "input: ['2', '3']\n").unwrap();
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::write(class.join("right.cpp"), right).unwrap();
+    // Keeps its two numbers in an array of two, at the index of the
+    // first: 2 writes past its end (line 9).
+    fs::write(
+        class.join("overflows.cpp"),
+        "#include <cstdio>\n#include <cstdlib>\n#include <course.h>\n\n\
+         int main() {\n    int kept[2] = {0, 0};\n    int a = std::atoi(get_word(\"a: \"));\n    \
+         int b = std::atoi(get_word(\"b: \"));\n    kept[a] = b;\n    \
+         std::printf(\"%d\\n\", add(a, b) + kept[0]);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let results = grade(w, &suite, &class, "out", &["--diagnose"]);
+    let right = student(&results, "right");
+    assert_eq!(right["score"], right["max_score"], "{right}");
+    assert_eq!(right["diagnostics"], Value::Null, "{right}");
+    let planted = student(&results, "overflows");
+    assert_eq!(planted["diagnosis_trouble"], Value::Null, "{planted}");
+    let found = planted["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let first = found
+        .first()
+        .unwrap_or_else(|| panic!("no diagnosis: {planted}"));
+    assert_eq!(first["file"], "overflows.cpp", "{first}");
+    assert_eq!(first["line"], 9, "{first}");
+    assert_eq!(first["function"], "main", "{first}");
+}

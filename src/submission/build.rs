@@ -477,7 +477,7 @@ fn compile_library(
         // with the sanitizers, lies beside the ordinary build's.
         let object = format!(".referee-link-{tag}-{k}.o");
         let mut argv: Vec<OsString> = vec![command.as_os_str().to_os_string(), "-I.".into()];
-        let cpp = compiler.commands.contains(&"g++");
+        let cpp = compiler.language == Language::Cpp;
         if cpp && source.place.extension().is_some_and(|e| e == "c") {
             argv.extend(["-x".into(), "c".into()]);
         }

@@ -707,3 +707,32 @@ fn compiler_identity(compiler: &Compiler) -> Option<String> {
         meta.mtime_nsec()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::submission::languages::{self, Language};
+
+    /// clang gets its own sanitizer flags and none of gcc's warnings'
+    /// arguments (`-fdiagnostics-format=json` would stop it); gcc keeps
+    /// its own.
+    #[test]
+    fn each_compiler_gets_only_the_arguments_it_knows() {
+        let clang = languages::chosen(Language::C, "clang-19").unwrap();
+        let gcc = languages::chosen(Language::C, "gcc").unwrap();
+        assert!(sanitizer_flags(clang).contains(&"-static-libsan"));
+        assert!(!sanitizer_flags(clang).contains(&"-static-libasan"));
+        assert_eq!(sanitizer_flags(gcc), SANITIZER_FLAGS);
+        let asked = ["-Wuse-after-free", "-fdiagnostics-format=json"];
+        for warnings in [Warnings::FromAPass(&asked), Warnings::FromTheBuild(&asked)] {
+            assert!(matches!(
+                warnings_of(clang, warnings),
+                Warnings::FromTheBuild([])
+            ));
+            assert!(matches!(
+                warnings_of(gcc, warnings),
+                Warnings::FromAPass(a) | Warnings::FromTheBuild(a) if a == asked
+            ));
+        }
+    }
+}

@@ -67,6 +67,9 @@ impl Language {
 /// A compiler of one language, as referee looks for it and calls it.
 #[derive(Debug)]
 pub struct Compiler {
+    /// The language it compiles (C or C++): a C++ compiler is told that
+    /// a `.c` source of the suite's is C.
+    pub language: Language,
     /// What it is called in messages.
     pub name: &'static str,
     /// The commands tried on PATH, in order.
@@ -131,6 +134,7 @@ pub const TABLE: &[Entry] = &[
         extensions: &["c"],
         flags: &["-Wall"],
         build: Build::Compiler(Compiler {
+            language: Language::C,
             name: "C compiler",
             commands: &["gcc", "cc"],
             package: "gcc",
@@ -145,6 +149,7 @@ pub const TABLE: &[Entry] = &[
         extensions: &["cpp", "cc", "cxx", "c++"],
         flags: &["-Wall"],
         build: Build::Compiler(Compiler {
+            language: Language::Cpp,
             name: "C++ compiler",
             commands: &["g++", "c++"],
             package: "g++",
@@ -274,6 +279,7 @@ pub fn chosen(language: Language, command: &str) -> Option<&'static Compiler> {
     }
     let command: &'static str = Box::leak(command.to_string().into_boxed_str());
     let compiler: &'static Compiler = Box::leak(Box::new(Compiler {
+        language,
         // Its own name: what is made once per compiler is keyed by it.
         name: Box::leak(format!("{} {command}", base.name).into_boxed_str()),
         commands: Box::leak(Box::new([command])),
