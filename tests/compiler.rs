@@ -218,6 +218,18 @@ fn a_missing_compiler_is_said_once_with_what_to_install() {
         "{said}"
     );
 
+    // `cases validate` says it once for the suite, not once per case.
+    fs::write(suite.join("more.yaml"), "input: ['1', apple]\n").unwrap();
+    let validated = referee_in(w, &["cases", "validate", arg(&suite)]);
+    let said = stdout(&validated);
+    assert_eq!(validated.status.code(), Some(1), "{said}");
+    assert_eq!(
+        said.matches("apt-get install clang-99").count(),
+        1,
+        "{said}"
+    );
+    assert!(said.contains("1 problem in a suite of 2 cases."), "{said}");
+
     let doctor = referee_in(w, &["doctor", "--cases", arg(&suite)]);
     let said = stdout(&doctor);
     assert_eq!(doctor.status.code(), Some(1), "{said}");
