@@ -240,7 +240,7 @@ fn a_missing_compiler_is_said_once_with_what_to_install() {
             .to_string()
     };
     assert!(
-        line("C compiler").contains("NO: no C compiler clang-99 found (looked for clang-99 on PATH): install it (apt-get install clang-99)"),
+        line("C compiler").contains("NO: no C compiler clang-99 found (looked for clang-99 on PATH): install it (apt-get install clang-99 libclang-rt-99-dev)"),
         "{said}"
     );
     assert!(
@@ -276,7 +276,8 @@ fn a_bad_compiler_key_is_said_with_its_file_and_line() {
 /// user), a build by clang holds itself as gcc's does: referee's hold,
 /// linked into `.preinit_array` after clang's sanitizer runtime starts,
 /// passes the comparison with its probe, so the planted fault is found
-/// as root finds it. And doctor says which compiler the suite gets.
+/// as root finds it. And doctor says which compiler the suite gets, and
+/// tries its checked build.
 #[test]
 #[ignore = "needs clang-19: cargo test --test compiler -- --ignored (see the README; .ci/run installs it)"]
 fn without_a_control_group_a_build_by_clang_holds_itself() {
@@ -326,7 +327,10 @@ fn without_a_control_group_a_build_by_clang_holds_itself() {
         .find(|l| l.trim_start().starts_with("C compiler"))
         .unwrap_or_else(|| panic!("no C compiler line in:\n{said}"));
     assert!(
-        line.contains("ok: clang-19 (suite.yaml's `compiler`)") && line.contains("-static-libsan"),
+        line.contains("ok: clang-19 (suite.yaml's `compiler`)")
+            && line.contains("-static-libsan")
+            && line
+                .contains("it finds a write past the end of an array in `main` (probe.c, line 9)"),
         "{line}"
     );
 }

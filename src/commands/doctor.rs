@@ -295,15 +295,41 @@ fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
             what,
             found.map(|path| {
                 let name = path.file_name().unwrap_or_default().to_string_lossy();
-                format!(
+                let mut words = format!(
                     "{name} ({whose}), installed at {}; its checked build adds {}",
                     path.display(),
                     checked::sanitizer_flags(compiler).join(" ")
-                )
+                );
+                // The default's is tried on the `diagnoses` line above.
+                if language == Language::C && whose != "referee's default" {
+                    words.push_str(&tried(suite, compiler));
+                }
+                words
             }),
         ));
     }
     said
+}
+
+/// Whether the checked build of the suite's own C compiler works here,
+/// tried as the `diagnoses` line tries gcc's: in words, after a `;`.
+fn tried(suite: &Suite, compiler: &referee::submission::languages::Compiler) -> String {
+    let flags = referee::submission::Flags {
+        compilers: suite.compile.compilers.clone(),
+        ..Default::default()
+    };
+    match referee::diagnose::checks::try_with(&flags) {
+        Ok(found) => format!(
+            "; it finds {}, {}",
+            found.located(),
+            found.when().unwrap_or_default()
+        ),
+        Err(why) => format!(
+            "; its checked build does NOT work here: {why}; programs are graded all the same, \
+             with no diagnoses (install its sanitizers' runtime: apt-get install {})",
+            compiler.package
+        ),
+    }
 }
 
 /// The whole-game cases with no pin of their input.

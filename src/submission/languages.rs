@@ -302,13 +302,15 @@ pub fn family_of(command: &str) -> Family {
     }
 }
 
-/// The Debian package that installs `command`: clang++ comes with clang
-/// (`clang++-19` with `clang-19`), every other compiler with its own name
-/// (`gcc-13`, `g++`).
+/// The Debian packages that install `command`: clang++ comes with clang
+/// (`clang++-19` with `clang-19`), with its sanitizers' static runtime
+/// (`libclang-rt-19-dev`, which `clang-19` only recommends); every other
+/// compiler comes with its own name (`gcc-13`, `g++`).
 pub fn package_of(command: &str) -> String {
     let name = command.rsplit('/').next().unwrap_or(command);
-    match name.strip_prefix("clang++") {
-        Some(version) => format!("clang{version}"),
+    let clang = name.strip_prefix("clang++").or(name.strip_prefix("clang"));
+    match clang {
+        Some(version) => format!("clang{version} libclang-rt{version}-dev"),
         None => name.to_string(),
     }
 }
@@ -385,7 +387,7 @@ mod tests {
     fn a_chosen_compiler_is_its_command_alone_with_its_package() {
         let clang = chosen(Language::Cpp, "clang++-19").unwrap();
         assert_eq!(clang.commands, ["clang++-19"]);
-        assert_eq!(clang.package, "clang-19");
+        assert_eq!(clang.package, "clang-19 libclang-rt-19-dev");
         assert_eq!(clang.family, Family::Clang);
         assert_eq!(clang.name, "C++ compiler clang++-19");
         // Chosen again: the same one, not a second.
@@ -396,7 +398,7 @@ mod tests {
         let gcc = chosen(Language::C, "gcc-12").unwrap();
         assert_eq!((gcc.package, gcc.family), ("gcc-12", Family::Gcc));
         assert_eq!(gcc.libs, ["-lm"]);
-        assert_eq!(package_of("clang"), "clang");
+        assert_eq!(package_of("clang"), "clang libclang-rt-dev");
         assert_eq!(family_of("/usr/bin/clang"), Family::Clang);
         assert!(chosen(Language::Python, "clang").is_none());
     }
