@@ -285,7 +285,8 @@ fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
         let Some(compiler) = suite.compile.compiler(language) else {
             continue;
         };
-        let whose = if suite.compile.chosen().iter().any(|(l, _)| *l == language) {
+        let chosen = suite.compile.chosen().iter().any(|(l, _)| *l == language);
+        let whose = if chosen {
             "suite.yaml's `compiler`"
         } else {
             "referee's default"
@@ -301,7 +302,7 @@ fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
                     checked::sanitizer_flags(compiler).join(" ")
                 );
                 // The default's is tried on the `diagnoses` line above.
-                if language == Language::C && whose != "referee's default" {
+                if language == Language::C && chosen {
                     words.push_str(&tried(suite, compiler));
                 }
                 words
