@@ -78,7 +78,8 @@ pub enum Command {
     /// supports, and, with --cases, whether it can grade that suite.
     Doctor {
         /// A suite to check this machine against: its reference builds,
-        /// its cases are pinned, its generator runs.
+        /// the compiler of each of C and C++ is installed, its cases are
+        /// pinned, its generator runs.
         #[arg(long)]
         cases: Option<PathBuf>,
     },

@@ -206,6 +206,10 @@ pub fn prepare<'s>(
     suite: &'s Suite,
     cases: impl IntoIterator<Item = &'s Case>,
 ) -> Result<Vec<Prepared<'s>>, oracle::Error> {
+    // Said once, here, rather than as every C student's build failing.
+    if let Some(missing) = submission::missing_compilers(&suite.compile) {
+        return Err(oracle::Error::NoCompiler(missing));
+    }
     let cases: Vec<&Case> = cases.into_iter().collect();
     let _timed = Timed::of(Phase::Reference, cases.len() as u64);
     cases

@@ -70,6 +70,10 @@ pub enum Error {
         /// Why.
         source: pin::Unpinnable,
     },
+    /// A compiler the suite chose is not installed here: said once,
+    /// before anything is graded.
+    #[error("{0}")]
+    NoCompiler(String),
     /// The grader could not build or run the reference.
     #[error("cannot run the reference program {program}: {why}")]
     Grader {
@@ -85,7 +89,7 @@ impl Error {
     /// the machine could not run it.
     pub fn fault(&self) -> Fault {
         match self {
-            Error::Grader { .. } => Fault::Grader,
+            Error::Grader { .. } | Error::NoCompiler(_) => Fault::Grader,
             _ => Fault::Suite,
         }
     }

@@ -52,6 +52,10 @@ pub struct SuiteFile {
     /// How C, C++ and Java submissions are compiled.
     #[serde(default)]
     pub compile: CompileFile,
+    /// Which compiler builds C and C++, the students' programs and the
+    /// reference alike (`compiler: {c: clang, cpp: clang++}`).
+    #[serde(default)]
+    pub compiler: CompilerFile,
     /// Languages the suite adds to referee's own, by name.
     #[serde(default)]
     pub languages: std::collections::BTreeMap<String, LanguageFile>,
@@ -226,6 +230,17 @@ pub struct CompileFile {
     pub flags: Option<Vec<String>>,
     /// Flags for `javac`, replacing the default ones.
     pub java: Option<Vec<String>>,
+}
+
+/// `compiler:` in `suite.yaml`: a command on PATH for each language,
+/// which takes gcc's usual arguments.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompilerFile {
+    /// The C compiler: `clang`, `clang-19`, `gcc`.
+    pub c: Option<String>,
+    /// The C++ compiler: `clang++`, `g++`.
+    pub cpp: Option<String>,
 }
 
 /// A language a suite adds, under `languages:` in `suite.yaml`.

@@ -9,12 +9,14 @@ use std::path::{Path, PathBuf};
 use reference::Game;
 
 use super::file::TextPart;
-use super::file::{Arg, CaseFile, CompileFile, Mode, OutputItem, Settings, SuiteFile, Visibility};
+use super::file::{
+    Arg, CaseFile, CompileFile, CompilerFile, Mode, OutputItem, Settings, SuiteFile, Visibility,
+};
 use super::{Case, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::run::{pty, Limits};
-use crate::submission::{Flags, Support};
+use crate::submission::{Compilers, Flags, Support};
 
 /// The file holding a folder's game and defaults.
 pub const SUITE_FILE: &str = "suite.yaml";
@@ -36,7 +38,8 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
     let suite_file: SuiteFile = parse(&suite_path, &text)?;
     define_languages(&suite_path, &text, &suite_file)?;
     let reference = reference_of(dir, &suite_path, &text, &suite_file)?;
-    let compile = compile_flags(&suite_path, suite_file.compile)?;
+    let mut compile = compile_flags(&suite_path, suite_file.compile)?;
+    compile.compilers = compilers(&suite_path, &text, &suite_file.compiler)?;
     let regions = suite_file
         .ignore_regions
         .into_iter()
@@ -406,7 +409,47 @@ fn compile_flags(path: &Path, file: CompileFile) -> Result<Flags, Problem> {
         c: file.c.or(file.flags),
         cpp: file.cpp,
         java: file.java,
+        ..Flags::default()
     })
+}
+
+/// The suite's choice of compilers (`compiler:`): each a command's name
+/// (found on PATH when a program is built; a missing one is said once,
+/// before grading, by [`crate::submission::missing_compilers`]).
+fn compilers(path: &Path, text: &str, file: &CompilerFile) -> Result<Compilers, Problem> {
+    for (key, command, example) in [("c", &file.c, "clang"), ("cpp", &file.cpp, "clang++")] {
+        let Some(command) = command else { continue };
+        let plain = !command.is_empty()
+            && !command.starts_with('-')
+            && !command.contains(|c: char| c.is_whitespace() || c == '/' || c.is_control());
+        if !plain {
+            return Err(at_key(
+                path,
+                text,
+                "compiler",
+                format!(
+                    "compiler: `{key}` is {}: it names a command on PATH that takes gcc's \
+                     usual arguments, such as `{key}: {example}` or `{key}: {example}-19` \
+                     (its flags go under `compile:`)",
+                    shown(command)
+                ),
+            ));
+        }
+    }
+    Ok(Compilers {
+        c: file.c.clone(),
+        cpp: file.cpp.clone(),
+    })
+}
+
+/// A command as a message shows it: marked, in backquotes (empty or
+/// blank ones are seen as such).
+fn shown(command: &str) -> String {
+    if command.is_empty() {
+        "empty".into()
+    } else {
+        format!("`{}`", crate::text::visible::marked(command.as_bytes()))
+    }
 }
 
 /// A case whose rubric item is one of the suite's, when the suite lists

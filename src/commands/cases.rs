@@ -72,6 +72,15 @@ pub fn validate(dirs: &[PathBuf]) -> Result<ExitCode, Failure> {
             );
             problems += 1;
         }
+        if let Some(missing) = referee::submission::missing_compilers(&suite.compile) {
+            // Said once for the suite, not as every case's reference
+            // failing to build.
+            let file = suite.dir.join(case::SUITE_FILE);
+            println!("error: {}: {missing}", file.display());
+            problems += 1;
+            checked += suite.cases.len();
+            continue;
+        }
         if !oracle::available(&suite) {
             absent.push(reference_name(&suite));
         } else if matches!(suite.reference, case::Reference::Program(_)) {

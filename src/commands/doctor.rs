@@ -235,6 +235,9 @@ fn suite(dir: &Path) -> Result<ExitCode, Failure> {
             Err(e) => say("reference", false, e.to_string()),
         },
     }
+    for (language, said) in compilers(&suite) {
+        say(language, said.is_ok(), said.unwrap_or_else(|why| why));
+    }
     let missing = missing_pins(&suite);
     let count = suite.cases.len();
     if missing.is_empty() {
@@ -271,6 +274,63 @@ fn suite(dir: &Path) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The compiler each of C and C++ gets in `suite`, and whether it is
+/// installed here: what to install where it is not.
+fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
+    use referee::submission::{checked, Language};
+    let mut said = Vec::new();
+    for (language, what) in [(Language::C, "C compiler"), (Language::Cpp, "C++ compiler")] {
+        let Some(compiler) = suite.compile.compiler(language) else {
+            continue;
+        };
+        let chosen = suite.compile.chosen().iter().any(|(l, _)| *l == language);
+        let whose = if chosen {
+            "suite.yaml's `compiler`"
+        } else {
+            "referee's default"
+        };
+        let found = referee::submission::command_of(compiler).map_err(|e| e.to_string());
+        said.push((
+            what,
+            found.map(|path| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                let mut words = format!(
+                    "{name} ({whose}), installed at {}; its checked build adds {}",
+                    path.display(),
+                    checked::sanitizer_flags(compiler).join(" ")
+                );
+                // The default's is tried on the `diagnoses` line above.
+                if language == Language::C && chosen {
+                    words.push_str(&tried(suite, compiler));
+                }
+                words
+            }),
+        ));
+    }
+    said
+}
+
+/// Whether the checked build of the suite's own C compiler works here,
+/// tried as the `diagnoses` line tries gcc's: in words, after a `;`.
+fn tried(suite: &Suite, compiler: &referee::submission::languages::Compiler) -> String {
+    let flags = referee::submission::Flags {
+        compilers: suite.compile.compilers.clone(),
+        ..Default::default()
+    };
+    match referee::diagnose::checks::try_with(&flags) {
+        Ok(found) => format!(
+            "; it finds {}, {}",
+            found.located(),
+            found.when().unwrap_or_default()
+        ),
+        Err(why) => format!(
+            "; its checked build does NOT work here: {why}; programs are graded all the same, \
+             with no diagnoses (install its sanitizers' runtime: apt-get install {})",
+            compiler.package
+        ),
+    }
 }
 
 /// The whole-game cases with no pin of their input.

@@ -468,13 +468,18 @@ int main(void) {
 /// built again with the sanitizers and run in the sandbox; what it is
 /// found to be, when it is found right (`doctor` says so).
 pub fn try_here() -> Result<Diagnosis, NotHere> {
+    try_with(&submission::Flags::default())
+}
+
+/// [`try_here`] with the C compiler and flags of `flags` (a suite's
+/// `compiler:`, for `doctor --cases`).
+pub fn try_with(flags: &submission::Flags) -> Result<Diagnosis, NotHere> {
     let probe = |e: &dyn std::fmt::Display| NotHere::Probe(e.to_string());
     let dir = tempfile::tempdir().map_err(|e| probe(&e))?;
     let file = dir.path().join("probe.c");
     std::fs::write(&file, PROBE).map_err(|e| probe(&e))?;
     let found = submission::locate(&file).map_err(|e| probe(&e))?;
-    let built =
-        submission::build(&found, &submission::Flags::default(), &[]).map_err(|e| probe(&e))?;
+    let built = submission::build(&found, flags, &[]).map_err(|e| probe(&e))?;
     let checker = Checker::thorough(&built);
     let prepared = checker
         .prepared()

@@ -130,9 +130,14 @@ fn after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
 }
 
 /// A stack frame line: `    #0 0x55d0c7b0a1b9  (/builds/x/checked+0x11b9)`
-/// (or, symbolized by the sanitizer, `#0 0x… in f (/path+0x…)`).
+/// (or, symbolized by the sanitizer, `#0 0x… in f (/path+0x…)`);
+/// clang's runtime adds the module's build id after it, `(BuildId: 9a…)`.
 fn frame(line: &str) -> Option<Frame> {
-    let line = line.trim_start();
+    let line = line.trim();
+    let line = match line.rfind(" (BuildId: ") {
+        Some(at) if line.ends_with(')') => &line[..at],
+        _ => line,
+    };
     let rest = line.strip_prefix('#')?;
     let open = rest.rfind('(')?;
     let inner = rest[open + 1..].strip_suffix(')')?;
@@ -149,7 +154,10 @@ fn refine(found: &mut Found, line: &str) {
     let kind = found.kind;
     let write = line.starts_with("WRITE of size");
     let read = line.starts_with("READ of size");
-    let before = line.contains("to the left of") || line.contains("underflows this variable");
+    // gcc's runtime says "to the left of", clang's (19) "before".
+    let before = line.contains("to the left of")
+        || line.contains(" bytes before ")
+        || line.contains("underflows this variable");
     found.kind = match kind {
         Kind::ReadPastEnd | Kind::WritePastEnd | Kind::StackOverrun if write => {
             if found.message.starts_with("stack-buffer-overflow") {
@@ -269,6 +277,35 @@ SUMMARY: AddressSanitizer: global-buffer-overflow (/proc/self/exe+0xe4ffc)
         assert_eq!(found[1].frames.len(), 2);
         assert!(found[1].message.contains("'board' of 144 bytes"));
         assert!(GLOBAL[found[1].at..].starts_with("==17==ERROR"));
+    }
+
+    /// clang 19's runtime: each frame with its module's build id, and a
+    /// side said "after" and "before".
+    #[test]
+    fn clangs_reports_are_read_as_gccs() {
+        let text = "\
+speller.c:40:23: runtime error: index 26 out of bounds for type 'node *[26]'
+    #0 0x55d02f92bdf3  (/tmp/cl/o+0x10bdf3) (BuildId: ba36fc7018bcc4f5a45eaa8e4983ba117eb4498f)
+    #1 0x7f0858d47249  (/lib/x86_64-linux-gnu/libc.so.6+0x27249) (BuildId: 93ac61ec)
+
+==1507==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x1 bp 0x2 sp 0x3
+WRITE of size 4 at 0x6 thread T0
+    #0 0x55d02f92bec0  (/tmp/cl/o+0x10bec0) (BuildId: ba36fc7018bcc4f5a45eaa8e4983ba117eb4498f)
+
+0x6 is located 4 bytes before 24-byte region [0x60,0x78)
+";
+        let found = parse(text.as_bytes());
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].frames.len(), 2);
+        assert_eq!(found[0].frames[0].module, "/tmp/cl/o");
+        assert_eq!(found[0].frames[0].offset, 0x10bdf3);
+        assert_eq!(found[1].frames[0].offset, 0x10bec0);
+        assert_eq!(found[1].kind, Kind::WriteBeforeStart);
+        assert!(
+            found[1].message.contains("a block of 24 bytes"),
+            "{}",
+            found[1].message
+        );
     }
 
     #[test]

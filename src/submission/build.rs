@@ -290,7 +290,9 @@ fn build_timed(
     let mut syntax = None;
     let mut recipe = None;
     let (program, warnings) = match languages::entry(language).map(|e| &e.build) {
-        Some(Build::Compiler(compiler)) => {
+        Some(Build::Compiler(table)) => {
+            // The suite's own choice of compiler, where it made one.
+            let compiler = flags.compiler(language).unwrap_or(table);
             recipe = Some(Recipe {
                 compiler,
                 source: staged.clone(),
@@ -475,7 +477,7 @@ fn compile_library(
         // with the sanitizers, lies beside the ordinary build's.
         let object = format!(".referee-link-{tag}-{k}.o");
         let mut argv: Vec<OsString> = vec![command.as_os_str().to_os_string(), "-I.".into()];
-        let cpp = compiler.commands.contains(&"g++");
+        let cpp = compiler.language == Language::Cpp;
         if cpp && source.place.extension().is_some_and(|e| e == "c") {
             argv.extend(["-x".into(), "c".into()]);
         }
@@ -511,19 +513,39 @@ fn compile_library(
 }
 
 /// The compiler's command: the first of its names found on `PATH`.
-pub(super) fn command_of(compiler: &Compiler) -> Result<PathBuf, BuildError> {
+pub fn command_of(compiler: &Compiler) -> Result<PathBuf, BuildError> {
     compiler
         .commands
         .iter()
         .find_map(|name| find_on_path(name))
         .ok_or_else(|| {
             BuildError::Grader(format!(
-                "no {} found (looked for {} on PATH): install {}",
+                "no {} found (looked for {} on PATH): install it (apt-get install {})",
                 compiler.name,
                 compiler.commands.join(" and "),
                 compiler.package
             ))
         })
+}
+
+/// The compilers a suite chose (`flags`' own) that are not on PATH, in
+/// words, with what installs each; `None` where every one is here.
+pub fn missing_compilers(flags: &Flags) -> Option<String> {
+    let missing: Vec<String> = flags
+        .chosen()
+        .into_iter()
+        .filter(|(_, compiler)| command_of(compiler).is_err())
+        .map(|(language, compiler)| {
+            let command = compiler.commands.join(" ");
+            format!(
+                "suite.yaml chooses {command} to compile {language} (`compiler:`), and {command} \
+                 is not installed here (not on PATH): install it (apt-get install {}), or \
+                 leave {language} to referee's default by removing it from `compiler:`",
+                compiler.package
+            )
+        })
+        .collect();
+    (!missing.is_empty()).then(|| missing.join("\n"))
 }
 
 /// Compiles `source` (a C source, whatever the compiler) with `flags` to

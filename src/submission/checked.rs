@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::build::{compile_object, compile_with_retry, compiler_messages, Recipe};
 use super::cache;
 use super::hold::{Facts, Hold, Probe, Unheld};
-use super::languages::Compiler;
+use super::languages::{Compiler, Family};
 use super::linker;
 use super::start::Support;
 use crate::run::Program;
@@ -43,6 +43,25 @@ pub const SANITIZER_FLAGS: &[&str] = &[
 const WRAPPED: &str = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,\
     --wrap=strdup,--wrap=strndup,--wrap=getline,--wrap=getdelim,\
     --wrap=_Znwm,--wrap=_Znam,--wrap=_ZdlPv,--wrap=_ZdaPv,--wrap=_ZdlPvm,--wrap=_ZdaPvm";
+
+/// clang's: its sanitizers' runtime (one, for both) is linked
+/// statically by `-static-libsan` (clang's default on Linux, said all
+/// the same); gcc's `-static-libasan` is unknown to it.
+pub const CLANG_SANITIZER_FLAGS: &[&str] = &[
+    "-g",
+    "-O0",
+    "-fno-omit-frame-pointer",
+    "-fsanitize=address,undefined",
+    "-static-libsan",
+];
+
+/// What the checked build of a program compiled by `compiler` adds.
+pub fn sanitizer_flags(compiler: &Compiler) -> &'static [&'static str] {
+    match compiler.family {
+        Family::Gcc => SANITIZER_FLAGS,
+        Family::Clang => CLANG_SANITIZER_FLAGS,
+    }
+}
 
 /// The source linked into every checked build that gives the
 /// sanitizers their options. They read `ASAN_OPTIONS` and
@@ -776,21 +795,17 @@ fn compile_options(
         writable: false,
         linked: true,
     };
+    let failed = |e: super::BuildError| CheckError::Build {
+        flags: sanitizer_flags(compiler).join(" "),
+        why: e.to_string(),
+    };
     let made = match compile_object(compiler, &support, folder, asked) {
         Ok(compiled) => (compiled, true),
         Err(_) if !warnings.is_empty() => (
-            compile_object(compiler, &support, folder, flags).map_err(|e| CheckError::Build {
-                flags: SANITIZER_FLAGS.join(" "),
-                why: e.to_string(),
-            })?,
+            compile_object(compiler, &support, folder, flags).map_err(failed)?,
             false,
         ),
-        Err(e) => {
-            return Err(CheckError::Build {
-                flags: SANITIZER_FLAGS.join(" "),
-                why: e.to_string(),
-            })
-        }
+        Err(e) => return Err(failed(e)),
     };
     Ok(made)
 }
@@ -907,8 +922,13 @@ pub enum Warnings<'a> {
 /// words, when the sanitized program cannot be made.
 pub fn build(recipe: &Recipe, stage: &Path, warnings: Warnings<'_>) -> Result<Checked, CheckError> {
     let mut flags = recipe.flags.clone();
-    flags.extend(SANITIZER_FLAGS.iter().map(|f| f.to_string()));
+    flags.extend(
+        sanitizer_flags(recipe.compiler)
+            .iter()
+            .map(|f| f.to_string()),
+    );
     flags.push(WRAPPED.to_string());
+    let warnings = warnings_of(recipe.compiler, warnings);
     match build_with(
         recipe,
         stage,
@@ -973,6 +993,21 @@ fn build_with(
     })
 }
 
+/// Why a program compiled by clang has no diagnoses from its compiler's
+/// warnings.
+const CLANG_WARNINGS: &str = "clang's warnings are not read as diagnoses (referee reads gcc's \
+                              JSON, which clang does not write); its sanitizers' findings are";
+
+/// Where the warnings of a checked build by `compiler` come from: for
+/// clang, nothing is added to its build and no pass is made (the
+/// arguments are gcc's: `-fdiagnostics-format=json` stops clang).
+fn warnings_of<'a>(compiler: &Compiler, warnings: Warnings<'a>) -> Warnings<'a> {
+    match compiler.family {
+        Family::Gcc => warnings,
+        Family::Clang => Warnings::FromTheBuild(&[]),
+    }
+}
+
 /// Compiles the checked build of `recipe` with `build_flags` and the
 /// options' object, and has its compiler warnings as `warnings` says.
 fn make(
@@ -993,10 +1028,13 @@ fn make(
         &[options.to_path_buf()],
     )
     .map_err(|e| CheckError::Build {
-        flags: SANITIZER_FLAGS.join(" "),
+        flags: sanitizer_flags(recipe.compiler).join(" "),
         why: e.to_string().trim_end().to_string(),
     })?;
     let warnings = match warnings {
+        Warnings::FromTheBuild(_) if recipe.compiler.family == Family::Clang => {
+            Err(CheckError::Warnings(CLANG_WARNINGS.into()))
+        }
         Warnings::FromTheBuild(_) if known => Ok(said),
         Warnings::FromTheBuild(_) => Err(CheckError::Warnings(
             "the compiler does not know the warnings asked of it (gcc 12 or later does)".into(),
@@ -1075,4 +1113,33 @@ fn compiler_identity(compiler: &Compiler) -> Option<String> {
         meta.mtime(),
         meta.mtime_nsec()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::submission::languages::{self, Language};
+
+    /// clang gets its own sanitizer flags and none of gcc's warnings'
+    /// arguments (`-fdiagnostics-format=json` would stop it); gcc keeps
+    /// its own.
+    #[test]
+    fn each_compiler_gets_only_the_arguments_it_knows() {
+        let clang = languages::chosen(Language::C, "clang-19").unwrap();
+        let gcc = languages::chosen(Language::C, "gcc").unwrap();
+        assert!(sanitizer_flags(clang).contains(&"-static-libsan"));
+        assert!(!sanitizer_flags(clang).contains(&"-static-libasan"));
+        assert_eq!(sanitizer_flags(gcc), SANITIZER_FLAGS);
+        let asked = ["-Wuse-after-free", "-fdiagnostics-format=json"];
+        for warnings in [Warnings::FromAPass(&asked), Warnings::FromTheBuild(&asked)] {
+            assert!(matches!(
+                warnings_of(clang, warnings),
+                Warnings::FromTheBuild([])
+            ));
+            assert!(matches!(
+                warnings_of(gcc, warnings),
+                Warnings::FromAPass(a) | Warnings::FromTheBuild(a) if a == asked
+            ));
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! where neither does (the table of languages' own, [`super::languages`]).
 
 use super::languages;
-use super::languages::Language;
+use super::languages::{Build, Compiler, Language};
 
 /// Flags for each compiled language; `None` where nothing was said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,6 +14,18 @@ pub struct Flags {
     pub cpp: Option<Vec<String>>,
     /// For Java (`.java`): `javac`'s.
     pub java: Option<Vec<String>>,
+    /// The compiler commands a suite chose (`compiler: {c: clang}`), for
+    /// C and for C++; the table's own where `None`.
+    pub compilers: Compilers,
+}
+
+/// The compilers a suite chose, by command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Compilers {
+    /// For C: `clang`, `clang-19`.
+    pub c: Option<String>,
+    /// For C++: `clang++`.
+    pub cpp: Option<String>,
 }
 
 impl Flags {
@@ -24,7 +36,42 @@ impl Flags {
             c: self.c.clone().or_else(|| fallback.c.clone()),
             cpp: self.cpp.clone().or_else(|| fallback.cpp.clone()),
             java: self.java.clone().or_else(|| fallback.java.clone()),
+            compilers: Compilers {
+                c: self
+                    .compilers
+                    .c
+                    .clone()
+                    .or_else(|| fallback.compilers.c.clone()),
+                cpp: (self.compilers.cpp.clone()).or_else(|| fallback.compilers.cpp.clone()),
+            },
         }
+    }
+
+    /// The compiler of `language`: the one chosen, else the table's
+    /// (`None` for a language no compiler of the table builds).
+    pub fn compiler(&self, language: Language) -> Option<&'static Compiler> {
+        let command = match language {
+            Language::C => self.compilers.c.as_deref(),
+            Language::Cpp => self.compilers.cpp.as_deref(),
+            _ => None,
+        };
+        match (command, languages::entry(language).map(|e| &e.build)) {
+            (Some(command), _) => languages::chosen(language, command),
+            (None, Some(Build::Compiler(compiler))) => Some(compiler),
+            _ => None,
+        }
+    }
+
+    /// The compilers chosen, each with its language (C first).
+    pub fn chosen(&self) -> Vec<(Language, &'static Compiler)> {
+        let commands = [
+            (Language::C, &self.compilers.c),
+            (Language::Cpp, &self.compilers.cpp),
+        ];
+        commands
+            .into_iter()
+            .filter_map(|(l, command)| Some((l, languages::chosen(l, command.as_deref()?)?)))
+            .collect()
     }
 
     /// The flags `language` is compiled with: the ones set, else the
@@ -58,6 +105,15 @@ impl Flags {
             parts.push("\0java".into());
             parts.extend(java.iter().cloned());
         }
+        // Set only by a suite that chooses: the rest stay as they were.
+        for (mark, chosen) in [
+            ("\0cc", &self.compilers.c),
+            ("\0c++cc", &self.compilers.cpp),
+        ] {
+            if let Some(command) = chosen {
+                parts.extend([mark.to_string(), command.clone()]);
+            }
+        }
         parts
     }
 }
@@ -71,7 +127,7 @@ mod tests {
         Flags {
             c: c.map(own),
             cpp: cpp.map(own),
-            java: None,
+            ..Flags::default()
         }
     }
 
@@ -94,6 +150,28 @@ mod tests {
         assert_ne!(java.fingerprinted(), Flags::default().fingerprinted());
         // Set to nothing: no flags at all, not the defaults.
         assert!(flags(Some(&[]), None).of(Language::C).is_empty());
+    }
+
+    #[test]
+    fn a_chosen_compiler_is_the_suites_and_changes_the_fingerprint() {
+        let suite = Flags {
+            compilers: Compilers {
+                c: Some("clang-19".into()),
+                cpp: None,
+            },
+            ..Flags::default()
+        };
+        let used = flags(Some(&["-O2"]), None).over(&suite);
+        assert_eq!(used.compiler(Language::C).unwrap().commands, ["clang-19"]);
+        assert_eq!(
+            used.compiler(Language::Cpp).unwrap().commands,
+            ["g++", "c++"]
+        );
+        assert!(used.compiler(Language::Java).is_none());
+        let chosen: Vec<_> = used.chosen().iter().map(|(l, _)| *l).collect();
+        assert_eq!(chosen, [Language::C]);
+        assert!(Flags::default().chosen().is_empty());
+        assert_ne!(suite.fingerprinted(), Flags::default().fingerprinted());
     }
 
     #[test]

@@ -67,6 +67,9 @@ impl Language {
 /// A compiler of one language, as referee looks for it and calls it.
 #[derive(Debug)]
 pub struct Compiler {
+    /// The language it compiles (C or C++): a C++ compiler is told that
+    /// a `.c` source of the suite's is C.
+    pub language: Language,
     /// What it is called in messages.
     pub name: &'static str,
     /// The commands tried on PATH, in order.
@@ -75,6 +78,19 @@ pub struct Compiler {
     pub package: &'static str,
     /// Libraries linked after the source.
     pub libs: &'static [&'static str],
+    /// Whose arguments it takes beyond gcc's usual ones: its sanitizers'
+    /// and its warnings'.
+    pub family: Family,
+}
+
+/// The two kinds of compiler referee knows the sanitizers and warnings
+/// of. Both take gcc's usual arguments (`-Wall`, `-std=c99`, `-o`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// gcc and g++, and any other command not named for clang.
+    Gcc,
+    /// clang and clang++ (and their versioned names, `clang-19`).
+    Clang,
 }
 
 /// How a language is built, and so how it runs.
@@ -118,10 +134,12 @@ pub const TABLE: &[Entry] = &[
         extensions: &["c"],
         flags: &["-Wall"],
         build: Build::Compiler(Compiler {
+            language: Language::C,
             name: "C compiler",
             commands: &["gcc", "cc"],
             package: "gcc",
             libs: &["-lm"],
+            family: Family::Gcc,
         }),
     },
     Entry {
@@ -131,10 +149,12 @@ pub const TABLE: &[Entry] = &[
         extensions: &["cpp", "cc", "cxx", "c++"],
         flags: &["-Wall"],
         build: Build::Compiler(Compiler {
+            language: Language::Cpp,
             name: "C++ compiler",
             commands: &["g++", "c++"],
             package: "g++",
             libs: &[],
+            family: Family::Gcc,
         }),
     },
     Entry {
@@ -235,6 +255,66 @@ pub fn of_extension(ext: &str) -> Option<Language> {
         .map(|place| Language::Defined(u16::try_from(place).unwrap_or(u16::MAX)))
 }
 
+/// The compiler of `language` (C or C++) that a suite chose by its
+/// command (`compiler: {c: clang-19}`): the table's entry with that
+/// command alone, and the package that installs it. Made once per command
+/// and kept for the process (a run grades one suite: a few at most), as
+/// the table's own are.
+pub fn chosen(language: Language, command: &str) -> Option<&'static Compiler> {
+    static CHOSEN: std::sync::Mutex<Vec<(Language, &'static Compiler)>> =
+        std::sync::Mutex::new(Vec::new());
+    let Some(Entry {
+        build: Build::Compiler(base),
+        ..
+    }) = entry(language)
+    else {
+        return None;
+    };
+    let mut chosen = CHOSEN.lock().unwrap_or_else(|e| e.into_inner());
+    let known = chosen
+        .iter()
+        .find(|(l, c)| *l == language && c.commands == [command]);
+    if let Some((_, compiler)) = known {
+        return Some(compiler);
+    }
+    let command: &'static str = Box::leak(command.to_string().into_boxed_str());
+    let compiler: &'static Compiler = Box::leak(Box::new(Compiler {
+        language,
+        // Its own name: what is made once per compiler is keyed by it.
+        name: Box::leak(format!("{} {command}", base.name).into_boxed_str()),
+        commands: Box::leak(Box::new([command])),
+        package: Box::leak(package_of(command).into_boxed_str()),
+        libs: base.libs,
+        family: family_of(command),
+    }));
+    chosen.push((language, compiler));
+    Some(compiler)
+}
+
+/// The kind of compiler `command` is, by its name: `clang`, `clang++`,
+/// `clang-19` and `/usr/bin/clang` are clang's.
+pub fn family_of(command: &str) -> Family {
+    let name = command.rsplit('/').next().unwrap_or(command);
+    if name.starts_with("clang") {
+        Family::Clang
+    } else {
+        Family::Gcc
+    }
+}
+
+/// The Debian packages that install `command`: clang++ comes with clang
+/// (`clang++-19` with `clang-19`), with its sanitizers' static runtime
+/// (`libclang-rt-19-dev`, which `clang-19` only recommends); every other
+/// compiler comes with its own name (`gcc-13`, `g++`).
+pub fn package_of(command: &str) -> String {
+    let name = command.rsplit('/').next().unwrap_or(command);
+    let clang = name.strip_prefix("clang++").or(name.strip_prefix("clang"));
+    match clang {
+        Some(version) => format!("clang{version} libclang-rt{version}-dev"),
+        None => name.to_string(),
+    }
+}
+
 /// A language's name in messages.
 pub fn name(language: Language) -> String {
     match language {
@@ -301,6 +381,26 @@ mod tests {
         assert!(Language::Java.is_compiled() && !Language::Python.is_compiled());
         let words = sources_in_words();
         assert!(words.contains("Java (.java)"), "{words}");
+    }
+
+    #[test]
+    fn a_chosen_compiler_is_its_command_alone_with_its_package() {
+        let clang = chosen(Language::Cpp, "clang++-19").unwrap();
+        assert_eq!(clang.commands, ["clang++-19"]);
+        assert_eq!(clang.package, "clang-19 libclang-rt-19-dev");
+        assert_eq!(clang.family, Family::Clang);
+        assert_eq!(clang.name, "C++ compiler clang++-19");
+        // Chosen again: the same one, not a second.
+        assert!(std::ptr::eq(
+            clang,
+            chosen(Language::Cpp, "clang++-19").unwrap()
+        ));
+        let gcc = chosen(Language::C, "gcc-12").unwrap();
+        assert_eq!((gcc.package, gcc.family), ("gcc-12", Family::Gcc));
+        assert_eq!(gcc.libs, ["-lm"]);
+        assert_eq!(package_of("clang"), "clang libclang-rt-dev");
+        assert_eq!(family_of("/usr/bin/clang"), Family::Clang);
+        assert!(chosen(Language::Python, "clang").is_none());
     }
 
     #[test]

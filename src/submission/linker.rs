@@ -87,10 +87,12 @@ mod tests {
     #[test]
     fn a_missing_compiler_links_with_nothing_faster() {
         static MISSING: Compiler = Compiler {
+            language: crate::submission::Language::C,
             name: "missing-cc",
             commands: &["referee-no-such-compiler"],
             package: "nothing",
             libs: &[],
+            family: languages::Family::Gcc,
         };
         assert_eq!(faster(&MISSING), None);
         assert_eq!(faster(&MISSING), None);

@@ -42,9 +42,12 @@ pub mod several;
 mod shared;
 mod start;
 
-pub use build::{build, build_lazily, find_on_path, sandbox, BuildError, Built, COMPILER_MEMORY};
+pub use build::{
+    build, build_lazily, command_of, find_on_path, missing_compilers, sandbox, BuildError, Built,
+    COMPILER_MEMORY,
+};
 pub use error::Error;
-pub use flags::Flags;
+pub use flags::{Compilers, Flags};
 pub use languages::Language;
 pub use program::Submission;
 pub use several::Layout;

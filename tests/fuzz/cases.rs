@@ -218,6 +218,7 @@ fn yaml(depth: u32) -> impl Strategy<Value = String> {
             "regions",
             "support",
             "compile",
+            "compiler",
             "explore_points",
             "description",
             "input",
