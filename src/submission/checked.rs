@@ -450,13 +450,15 @@ ssize_t __wrap_getdelim(char **line, size_t *size, int delimiter, FILE *stream)
 }
 
 /* C++'s new and delete (the options' source is compiled as C, so
-   under their linked names). */
-void *__real__Znwm(size_t size);
-void *__real__Znam(size_t size);
-void __real__ZdlPv(void *pointer);
-void __real__ZdaPv(void *pointer);
-void __real__ZdlPvm(void *pointer, size_t size);
-void __real__ZdaPvm(void *pointer, size_t size);
+   under their linked names). Weak: a C program linked by clang has no
+   C++ runtime (clang's sanitizer brings operator new only to C++), and
+   in a C program nothing calls them. */
+void *__real__Znwm(size_t size) __attribute__((weak));
+void *__real__Znam(size_t size) __attribute__((weak));
+void __real__ZdlPv(void *pointer) __attribute__((weak));
+void __real__ZdaPv(void *pointer) __attribute__((weak));
+void __real__ZdlPvm(void *pointer, size_t size) __attribute__((weak));
+void __real__ZdaPvm(void *pointer, size_t size) __attribute__((weak));
 
 __attribute__((no_sanitize("address", "undefined")))
 void *__wrap__Znwm(size_t size)
