@@ -760,3 +760,77 @@ fn a_course_library_that_does_not_compile_is_the_suites() {
     );
     assert!(!out.join("results.json").exists());
 }
+
+/// One case of one student in a graded class's results.json.
+fn case_of<'a>(results: &'a Value, id: &str, case: &str) -> &'a Value {
+    student(results, id)["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["name"] == case))
+        .unwrap_or_else(|| panic!("{id}: no case {case}"))
+}
+
+/// A Scourgify-like lab (`tests/fixtures/scourgify`): `ending_points`
+/// splits a text case (the message, then exiting 1) and a files case
+/// (the CSV written, then how the run ends), each share earned on its
+/// own; a case without it earns all or nothing as before. A traceback
+/// is a crash: it never earns the ending's share.
+#[test]
+fn ending_points_split_text_and_files_cases_between_output_and_ending() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let results = grade(w, &fixture("scourgify"), &fixture("scourgify-class"));
+    let got = |id: &str, case: &str| {
+        let c = case_of(&results, id, case);
+        (
+            c["verdict"].as_str().unwrap().to_string(),
+            c["score"].as_f64().unwrap(),
+        )
+    };
+    let at = |verdict: &str, score: f64| (verdict.to_string(), score);
+    // The right message, but exit 0 where the reference exits 1.
+    assert_eq!(got("exits-zero", "too-few-split"), at("exit-status", 1.0));
+    assert_eq!(got("exits-zero", "too-few"), at("exit-status", 0.0));
+    assert_eq!(got("exits-zero", "cleans"), at("pass", 2.0));
+    // The wrong file, ended as the reference ends: the ending's share.
+    assert_eq!(got("wrong-file", "cleans"), at("wrong-output", 1.0));
+    assert_eq!(got("wrong-file", "too-few-split"), at("pass", 2.0));
+    // A traceback where the reference says "Too few ...": nothing.
+    assert_eq!(got("crashes", "too-few-split"), at("crashed", 0.0));
+    // The right file written, then a traceback: the file's share only.
+    assert_eq!(got("crashes", "cleans"), at("crashed", 1.0));
+    let parts = &case_of(&results, "crashes", "cleans")["parts"];
+    assert_eq!(parts[1]["part"], "ending");
+    assert_eq!(parts[1]["earned"], false);
+    let scores: Vec<(String, f64)> = ["crashes", "exits-zero", "right", "wrong-file"]
+        .iter()
+        .map(|id| {
+            (
+                id.to_string(),
+                student(&results, id)["score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            ("crashes".to_string(), 1.0),
+            ("exits-zero".to_string(), 3.0),
+            ("right".to_string(), 6.0),
+            ("wrong-file".to_string(), 5.0)
+        ]
+    );
+    // Both statuses are kept where they are known.
+    let split = case_of(&results, "exits-zero", "too-few-split");
+    assert_eq!(split["exit_status"], 0);
+    assert_eq!(split["reference_exit_status"], 1);
+    let page = fs::read_to_string(w.join("out/feedback/exits-zero.md")).unwrap();
+    assert!(
+        page.contains("Points: the output 1/1, how it ends 0/1."),
+        "{page}"
+    );
+    let page = fs::read_to_string(w.join("out/feedback/wrong-file.md")).unwrap();
+    assert!(
+        page.contains("Points: the files 0/1, how it ends 1/1."),
+        "{page}"
+    );
+}

@@ -47,9 +47,18 @@ impl<'a> Row<'a> {
         self.result.is_some_and(|r| r.verdict == Verdict::Pass)
     }
 
-    /// The verdict in a few words, or why the case did not run.
-    pub fn verdict_label(&self) -> &'static str {
-        self.result.map_or("not run", |r| r.verdict.label())
+    /// The verdict in a few words, or why the case did not run; a wrong
+    /// exit status with both statuses ("wrong exit status: 0, not 1").
+    pub fn verdict_label(&self) -> std::borrow::Cow<'static, str> {
+        match self.result {
+            None => "not run".into(),
+            Some(r) => match (r.verdict, r.exit_status, r.reference_exit_status) {
+                (Verdict::ExitStatus, Some(code), Some(reference)) => {
+                    format!("{}: {code}, not {reference}", r.verdict.label()).into()
+                }
+                (verdict, _, _) => verdict.label().into(),
+            },
+        }
     }
 
     /// The result's details a student may see: those of a public case
@@ -322,6 +331,8 @@ pub(crate) mod tests {
             compare: Vec::new(),
             prompts: None,
             parts: Vec::new(),
+            exit_status: None,
+            reference_exit_status: None,
         }
     }
 
