@@ -246,7 +246,7 @@ fn a_program_references_exit_status_is_the_one_compared() {
     assert_eq!(code, Some(1), "{text}");
     assert!(verdict_line(&text, "converts").contains("pass"), "{text}");
     assert!(
-        verdict_line(&text, "rejects-a-word").contains("wrong output"),
+        verdict_line(&text, "rejects-a-word").contains("wrong exit status"),
         "{text}"
     );
     assert!(

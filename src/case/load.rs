@@ -785,11 +785,14 @@ fn load_case(
         .clone()
         .or(defaults.format_points.clone())
         .map_or(0.0, |p| p.0);
-    let ending_points = file
-        .ending_points
-        .clone()
-        .or(defaults.ending_points.clone())
-        .map_or(0.0, |p| p.0);
+    let ending_points = match (&file.ending_points, mode) {
+        (Some(p), _) => p.0,
+        // A default share for the ending means nothing where every point
+        // is the ending's already: a suite may give one and still have
+        // `mode: ending` cases.
+        (None, Mode::Ending) => 0.0,
+        (None, _) => defaults.ending_points.as_ref().map_or(0.0, |p| p.0),
+    };
     let format = match file.format.as_ref().or(defaults.format.as_ref()) {
         Some(names) => Some(
             names
@@ -1279,6 +1282,19 @@ mod tests {
             ("ending.yaml", "input: x\nmode: ending\nending_points: 1\n"),
             ("too-many.yaml", "input: x\nending_points: 3\n"),
         ]);
+        let defaults = folder(&[
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  points: 2\n  ending_points: 1\n",
+            ),
+            ("solution.py", "print('hi')\n"),
+            ("text.yaml", "input: x\n"),
+            ("ending.yaml", "input: x\nmode: ending\n"),
+        ]);
+        let suite = load_suite(defaults.path()).unwrap();
+        assert!(suite.problems.is_empty(), "{:?}", suite.problems);
+        let shares: Vec<f64> = suite.cases.iter().map(|c| c.ending_points).collect();
+        assert_eq!(shares, [0.0, 1.0], "mode: ending takes no default share");
         let suite = load_suite(dir.path()).unwrap();
         let split: Vec<(&str, f64, f64)> = suite
             .cases
