@@ -272,8 +272,8 @@ fn text_mode(
 }
 
 /// A text-mode case's verdict and sentence: a right text with a wrong
-/// ending says the text was right (and, for a status alone, both
-/// statuses); otherwise the ending's fault names the verdict as before.
+/// ending says the text was right, and what the ending did (for a status
+/// alone, both statuses); otherwise the ending's fault names the verdict.
 fn text_verdict(
     case: &Case,
     same: bool,
@@ -281,9 +281,11 @@ fn text_verdict(
     counted: Option<EndingFault>,
 ) -> (Verdict, String) {
     let limits = &case.limits;
-    let split = case.ending_points > 0.0;
+    // Stopping too soon is a wrong output (`names_verdict`), whose
+    // sentence is its own.
+    let ending_alone = |fault| names_verdict(fault) || case.ending_points > 0.0;
     match counted {
-        Some(fault) if same && (split || fault.only_status().is_some()) => (
+        Some(fault) if same && ending_alone(fault) => (
             fault.verdict_alone(),
             format!(
                 "your program printed what the reference prints, but it {}{}",
@@ -291,13 +293,7 @@ fn text_verdict(
                 worth(case)
             ),
         ),
-        Some(fault) if names_verdict(fault) => {
-            let right = if same { " (its output was right)" } else { "" };
-            (
-                fault.verdict(),
-                format!("{}{right}", fault.sentence(limits)),
-            )
-        }
+        Some(fault) if names_verdict(fault) => (fault.verdict(), fault.sentence(limits)),
         Some(fault) => (Verdict::WrongOutput, fault.sentence(limits)),
         None if !same => (
             Verdict::WrongOutput,
