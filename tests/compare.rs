@@ -84,18 +84,6 @@ fn graded() -> (BTreeMap<(String, String), String>, Value) {
     (verdicts, details)
 }
 
-fn follows_the_schema(results: &Value) {
-    let schema: Value =
-        serde_json::from_str(&fs::read_to_string(root().join("docs/results.schema.json")).unwrap())
-            .unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(results)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
-}
-
 #[test]
 fn each_comparison_passes_what_it_forgives_and_fails_the_rest() {
     let (verdicts, own_words) = graded();

@@ -825,15 +825,7 @@ fn ending_points_split_text_and_files_cases_between_output_and_ending() {
     let split = case_of(&results, "exits-zero", "too-few-split");
     assert_eq!(split["exit_status"], 0);
     assert_eq!(split["reference_exit_status"], 1);
-    let schema: Value =
-        serde_json::from_str(&fs::read_to_string(root().join("docs/results.schema.json")).unwrap())
-            .unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&results)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    follows_the_schema(&results);
     let page = fs::read_to_string(w.join("out/feedback/exits-zero.md")).unwrap();
     assert!(
         page.contains("Points: the output 1/1, how it ends 0/1."),

@@ -189,7 +189,8 @@ fn split_parts(case: &Case, earned: bool, counted: Option<EndingFault>) -> Vec<P
     vec![
         PartScore {
             part: Part::Play,
-            points: case.play_points(),
+            // The format is game mode's: outside it the rest is the play's.
+            points: (case.points - case.ending_points).max(0.0),
             earned,
         },
         PartScore {

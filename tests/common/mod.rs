@@ -324,3 +324,16 @@ pub fn autograder_zip(work: &Path, place: &dyn Fn(&Path), leave_out: &str) -> Pa
     }
     clone.join("autograder.zip")
 }
+
+/// Asserts `results` (a results.json) follows docs/results.schema.json.
+pub fn follows_the_schema(results: &serde_json::Value) {
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root().join("docs/results.schema.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(results)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
