@@ -21,7 +21,10 @@
 //! part earns its points on its own, so one fault costs the part it is in
 //! and nothing else. A crash or a hang before the game is over is still a
 //! play that stopped short. Text-mode cases judge as an autograder does:
-//! their points need the text and the ending both. The result says, per
+//! their points need the text and the ending both, unless
+//! `ending_points` splits them (as it splits a `mode: files` case
+//! between its files and its ending); a status that is the only
+//! difference is its own verdict ([`Verdict::ExitStatus`]). The result says, per
 //! part, what it was worth and whether it was earned; the verdict names
 //! the fault that cost points (see [`verdict_of`]).
 
