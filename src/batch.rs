@@ -488,6 +488,16 @@ fn case_result(
         compare: case.compare.names(),
         parts: outcome.judgement.parts.clone(),
         prompts,
+        exit_status: match outcome.run.as_ref().map(|r| r.ending) {
+            Some(crate::run::Ending::Exited(code)) => Some(code),
+            _ => None,
+        },
+        reference_exit_status: match &prepared.expected {
+            Expected::Play(reference) if !reference.waited_at_end && case.call.is_none() => {
+                Some(reference.status)
+            }
+            _ => None,
+        },
     }
 }
 

@@ -368,6 +368,14 @@ pub struct CaseResult {
     /// that reports pair their lines as grading did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompts: Option<Prompts>,
+    /// The status the program exited with, when it exited (not when it
+    /// was stopped, killed or still waiting for input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_status: Option<i32>,
+    /// The status the reference exits with on this case, when it exits
+    /// (not when it waits for more input, nor for a function call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_exit_status: Option<i32>,
 }
 
 /// Where each transcript of a failed case under `prompts` read input,
@@ -845,6 +853,8 @@ mod tests {
             not_shown: 0,
             compare: Vec::new(),
             parts: Vec::new(),
+            exit_status: None,
+            reference_exit_status: None,
             prompts: Some(Prompts {
                 expected: crate::compare::Turns::default(),
                 actual: crate::compare::Turns::default(),

@@ -19,6 +19,10 @@ pub enum Verdict {
     FormatDiffers,
     /// Printed something else.
     WrongOutput,
+    /// Printed (and wrote) what the reference does, and ended where it
+    /// ends, but with another exit status: the status is the only
+    /// difference.
+    ExitStatus,
     /// Was still waiting for input when the case's input ran out.
     WaitingForInput,
     /// Ran out of time.
@@ -40,6 +44,7 @@ impl Verdict {
             Verdict::Pass => "pass",
             Verdict::FormatDiffers => "format-differs",
             Verdict::WrongOutput => "wrong-output",
+            Verdict::ExitStatus => "exit-status",
             Verdict::WaitingForInput => "waiting-for-input",
             Verdict::Timeout => "timeout",
             Verdict::Crashed => "crashed",
@@ -55,6 +60,7 @@ impl Verdict {
             Verdict::Pass => "pass",
             Verdict::FormatDiffers => "right play, different text",
             Verdict::WrongOutput => "wrong output",
+            Verdict::ExitStatus => "wrong exit status",
             Verdict::WaitingForInput => "still waiting for input",
             Verdict::Timeout => "timed out",
             Verdict::Crashed => "crashed",
@@ -292,6 +298,29 @@ impl EndingFault {
         }
     }
 
+    /// The statuses, the program's and the reference's, when the fault
+    /// is only that: it exited where the reference exits, with another
+    /// status.
+    pub fn only_status(self) -> Option<(i32, i32)> {
+        match self {
+            EndingFault::Status {
+                code,
+                early: false,
+                reference,
+            } => Some((code, reference)),
+            _ => None,
+        }
+    }
+
+    /// The verdict when this fault is the case's only difference: its
+    /// own words for a status alone, else [`EndingFault::verdict`].
+    pub fn verdict_alone(self) -> Verdict {
+        match self.only_status() {
+            Some(_) => Verdict::ExitStatus,
+            None => self.verdict(),
+        }
+    }
+
     /// Whether the program was stopped, or stopped itself abnormally,
     /// rather than ending in the wrong place: such a fault names the
     /// verdict even when the play was wrong too.
@@ -375,6 +404,12 @@ impl EndingFault {
             ),
         }
     }
+}
+
+/// "exited with status 0 where the reference exits with 1": a status
+/// that is the only difference, said plainly.
+pub fn status_apart(code: i32, reference: i32) -> String {
+    format!("exited with status {code} where the reference exits with {reference}")
 }
 
 /// "after input line 3", "before reading any input".

@@ -9,7 +9,9 @@
 //! crash, a function case of connect4-bomb, each on a case or two copied
 //! from the shipped suites and made public; other prompts, a number
 //! beyond its tolerance and a program that stops where it should ask
-//! again, on cases of `tests/fixtures/comparisons`; and for the terminal,
+//! again, on cases of `tests/fixtures/comparisons`; a program whose only
+//! difference is its exit status, on `tests/fixtures/scourgify`; and for
+//! the terminal,
 //! five Connect Four programs with one bug each on the shipped public
 //! cases.
 
@@ -24,7 +26,8 @@ use common::*;
 struct Scenario {
     /// The snapshots' name.
     name: &'static str,
-    game: &'static str,
+    /// The built-in game, or `None` for a suite with its own reference.
+    game: Option<&'static str>,
     /// Under `tests/`.
     program: &'static str,
     cases: &'static [&'static str],
@@ -36,74 +39,84 @@ struct Scenario {
 const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "pass",
-        game: "connect4",
+        game: Some("connect4"),
         program: "fixtures/connect4/correct.c",
         cases: &["seed-example-1"],
         folder: None,
     },
     Scenario {
         name: "wrong-move",
-        game: "pentago",
+        game: Some("pentago"),
         program: "fixtures/pentago/bugs/rotation-direction-swapped.c",
         cases: &["rotate-quadrant-1-left"],
         folder: None,
     },
     Scenario {
         name: "format-only",
-        game: "pentago",
+        game: Some("pentago"),
         program: "fixtures/pentago/formats/correct-terse.c",
         cases: &["display-board-exact", "rotate-quadrant-1-left"],
         folder: None,
     },
     Scenario {
         name: "crash",
-        game: "connect4",
+        game: Some("connect4"),
         program: "programs/segfault-after-first-move.c",
         cases: &["seed-example-1"],
         folder: None,
     },
     Scenario {
         name: "function-call",
-        game: "connect4-bomb",
+        game: Some("connect4-bomb"),
         program: "fixtures/connect4-bomb/bugs/drop-piece-zero-based-row.py",
         cases: &["drop-piece-handout-example", "board-full-empty-board"],
         folder: None,
     },
     Scenario {
         name: "prompts",
-        game: "connect4",
+        game: Some("connect4"),
         program: "programs/connect4-own-words.c",
         cases: &["prompts-after-a-refusal", "prompts"],
         folder: Some("fixtures/comparisons"),
     },
     Scenario {
         name: "numbers",
-        game: "connect4",
+        game: Some("connect4"),
         program: "programs/connect4-range-off.c",
         cases: &["numbers"],
         folder: Some("fixtures/comparisons"),
     },
     Scenario {
         name: "ending",
-        game: "connect4",
+        game: Some("connect4"),
         program: "programs/connect4-stops-on-bad-column.py",
         cases: &["rejects-a-column-that-does-not-exist"],
         folder: Some("fixtures/comparisons"),
+    },
+    Scenario {
+        name: "exit-status",
+        game: None,
+        program: "fixtures/scourgify-class/exits-zero.py",
+        cases: &["too-few"],
+        folder: Some("fixtures/scourgify"),
     },
 ];
 
 /// The scenario's cases in `work`, every one public (a student's
 /// feedback shows a public case in full).
 fn cases(scenario: &Scenario, work: &Path) -> PathBuf {
-    let dir = match scenario.folder {
-        None => small_suite(scenario.game, work, scenario.cases),
-        Some(folder) => {
+    let dir = match (scenario.folder, scenario.game) {
+        (None, Some(game)) => small_suite(game, work, scenario.cases),
+        (None, None) => panic!("{}: a scenario names a game or a folder", scenario.name),
+        (Some(folder), _) => {
             let (from, to) = (test_file(folder), work.join("cases"));
             fs::create_dir_all(&to).unwrap();
             for name in scenario.cases.iter().copied().chain(["suite"]) {
                 let file = format!("{name}.yaml");
                 fs::copy(from.join(&file), to.join(&file)).unwrap();
             }
+            // A suite's own reference and the files its cases give.
+            copy_all_but_cases(&from, &to);
             to
         }
     };
@@ -120,6 +133,24 @@ fn cases(scenario: &Scenario, work: &Path) -> PathBuf {
         fs::write(&file, text).unwrap();
     }
     dir
+}
+
+/// Copies what `from` holds besides its cases and pins (a reference
+/// program, a folder of data) into `to`.
+fn copy_all_but_cases(from: &Path, to: &Path) {
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        let is_case = path
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "transcript");
+        if path.is_dir() {
+            fs::create_dir_all(to.join(name)).unwrap();
+            copy_all_but_cases(&path, &to.join(name));
+        } else if !is_case {
+            fs::copy(&path, to.join(name)).unwrap();
+        }
+    }
 }
 
 /// Runs of what differs from machine to machine or run to run, and what
@@ -226,19 +257,18 @@ fn the_feedback_files() {
         let student = work.path().join(format!("student.{extension}"));
         fs::copy(&program, &student).unwrap();
         let out_dir = work.path().join("out");
-        let out = referee_in(
-            work.path(),
-            &[
-                "grade",
-                "--game",
-                scenario.game,
-                "--cases",
-                cases.to_str().unwrap(),
-                "--out",
-                out_dir.to_str().unwrap(),
-                student.to_str().unwrap(),
-            ],
-        );
+        let mut args = vec!["grade"];
+        if let Some(game) = scenario.game {
+            args.extend(["--game", game]);
+        }
+        args.extend([
+            "--cases",
+            cases.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            student.to_str().unwrap(),
+        ]);
+        let out = referee_in(work.path(), &args);
         assert!(
             out.status.success(),
             "{}:\n{}{}",

@@ -143,10 +143,11 @@ fn arguments_reach_the_program_as_written_and_the_exit_status_counts() {
             ("alice".to_string(), 5.0, vec![]),
             (
                 // The usage message with exit status 0 where the key is
-                // missing or extra: the status is what differs.
+                // missing or extra: the status is all that differs, and
+                // its verdict says so.
                 "bob".to_string(),
                 3.0,
-                strings(&["no-key: wrong-output", "two-keys: wrong-output"])
+                strings(&["no-key: exit-status", "two-keys: exit-status"])
             ),
             (
                 // argv[1] without looking at argc: no key crashes it, two
@@ -902,4 +903,199 @@ fn a_course_library_that_does_not_compile_is_the_suites() {
         "{said}"
     );
     assert!(!out.join("results.json").exists());
+}
+
+/// One case of one student in a graded class's results.json.
+fn case_of<'a>(results: &'a Value, id: &str, case: &str) -> &'a Value {
+    student(results, id)["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["name"] == case))
+        .unwrap_or_else(|| panic!("{id}: no case {case}"))
+}
+
+/// A Scourgify-like lab (`tests/fixtures/scourgify`): `ending_points`
+/// splits a text case (the message, then exiting 1) and a files case
+/// (the CSV written, then how the run ends), each share earned on its
+/// own; a case without it earns all or nothing as before. A traceback
+/// is a crash: it never earns the ending's share.
+#[test]
+fn ending_points_split_text_and_files_cases_between_output_and_ending() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let results = grade(w, &fixture("scourgify"), &fixture("scourgify-class"));
+    let got = |id: &str, case: &str| {
+        let c = case_of(&results, id, case);
+        (
+            c["verdict"].as_str().unwrap().to_string(),
+            c["score"].as_f64().unwrap(),
+        )
+    };
+    let at = |verdict: &str, score: f64| (verdict.to_string(), score);
+    // The right message, but exit 0 where the reference exits 1.
+    assert_eq!(got("exits-zero", "too-few-split"), at("exit-status", 1.0));
+    assert_eq!(got("exits-zero", "too-few"), at("exit-status", 0.0));
+    assert_eq!(got("exits-zero", "cleans"), at("pass", 2.0));
+    // The wrong file, ended as the reference ends: the ending's share.
+    assert_eq!(got("wrong-file", "cleans"), at("wrong-output", 1.0));
+    assert_eq!(got("wrong-file", "too-few-split"), at("pass", 2.0));
+    // A traceback where the reference says "Too few ...": nothing.
+    assert_eq!(got("crashes", "too-few-split"), at("crashed", 0.0));
+    // The right file written, then a traceback: the file's share only.
+    assert_eq!(got("crashes", "cleans"), at("crashed", 1.0));
+    let parts = &case_of(&results, "crashes", "cleans")["parts"];
+    assert_eq!(parts[1]["part"], "ending");
+    assert_eq!(parts[1]["earned"], false);
+    let scores: Vec<(String, f64)> = ["crashes", "exits-zero", "no-check", "right", "wrong-file"]
+        .iter()
+        .map(|id| {
+            (
+                id.to_string(),
+                student(&results, id)["score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            ("crashes".to_string(), 1.0),
+            ("exits-zero".to_string(), 3.0),
+            ("no-check".to_string(), 2.0),
+            ("right".to_string(), 6.0),
+            ("wrong-file".to_string(), 5.0)
+        ]
+    );
+    // Both statuses are kept where they are known, as the schema says.
+    let split = case_of(&results, "exits-zero", "too-few-split");
+    assert_eq!(split["exit_status"], 0);
+    assert_eq!(split["reference_exit_status"], 1);
+    assert_follows_schema(&results);
+    let page = fs::read_to_string(w.join("out/feedback/exits-zero.md")).unwrap();
+    assert!(
+        page.contains("Points: the output 1/1, how it ends 0/1."),
+        "{page}"
+    );
+    let page = fs::read_to_string(w.join("out/feedback/wrong-file.md")).unwrap();
+    assert!(
+        page.contains("Points: the files 0/1, how it ends 1/1."),
+        "{page}"
+    );
+}
+
+/// The blocks of docs/cases.md's section `heading` whose first line is
+/// `# scourgify/NAME`: each NAME with its text.
+fn docs_files(heading: &str) -> Vec<(String, String)> {
+    let docs = fs::read_to_string(root().join("docs/cases.md")).unwrap();
+    let from = docs.find(heading).unwrap_or_else(|| panic!("{heading}"));
+    let section = &docs[from + heading.len()..];
+    // To the next heading (a block's `# ` comments are not headings).
+    let end = ["\n## ", "\n### "]
+        .iter()
+        .filter_map(|h| section.find(h))
+        .min()
+        .unwrap_or(section.len());
+    let section = &section[..end];
+    section
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .filter_map(|block| {
+            let body = &block[block.find('\n')? + 1..];
+            let name = body.lines().next()?.strip_prefix("# scourgify/")?;
+            Some((name.trim().to_string(), body.to_string()))
+        })
+        .collect()
+}
+
+/// docs/cases.md's Scourgify example grades as its table says.
+#[test]
+fn the_docs_ending_points_example_grades_as_it_says() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("scourgify");
+    let files = docs_files("### Splitting the points between the output and the ending");
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["scourgify.py", "suite.yaml", "too-few.yaml", "cleans.yaml"]
+    );
+    for (name, text) in &files {
+        write_all(&suite, &[(name, text)]);
+    }
+    let before = fs::read_to_string(fixture("scourgify/data/before.csv")).unwrap();
+    write_all(&suite, &[("data/before.csv", &before)]);
+    let results = grade(w, &suite, &fixture("scourgify-class"));
+    let got = |id: &str, case: &str| {
+        let c = case_of(&results, id, case);
+        (
+            c["score"].as_f64().unwrap(),
+            c["verdict"].as_str().unwrap().to_string(),
+        )
+    };
+    let at = |score: f64, verdict: &str| (score, verdict.to_string());
+    // The table's rows, in its order.
+    assert_eq!(got("exits-zero", "too-few"), at(1.0, "exit-status"));
+    assert_eq!(got("exits-zero", "cleans"), at(2.0, "pass"));
+    assert_eq!(got("no-check", "too-few"), at(0.0, "crashed"));
+    assert_eq!(got("no-check", "cleans"), at(2.0, "pass"));
+    assert_eq!(got("wrong-file", "too-few"), at(2.0, "pass"));
+    assert_eq!(got("wrong-file", "cleans"), at(1.0, "wrong-output"));
+    assert_eq!(got("crashes", "too-few"), at(0.0, "crashed"));
+    assert_eq!(got("crashes", "cleans"), at(1.0, "crashed"));
+    let page = fs::read_to_string(w.join("out/feedback/exits-zero.md")).unwrap();
+    assert!(
+        page.contains("Points: the output 1/1, how it ends 0/1."),
+        "{page}"
+    );
+}
+
+/// What a program prints to stderr is compared with what it prints to
+/// stdout, as one text (docs/cases.md, "stdout and stderr are compared
+/// together"): the reference's message on stderr is matched by the same
+/// message on stdout, and missed by a program that prints nothing there.
+#[test]
+fn stdout_and_stderr_are_compared_together() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("greet");
+    write_all(
+        &suite,
+        &[
+            (
+                "suite.yaml",
+                "reference: greet.py\nname: greet\ndefaults:\n  visibility: public\n",
+            ),
+            (
+                "greet.py",
+                "import sys\nprint('Hello')\nprint('Usage: greet.py NAME', file=sys.stderr)\n\
+                 print('Bye')\nsys.exit(1)\n",
+            ),
+            ("usage.yaml", "args: []\n"),
+        ],
+    );
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            (
+                "stdout.py",
+                "import sys\nprint('Hello')\nprint('Usage: greet.py NAME')\nprint('Bye')\n\
+                 sys.exit(1)\n",
+            ),
+            (
+                "after.py",
+                "import sys\nprint('Hello')\nprint('Bye')\n\
+                 print('Usage: greet.py NAME', file=sys.stderr)\nsys.exit(1)\n",
+            ),
+            (
+                "silent.py",
+                "import sys\nprint('Hello')\nprint('Bye')\nsys.exit(1)\n",
+            ),
+        ],
+    );
+    let results = grade(w, &suite, &class);
+    let verdict = |id: &str| case_of(&results, id, "usage")["verdict"].clone();
+    assert_eq!(verdict("stdout"), "pass");
+    // In the wrong place among the lines, or missing: a difference.
+    assert_eq!(verdict("after"), "wrong-output");
+    assert_eq!(verdict("silent"), "wrong-output");
 }

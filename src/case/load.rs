@@ -829,11 +829,14 @@ fn load_case(
         .clone()
         .or(defaults.format_points.clone())
         .map_or(0.0, |p| p.0);
-    let ending_points = file
-        .ending_points
-        .clone()
-        .or(defaults.ending_points.clone())
-        .map_or(0.0, |p| p.0);
+    let ending_points = match (&file.ending_points, mode) {
+        (Some(p), _) => p.0,
+        // A default share for the ending means nothing where every point
+        // is the ending's already: a suite may give one and still have
+        // `mode: ending` cases.
+        (None, Mode::Ending) => 0.0,
+        (None, _) => defaults.ending_points.as_ref().map_or(0.0, |p| p.0),
+    };
     let format = match file.format.as_ref().or(defaults.format.as_ref()) {
         Some(names) => Some(
             names
@@ -937,7 +940,9 @@ fn load_case(
     })
 }
 
-/// The parts of a case's points add up, and are for game mode.
+/// The parts of a case's points add up, and each is for a mode that has
+/// it: the format for game mode, the ending for every mode but `ending`
+/// (where all the points are already the ending's).
 fn check_parts(
     path: &Path,
     mode: Mode,
@@ -955,16 +960,27 @@ fn check_parts(
             ),
         ));
     }
+    if mode == Mode::Ending && ending_points > 0.0 {
+        return Err(Problem::new(
+            path,
+            "ending_points means nothing with `mode: ending`: all the case's points are for how \
+             the run ends already (leave ending_points out, or use `mode: text` or `mode: files` \
+             to split the points between the output and the ending)",
+        ));
+    }
     let game_only = [
         (format_points > 0.0, "format_points"),
-        (ending_points > 0.0, "ending_points"),
         (names_format, "format"),
     ];
     let why = match mode {
-        Mode::Text => "in text mode the whole transcript and the ending earn the points together",
+        Mode::Text => {
+            "in text mode the whole transcript earns the points, less any `ending_points` for how \
+             the run ends"
+        }
         Mode::Ending => "in `mode: ending` all the case's points are for how the run ends",
         Mode::Files => {
-            "in `mode: files` all the case's points are for the files it leaves and how it ends"
+            "in `mode: files` the points are for the files it leaves and how it ends \
+             (`ending_points` splits them)"
         }
         Mode::Game => return Ok(()),
     };
@@ -1286,12 +1302,69 @@ mod tests {
         );
         let text = folder(&[
             ("suite.yaml", "game: connect4\n"),
-            ("a.yaml", "input: '0'\nending_points: 0.5\n"),
+            ("a.yaml", "input: '0'\nformat_points: 0.5\n"),
         ]);
         let suite = load_suite(text.path()).unwrap();
         assert!(suite.problems[0]
             .message
             .contains("only means something with `mode: game`"));
+    }
+
+    #[test]
+    fn ending_points_split_text_and_files_cases_and_are_refused_where_meaningless() {
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  points: 2\n",
+            ),
+            ("solution.py", "print('hi')\n"),
+            ("text.yaml", "input: x\nending_points: 0.5\n"),
+            (
+                "files.yaml",
+                "input: x\nmode: files\noutputs: [out.txt]\nending_points: 1\n",
+            ),
+            ("ending.yaml", "input: x\nmode: ending\nending_points: 1\n"),
+            ("too-many.yaml", "input: x\nending_points: 3\n"),
+        ]);
+        let defaults = folder(&[
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  points: 2\n  ending_points: 1\n",
+            ),
+            ("solution.py", "print('hi')\n"),
+            ("text.yaml", "input: x\n"),
+            ("ending.yaml", "input: x\nmode: ending\n"),
+        ]);
+        let suite = load_suite(defaults.path()).unwrap();
+        assert!(suite.problems.is_empty(), "{:?}", suite.problems);
+        let shares: Vec<f64> = suite.cases.iter().map(|c| c.ending_points).collect();
+        assert_eq!(shares, [0.0, 1.0], "mode: ending takes no default share");
+        let suite = load_suite(dir.path()).unwrap();
+        let split: Vec<(&str, f64, f64)> = suite
+            .cases
+            .iter()
+            .map(|c| (c.name.as_str(), c.play_points(), c.ending_points))
+            .collect();
+        assert_eq!(split, [("files", 1.0, 1.0), ("text", 1.5, 0.5)]);
+        let problem = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .map(|p| p.to_string())
+                .unwrap_or_default()
+        };
+        assert!(
+            problem("ending.yaml").contains("ending_points means nothing with `mode: ending`"),
+            "{}",
+            problem("ending.yaml")
+        );
+        assert!(
+            problem("too-many.yaml")
+                .contains("ending_points (3) together are more than the case's points (2)"),
+            "{}",
+            problem("too-many.yaml")
+        );
     }
 
     #[test]

@@ -161,14 +161,20 @@ fn format_part(
 }
 
 /// What each part of the case was worth and earned: "the play 2/2, the
-/// text 0/0.5".
-fn parts_line(parts: &[PartScore]) -> Option<String> {
+/// text 0/0.5". The play is named as `mode` judges it: the output of a
+/// text case, the files of a files case.
+fn parts_line(parts: &[PartScore], mode: Mode) -> Option<String> {
     let shown: Vec<String> = parts
         .iter()
         .filter(|p| p.points > 0.0)
         .map(|p| {
             let earned = if p.earned { p.points } else { 0.0 };
-            format!("{} {}/{}", p.part.words(), points(earned), points(p.points))
+            let words = match (p.part, mode) {
+                (Part::Play, Mode::Text) => "the output",
+                (Part::Play, Mode::Files) => "the files",
+                (part, _) => part.words(),
+            };
+            format!("{words} {}/{}", points(earned), points(p.points))
         })
         .collect();
     (shown.len() > 1).then(|| format!("Points: {}.", shown.join(", ")))
@@ -194,7 +200,7 @@ fn game_case(
 ) -> Explanation {
     let judgement = &outcome.judgement;
     let mut text = format!("  {}.\n", capitalized(&judgement.reason));
-    if let Some(line) = parts_line(&judgement.parts) {
+    if let Some(line) = parts_line(&judgement.parts, Mode::Game) {
         let _ = writeln!(text, "  {}", style.dim(&line));
     }
     let lines = terminal::run_lines(run);
@@ -292,6 +298,15 @@ pub fn explain_outcome(
     room: Room,
 ) -> Explanation {
     let mut explanation = explain_run(prepared, outcome, game, regions, style, room);
+    if prepared.case.mode != Mode::Game {
+        // A text or files case split by `ending_points`: what each share
+        // earned, under the sentence that says why.
+        if let Some(line) = parts_line(&outcome.judgement.parts, prepared.case.mode) {
+            let at = explanation.text.find('\n').map_or(0, |i| i + 1);
+            let line = format!("  {}\n", style.dim(&line));
+            explanation.text.insert_str(at, &line);
+        }
+    }
     if output_files(prepared, outcome, style, room, &mut explanation.text) {
         explanation.trimmed = true;
     }
@@ -514,6 +529,9 @@ fn text_case(
     let Some(diffed) = outcome.diffed(expected, options, regions) else {
         return Explanation { text, trimmed };
     };
+    if judgement.verdict == Verdict::ExitStatus {
+        exit_statuses(&mut text, outcome.faults.ending, style);
+    }
     let (want, got) = (&diffed.want, &diffed.got);
     let mut diff_shown = false;
     if text_differs || judgement.verdict == Verdict::WaitingForInput {
@@ -556,6 +574,30 @@ fn text_case(
         );
     }
     Explanation { text, trimmed }
+}
+
+/// Both statuses of a run whose status is its only difference, and what
+/// a status is: a student who has never met one reads what to change.
+fn exit_statuses(text: &mut String, fault: Option<EndingFault>, style: &Style) {
+    let Some((code, reference)) = fault.and_then(EndingFault::only_status) else {
+        return;
+    };
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.strong(&format!(
+            "The reference exits with status {reference}; your program exited with status {code}."
+        ))
+    );
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.dim(
+            "(The exit status is the number a program ends with: what `main` returns in C, \
+             what `sys.exit()` is given in Python, `System.exit()` in Java; a shell shows it \
+             as `$?`.)"
+        )
+    );
 }
 
 /// A terminal line for the screen: output made safe, input highlighted.

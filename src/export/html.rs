@@ -107,9 +107,9 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 .problem { border-left: 4px solid var(--fail); }
 .reason { font-weight: 600; }
 .legend { color: var(--muted); font-size: 13px; margin: 12px 0 6px; }
-.legend .ref, .legend .you { padding: 0 6px; border-radius: 3px; }
-.legend .ref, .diff td.ref { background: var(--pass-bg); }
-.legend .you, .diff td.you { background: var(--fail-bg); }
+.legend .ref, .legend .you, .reason .ref, .reason .you { padding: 0 6px; border-radius: 3px; }
+.legend .ref, .reason .ref, .diff td.ref { background: var(--pass-bg); }
+.legend .you, .reason .you, .diff td.you { background: var(--fail-bg); }
 .diff { table-layout: fixed; background: #111; color: #e6edf3; border-radius: 6px; overflow: hidden; }
 .diff th { background: #24292f; color: #e6edf3; font-size: 13px; }
 .diff td { border: 0; padding: 0 6px; }
@@ -327,7 +327,7 @@ fn case_table(rows: &[Row<'_>]) -> String {
              <td class=\"num\">{} / {}</td><td><span class=\"verdict {tone}\">{}</span></td></tr>",
             points(row.score()),
             points(row.max_score),
-            esc(row.verdict_label())
+            esc(&row.verdict_label())
         );
     }
     out.push_str("</tbody></table>");
@@ -352,7 +352,7 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
         "<section class=\"card\" id=\"case-{index}\"><h2>✗ {} <span class=\"verdict {}\">{}</span></h2>\n",
         esc(row.name),
         tone(row),
-        esc(row.verdict_label())
+        esc(&row.verdict_label())
     );
     if let Some(description) = row.description {
         let _ = writeln!(out, "<p class=\"sub\">This case: {}</p>", esc(description));
@@ -362,6 +362,18 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
     }
     if !result.explanation.trim().is_empty() {
         out.push_str(&explanation(&result.explanation));
+    }
+    if let (Some(reference), Some(code)) = (result.reference_exit_status, result.exit_status) {
+        // Both statuses, coloured as the transcripts are: the tables
+        // below show only what was printed.
+        if reference != code {
+            let _ = writeln!(
+                out,
+                "<p class=\"reason\">Exit status: <span class=\"ref\">the reference exits \
+                 with {reference}</span>, <span class=\"you\">your program exited with \
+                 {code}</span>.</p>"
+            );
+        }
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
         let prompts = result.prompts.as_ref().map(|p| p.pair());

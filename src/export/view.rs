@@ -47,9 +47,21 @@ impl<'a> Row<'a> {
         self.result.is_some_and(|r| r.verdict == Verdict::Pass)
     }
 
-    /// The verdict in a few words, or why the case did not run.
-    pub fn verdict_label(&self) -> &'static str {
-        self.result.map_or("not run", |r| r.verdict.label())
+    /// The verdict in a few words, or why the case did not run; a wrong
+    /// exit status of a public case with both statuses ("wrong exit
+    /// status: 0, not 1"; a hidden case's shows only its verdict).
+    pub fn verdict_label(&self) -> std::borrow::Cow<'static, str> {
+        match self.result {
+            None => "not run".into(),
+            Some(r) => match (r.verdict, r.exit_status, r.reference_exit_status) {
+                (Verdict::ExitStatus, Some(code), Some(reference))
+                    if self.visibility == Visibility::Public =>
+                {
+                    format!("{}: {code}, not {reference}", r.verdict.label()).into()
+                }
+                (verdict, _, _) => verdict.label().into(),
+            },
+        }
     }
 
     /// The result's details a student may see: those of a public case
@@ -324,6 +336,8 @@ pub(crate) mod tests {
             compare: Vec::new(),
             prompts: None,
             parts: Vec::new(),
+            exit_status: None,
+            reference_exit_status: None,
         }
     }
 
@@ -602,6 +616,31 @@ pub(crate) mod tests {
             .cases
             .push(case("extra", Verdict::Pass, 1.0, 1.0, Visibility::Public));
         assert_eq!(super::rows(&class.suite, &stray).len(), 4);
+    }
+
+    #[test]
+    fn a_wrong_exit_status_is_labelled_with_both_statuses_where_public() {
+        let mut result = case("c", Verdict::ExitStatus, 0.0, 1.0, Visibility::Public);
+        let row = |result: &CaseResult, visibility| {
+            Row {
+                name: "c",
+                max_score: 1.0,
+                visibility,
+                description: None,
+                result: Some(result),
+            }
+            .verdict_label()
+            .into_owned()
+        };
+        assert_eq!(row(&result, Visibility::Public), "wrong exit status");
+        (result.exit_status, result.reference_exit_status) = (Some(0), Some(1));
+        assert_eq!(
+            row(&result, Visibility::Public),
+            "wrong exit status: 0, not 1"
+        );
+        assert_eq!(row(&result, Visibility::Hidden), "wrong exit status");
+        result.verdict = Verdict::Crashed;
+        assert_eq!(row(&result, Visibility::Public), "crashed");
     }
 
     #[test]

@@ -21,7 +21,10 @@
 //! part earns its points on its own, so one fault costs the part it is in
 //! and nothing else. A crash or a hang before the game is over is still a
 //! play that stopped short. Text-mode cases judge as an autograder does:
-//! their points need the text and the ending both. The result says, per
+//! their points need the text and the ending both, unless
+//! `ending_points` splits them (as it splits a `mode: files` case
+//! between its files and its ending); a status that is the only
+//! difference is its own verdict ([`Verdict::ExitStatus`]). The result says, per
 //! part, what it was worth and whether it was earned; the verdict names
 //! the fault that cost points (see [`verdict_of`]).
 
@@ -136,20 +139,28 @@ fn counts(case: &Case, fault: EndingFault) -> bool {
         || case.exit_status == ExitStatus::Same
 }
 
-/// `mode: ending`: only how the run ended, for all the case's points.
+/// `mode: ending`: only how the run ended, for all the case's points;
+/// `mode: files` the same, the files judged after ([`outputs::apply`]),
+/// and with `ending_points` the files (the play) earn the rest.
 fn ending_mode(
     case: &Case,
     reference: ReferenceEnd,
     ending: Option<EndingFault>,
     counted: Option<EndingFault>,
 ) -> (Judgement, Faults) {
-    let parts = vec![PartScore {
-        part: Part::Ending,
-        points: case.points,
-        earned: counted.is_none(),
-    }];
+    let parts = match case.mode {
+        Mode::Files if case.ending_points > 0.0 => split_parts(case, true, counted),
+        _ => vec![PartScore {
+            part: Part::Ending,
+            points: case.points,
+            earned: counted.is_none(),
+        }],
+    };
     let (verdict, reason) = match counted {
-        Some(fault) => (fault.verdict(), fault.sentence(&case.limits)),
+        Some(fault) => (
+            fault.verdict_alone(),
+            format!("your program {}{}", fault_words(case, fault), worth(case)),
+        ),
         None => (
             Verdict::Pass,
             format!(
@@ -171,6 +182,47 @@ fn ending_mode(
             parts,
         },
         faults,
+    )
+}
+
+/// A case's two parts when `ending_points` splits it: what it printed or
+/// wrote (the play, `earned` as judged) and how it ended, each on its
+/// own.
+fn split_parts(case: &Case, earned: bool, counted: Option<EndingFault>) -> Vec<PartScore> {
+    vec![
+        PartScore {
+            part: Part::Play,
+            // The format is game mode's: outside it the rest is the play's.
+            points: (case.points - case.ending_points).max(0.0),
+            earned,
+        },
+        PartScore {
+            part: Part::Ending,
+            points: case.ending_points,
+            earned: counted.is_none(),
+        },
+    ]
+}
+
+/// What the program did at the end, to follow "your program": a status
+/// that is the only difference said plainly, with both statuses.
+fn fault_words(case: &Case, fault: EndingFault) -> String {
+    match fault.only_status() {
+        Some((code, reference)) => crate::verdict::status_apart(code, reference),
+        None => fault.what(&case.limits),
+    }
+}
+
+/// ": 1 of 2 points are for how it ends" when `ending_points` splits a
+/// text or files case; empty otherwise.
+fn worth(case: &Case) -> String {
+    if case.mode == Mode::Game || case.ending_points <= 0.0 {
+        return String::new();
+    }
+    format!(
+        ": {} of {} points are for how it ends",
+        points(case.ending_points),
+        points(case.points)
     )
 }
 
@@ -196,32 +248,18 @@ fn text_mode(
             setting.regions,
         )
     };
-    let parts = vec![PartScore {
-        part: Part::Play,
-        points: case.points,
-        earned: same && counted.is_none(),
-    }];
-    let (verdict, reason) = match counted {
-        Some(fault) if names_verdict(fault) => {
-            let right = if same { " (its output was right)" } else { "" };
-            (
-                fault.verdict(),
-                format!("{}{right}", fault.sentence(&case.limits)),
-            )
-        }
-        Some(fault) => (Verdict::WrongOutput, fault.sentence(&case.limits)),
-        None if !same => (
-            Verdict::WrongOutput,
-            "your program's output differs from the reference's".to_string(),
-        ),
-        None => (
-            Verdict::Pass,
-            format!(
-                "your program printed what the reference prints{}",
-                note(case, ending)
-            ),
-        ),
+    // Without `ending_points` the text and the ending earn the points
+    // together, as an autograder's test does.
+    let parts = if case.ending_points > 0.0 {
+        split_parts(case, same, counted)
+    } else {
+        vec![PartScore {
+            part: Part::Play,
+            points: case.points,
+            earned: same && counted.is_none(),
+        }]
     };
+    let (verdict, reason) = text_verdict(case, same, ending, counted);
     let faults = Faults {
         play: (!same).then_some(PlayFault::Text),
         format: None,
@@ -235,6 +273,44 @@ fn text_mode(
         },
         faults,
     )
+}
+
+/// A text-mode case's verdict and sentence: a right text with a wrong
+/// ending says the text was right, and what the ending did (for a status
+/// alone, both statuses); otherwise the ending's fault names the verdict.
+fn text_verdict(
+    case: &Case,
+    same: bool,
+    ending: Option<EndingFault>,
+    counted: Option<EndingFault>,
+) -> (Verdict, String) {
+    let limits = &case.limits;
+    // Stopping too soon is a wrong output (`names_verdict`), whose
+    // sentence is its own.
+    let ending_alone = |fault| names_verdict(fault) || case.ending_points > 0.0;
+    match counted {
+        Some(fault) if same && ending_alone(fault) => (
+            fault.verdict_alone(),
+            format!(
+                "your program printed what the reference prints, but it {}{}",
+                fault_words(case, fault),
+                worth(case)
+            ),
+        ),
+        Some(fault) if names_verdict(fault) => (fault.verdict(), fault.sentence(limits)),
+        Some(fault) => (Verdict::WrongOutput, fault.sentence(limits)),
+        None if !same => (
+            Verdict::WrongOutput,
+            "your program's output differs from the reference's".to_string(),
+        ),
+        None => (
+            Verdict::Pass,
+            format!(
+                "your program printed what the reference prints{}",
+                note(case, ending)
+            ),
+        ),
+    }
 }
 
 fn game_mode(
@@ -378,8 +454,14 @@ pub fn verdict_of(
         } else {
             format!("your program {what}")
         };
+        // A status alone, everything else right, has its own verdict.
+        let verdict = if also.is_empty() && faults.format.is_none() {
+            fault.verdict_alone()
+        } else {
+            fault.verdict()
+        };
         return (
-            fault.verdict(),
+            verdict,
             format!(
                 "{start}: {} of {} points are for how it ends{also}",
                 points(case.ending_points),

@@ -11,7 +11,7 @@ use crate::compare::{self, Options};
 use crate::expected::ReferenceRun;
 use crate::text::size;
 use crate::untrusted::{self, Refusal};
-use crate::verdict::{Judgement, Verdict};
+use crate::verdict::{Judgement, Part, Verdict};
 
 /// What a run left under one of the names of `outputs`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,7 +167,8 @@ pub fn fault(case: &Case, expected: &ReferenceRun, files: &[LeftFile]) -> Option
 }
 
 /// `judgement` with the files of `outputs` judged too: a file that is
-/// not right costs all the case's points, and is said.
+/// not right costs all the case's points, or, where `ending_points`
+/// splits them, the share of what was printed and written; and is said.
 pub fn apply(
     case: &Case,
     expected: &ReferenceRun,
@@ -177,8 +178,13 @@ pub fn apply(
     let Some(sentence) = fault(case, expected, files) else {
         return judgement;
     };
+    let split = judgement.part(Part::Play).is_some() && judgement.part(Part::Ending).is_some();
     for part in &mut judgement.parts {
-        part.earned = false;
+        part.earned &= split && part.part == Part::Ending;
+    }
+    if judgement.verdict == Verdict::ExitStatus {
+        // The status is no longer the only difference.
+        judgement.verdict = Verdict::WrongOutput;
     }
     if judgement.verdict == Verdict::Pass {
         judgement.verdict = Verdict::WrongOutput;

@@ -121,9 +121,10 @@ fn a_wrong_exit_status_costs_only_where_the_status_counts() {
     c.exit_status = ExitStatus::Same;
     c.ending_points = 0.25;
     let (j, _) = judged(&c, &run);
+    // The status is the only difference: its own verdict.
     assert_eq!(
         (j.verdict, j.score()),
-        (Verdict::Crashed, 0.75),
+        (Verdict::ExitStatus, 0.75),
         "{}",
         j.reason
     );
@@ -334,9 +335,13 @@ fn an_ending_case_stops_where_the_reference_stops_with_its_status() {
     let (j, _) = judged(&c, &own_words(EXIT, Ending::Exited(3)));
     assert_eq!(
         (j.verdict, j.score()),
-        (Verdict::Crashed, 0.0),
+        (Verdict::ExitStatus, 0.0),
         "{}",
         j.reason
+    );
+    assert_eq!(
+        j.reason,
+        "your program exited with status 3 where the reference exits with 0"
     );
     let mut any = c.clone();
     any.exit_status = ExitStatus::Any;
@@ -404,13 +409,18 @@ fn the_exit_status_is_compared_with_the_references() {
             reference: 1
         })
     );
-    assert_eq!(j.verdict, Verdict::WrongOutput);
+    assert_eq!(j.verdict, Verdict::ExitStatus);
     assert_eq!(
         j.reason,
-        "your program exited with status 0; the reference exits with 1"
+        "your program exited with status 0 where the reference exits with 1"
     );
     assert_eq!(
         judge(&own_words(EXIT, Ending::Exited(2))).0.verdict,
+        Verdict::ExitStatus
+    );
+    // Exiting before the reference's end is more than a status.
+    assert_eq!(
+        judge(&own_words(&EXIT[..1], Ending::Exited(2))).0.verdict,
         Verdict::Crashed
     );
 }
@@ -420,13 +430,21 @@ fn the_exit_status_is_compared_with_the_references() {
 fn judged_against(output: &str, status: i32, printed: &str, mode: Mode) -> (Judgement, Faults) {
     let mut c = case(&[], 1.0);
     c.mode = mode;
+    judged_as(&c, (output, status), (printed, 1))
+}
+
+/// `case` judged where the reference printed `output` and exited with
+/// `status`, and the program printed and exited as `run` says.
+fn judged_as(case: &Case, (output, status): (&str, i32), run: (&str, i32)) -> (Judgement, Faults) {
+    let mut c = case.clone();
     c.exit_status = ExitStatus::Same;
     let mut expected = run_reference(Game::Pentago, &[]);
     expected.transcript = Transcript::new();
     expected.transcript.push_output(output.as_bytes());
     expected.status = status;
     expected.waited_at_end = false;
-    let mut run = run_like_reference(&[], Ending::Exited(1), |_| String::new());
+    let (printed, code) = run;
+    let mut run = run_like_reference(&[], Ending::Exited(code), |_| String::new());
     run.transcript = Transcript::new();
     run.transcript.push_output(printed.as_bytes());
     let setting = Setting {
@@ -464,4 +482,46 @@ fn an_exception_is_a_crash_unless_the_reference_ends_in_one_too() {
     // A reference that dies of the same: the status is what is judged.
     let (j, faults) = judged_against(TRACEBACK, 1, TRACEBACK, Mode::Ending);
     assert_eq!((j.verdict, faults.ending), (Verdict::Pass, None));
+}
+
+#[test]
+fn a_status_alone_is_said_with_both_statuses() {
+    let usage = "Too few command-line arguments\n";
+    let mut c = case(&[], 1.0);
+    c.mode = Mode::Text;
+    let (j, faults) = judged_as(&c, (usage, 1), (usage, 0));
+    assert_eq!((j.verdict, j.score()), (Verdict::ExitStatus, 0.0));
+    assert_eq!(faults.play, None);
+    assert_eq!(
+        j.reason,
+        "your program printed what the reference prints, but it exited with status 0 where the \
+         reference exits with 1"
+    );
+    // With the text wrong too, the status is not the only difference.
+    let (j, _) = judged_as(&c, (usage, 1), ("Usage: x\n", 0));
+    assert_eq!(j.verdict, Verdict::WrongOutput, "{}", j.reason);
+}
+
+#[test]
+fn ending_points_split_a_text_case_between_its_output_and_its_ending() {
+    let usage = "Too few command-line arguments\n";
+    let mut c = case(&[], 1.0);
+    c.mode = Mode::Text;
+    c.ending_points = 0.25;
+    let earned = |printed: &str, code: i32| {
+        let (j, _) = judged_as(&c, (usage, 1), (printed, code));
+        (j.verdict, j.score())
+    };
+    assert_eq!(earned(usage, 1), (Verdict::Pass, 1.0));
+    assert_eq!(earned(usage, 0), (Verdict::ExitStatus, 0.75));
+    assert_eq!(earned("Usage: x\n", 1), (Verdict::WrongOutput, 0.25));
+    assert_eq!(earned("Usage: x\n", 0), (Verdict::WrongOutput, 0.0));
+    let (j, _) = judged_as(&c, (usage, 1), (usage, 0));
+    assert!(
+        j.reason.ends_with(": 0.25 of 1 points are for how it ends"),
+        "{}",
+        j.reason
+    );
+    // A traceback is a crash: the ending earns nothing, nor the text.
+    assert_eq!(earned(TRACEBACK, 1), (Verdict::Crashed, 0.0));
 }
