@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use super::Style;
-use crate::diagnose::{bounded_to, cut_to, Diagnosis, Found};
+use crate::diagnose::{bounded_to, cut_to, Diagnosis, Found, Kind};
 use crate::text::{capitalized, visible};
 
 /// The heading of a list of diagnoses a student reads.
@@ -26,6 +26,37 @@ pub const FOUND_BY: &str = "Running your program with extra checks (for memory e
 pub const NOT_A_GRADE: &str = "They do not change your grade. But a fault like these can make \
      your program behave differently on another machine or another day, even where every \
      case passes here: fix them.";
+
+/// What a list of only exceptions nothing caught (Python, Java) opens
+/// with: C's words (memory errors, another machine) are not theirs.
+const FOUND_BY_EXCEPTIONS: &str = "Running your program found exceptions nothing caught in it.";
+
+/// What a list of only exceptions says of them.
+const NOT_A_GRADE_EXCEPTIONS: &str = "They do not change your grade beyond the cases they \
+     ended (a crash costs its case's points already). But an exception nothing caught ends \
+     your program wherever other input reaches it: fix them.";
+
+/// What a list of only leaks opens with.
+const FOUND_BY_LEAKS: &str = "Counting what your program allocates found memory it still \
+     held when it ended.";
+
+/// What a list of only leaks says of them.
+const NOT_A_GRADE_LEAKS: &str = "They do not change your grade. But memory a program never \
+     frees is lost until it ends, and a longer run can run out of it: free what you allocate.";
+
+/// What a student's list of `diagnoses` opens with and says of them, in
+/// the words of what they are: a C program's faults, only exceptions
+/// nothing caught, or only leaks.
+pub fn preamble(diagnoses: &[Diagnosis]) -> (&'static str, &'static str) {
+    let all = |kind: Kind| !diagnoses.is_empty() && diagnoses.iter().all(|d| d.kind == kind);
+    if all(Kind::Exception) {
+        (FOUND_BY_EXCEPTIONS, NOT_A_GRADE_EXCEPTIONS)
+    } else if all(Kind::Leak) {
+        (FOUND_BY_LEAKS, NOT_A_GRADE_LEAKS)
+    } else {
+        (FOUND_BY, NOT_A_GRADE)
+    }
+}
 
 /// Where a diagnosis happened, as far as its reader may know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,16 +231,29 @@ pub fn for_terminal(
     let mut out = format!("\n{}\n", style.strong(&format!("{HEADING}:")));
     let all: Vec<&Diagnosis> = diagnoses.iter().collect();
     bullets(&mut out, &all, &hidden, style, usize::MAX, None);
-    let _ = writeln!(
-        out,
-        "  {}",
-        style.dim(
+    let _ = writeln!(out, "  {}", style.dim(terminal_note(diagnoses)));
+    out
+}
+
+/// What `check` says beneath its list of `diagnoses`, in the words of
+/// what they are (see [`preamble`]).
+fn terminal_note(diagnoses: &[Diagnosis]) -> &'static str {
+    match preamble(diagnoses).1 {
+        NOT_A_GRADE_EXCEPTIONS => {
+            "Saying these does not change your score (a crash is in its case's verdict \
+             already), but an exception nothing caught ends your program wherever other \
+             input reaches it."
+        }
+        NOT_A_GRADE_LEAKS => {
+            "Saying these does not change your score, but memory never freed is lost until \
+             your program ends: free what you allocate."
+        }
+        _ => {
             "Saying these does not change your score (a crash is in its case's verdict \
              already), but such faults can make your program behave differently on \
              another machine."
-        )
-    );
-    out
+        }
+    }
 }
 
 /// The diagnoses for a student who reads plain text and may have no
@@ -222,7 +266,8 @@ pub fn for_text(diagnoses: &[Diagnosis], hidden: impl Fn(&str) -> bool) -> Strin
     if diagnoses.is_empty() {
         return String::new();
     }
-    let mut out = format!("{HEADING}:\n{FOUND_BY}\n{NOT_A_GRADE}\n");
+    let (found_by, not_a_grade) = preamble(diagnoses);
+    let mut out = format!("{HEADING}:\n{found_by}\n{not_a_grade}\n");
     let all: Vec<&Diagnosis> = diagnoses.iter().collect();
     bullets(
         &mut out,
@@ -326,7 +371,6 @@ fn safe(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::Kind;
 
     fn read_past_end() -> Diagnosis {
         let mut d = Diagnosis::new(
@@ -343,6 +387,34 @@ mod tests {
         d.input = Some("6".into());
         d.count = 3;
         d
+    }
+
+    #[test]
+    fn a_list_says_what_its_diagnoses_are_in_their_own_words() {
+        let exception = Diagnosis::new(Kind::Exception, Found::Run, "IndexError: list index");
+        let leak = Diagnosis::new(Kind::Leak, Found::Run, "168 bytes in 3 blocks");
+        let c = read_past_end();
+        let text = |list: &[Diagnosis]| for_text(list, |_| false);
+        // A Python traceback is not told of memory errors or machines.
+        let python = text(std::slice::from_ref(&exception));
+        assert!(python.contains(FOUND_BY_EXCEPTIONS), "{python}");
+        assert!(
+            !python.contains("memory") && !python.contains("machine"),
+            "{python}"
+        );
+        let leaks = text(std::slice::from_ref(&leak));
+        assert!(leaks.contains(NOT_A_GRADE_LEAKS), "{leaks}");
+        // A C fault among them: the C words, which cover them all.
+        for list in [vec![c.clone()], vec![exception, c.clone()], vec![leak, c]] {
+            assert_eq!(preamble(&list), (FOUND_BY, NOT_A_GRADE));
+        }
+        let style = Style::PLAIN;
+        let said = for_terminal(
+            &[Diagnosis::new(Kind::Exception, Found::Run, "x")],
+            |_| false,
+            &style,
+        );
+        assert!(said.contains("ends your program wherever"), "{said}");
     }
 
     #[test]

@@ -199,11 +199,12 @@ fn diagnoses(results: &ClassResults, submission: &SubmissionResult) -> String {
         return String::new();
     }
     let hidden = view::hidden_from_student(&results.suite, submission);
+    let (found_by, not_a_grade) = diagnoses::preamble(&submission.diagnostics);
     let mut out = format!(
         "<section class=\"card\" id=\"diagnoses\"><h2>{}</h2>\n<p class=\"sub\">{} {}</p>\n",
         esc(diagnoses::HEADING),
-        esc(diagnoses::FOUND_BY),
-        esc(diagnoses::NOT_A_GRADE)
+        esc(found_by),
+        esc(not_a_grade)
     );
     for d in &submission.diagnostics {
         let told = Told::new(d, &hidden);

@@ -105,11 +105,12 @@ fn diagnoses(results: &ClassResults, submission: &SubmissionResult) -> String {
         return String::new();
     }
     let hidden = view::hidden_from_student(&results.suite, submission);
+    let (found_by, not_a_grade) = diagnoses::preamble(&submission.diagnostics);
     let mut out = format!(
         "\n## {}\n\n{} {}\n",
         inline(diagnoses::HEADING),
-        inline(diagnoses::FOUND_BY),
-        inline(diagnoses::NOT_A_GRADE)
+        inline(found_by),
+        inline(not_a_grade)
     );
     for d in &submission.diagnostics {
         let told = Told::new(d, &hidden);
