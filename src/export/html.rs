@@ -88,6 +88,12 @@ h3 { font-size: 16px; margin: 16px 0 4px; }
 .bar { height: 10px; background: var(--fail-bg); border-radius: 5px; overflow: hidden; margin: 8px 0; }
 .bar span { display: block; height: 100%; background: var(--pass); }
 table { border-collapse: collapse; width: 100%; }
+.sort { color: var(--muted); margin: 0 0 8px; }
+.sort label { margin: 0 12px 0 2px; }
+table.students tbody { display: none; }
+#by-name:checked ~ table.students tbody.by-name,
+#by-lowest:checked ~ table.students tbody.by-lowest,
+#by-highest:checked ~ table.students tbody.by-highest { display: table-row-group; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 13px; color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; white-space: nowrap; }
@@ -735,46 +741,109 @@ fn mean_sentence(results: &ClassResults, tally: &view::Tally<'_>) -> String {
     }
 }
 
+/// The orders a TA may list the class in, each its radio button's id and
+/// label: a page holds no script, so each order is a `<tbody>` of its
+/// own, shown while its button is checked (the page's style says so).
+const ORDERS: [(&str, &str); 3] = [
+    ("by-name", "by name"),
+    ("by-lowest", "lowest score first"),
+    ("by-highest", "highest score first"),
+];
+
 fn student_table(results: &ClassResults, names: &[String]) -> String {
+    // The buttons come before the table, at its level, for the style to
+    // reach it.
     let mut out = String::from(
-        "<section class=\"card\"><h2>Students</h2><table><thead><tr><th>Student</th>\
-         <th class=\"num\">Score</th><th style=\"width: 30%\"></th><th>Status</th>\
-         <th class=\"num\">Cases passed</th><th>Diagnoses</th><th>Feedback</th></tr></thead><tbody>\n",
+        "<section class=\"card\"><h2>Students</h2>\n<span class=\"sort\">Sort:</span>",
     );
-    for (s, name) in results.submissions.iter().zip(names) {
-        let passed = s.passed();
-        let tone = match s.status {
-            Status::Graded => "pass",
-            _ => "fail",
-        };
-        let (score, bar, cases) = if view::has_score(s.status) {
-            (
-                format!("{} / {}", points(s.score), points(s.max_score)),
-                bar(s.fraction()),
-                format!("{passed} / {}", results.suite.cases.len()),
-            )
-        } else {
-            ("—".to_string(), String::new(), "—".to_string())
-        };
-        let why = match (s.status, &s.message) {
-            (Status::Error | Status::NotGraded, Some(message)) => format!(
-                "<div class=\"sub\">{}</div>",
-                esc(message.lines().next().unwrap_or_default())
-            ),
-            _ => String::new(),
-        };
-        let _ = writeln!(
+    for (i, (id, label)) in ORDERS.iter().enumerate() {
+        let checked = if i == 0 { " checked" } else { "" };
+        let _ = write!(
             out,
-            "<tr><td><a href=\"{DIR}/{name}.html\">{}</a></td><td class=\"num\">{score}</td><td>{bar}</td>\
-             <td><span class=\"verdict {tone}\">{}</span>{why}</td><td class=\"num\">{cases}</td>\
-             <td>{}</td><td><a href=\"{DIR}/{name}.html\">page</a> · <a href=\"{DIR}/{name}.md\">Markdown</a></td></tr>",
-            esc(&s.id),
-            view::status_id(s.status),
-            diagnosed(s, name),
+            " <input type=\"radio\" name=\"sort\" id=\"{id}\"{checked}><label for=\"{id}\">{label}</label>"
         );
     }
-    out.push_str("</tbody></table></section>\n");
+    out.push_str(
+        "\n<table class=\"students\"><thead><tr><th>Student</th>\
+         <th class=\"num\">Score</th><th style=\"width: 30%\"></th><th>Status</th>\
+         <th class=\"num\">Cases passed</th><th>Diagnoses</th><th>Feedback</th></tr></thead>\n",
+    );
+    let rows: Vec<(String, &SubmissionResult)> = results
+        .submissions
+        .iter()
+        .zip(names)
+        .map(|(s, name)| (student_row(results, s, name), s))
+        .collect();
+    for (id, _) in ORDERS {
+        let _ = writeln!(out, "<tbody class=\"{id}\">");
+        for (row, _) in in_order(&rows, id) {
+            out.push_str(row);
+        }
+        out.push_str("</tbody>\n");
+    }
+    out.push_str("</table></section>\n");
     out
+}
+
+/// `rows` in the order `id` names: as the class lists them, or by score
+/// (ties as the class lists them; students with no score last).
+fn in_order<'r>(
+    rows: &'r [(String, &SubmissionResult)],
+    id: &str,
+) -> Vec<&'r (String, &'r SubmissionResult)> {
+    let mut ordered: Vec<&(String, &SubmissionResult)> = rows.iter().collect();
+    let score = |s: &SubmissionResult| view::has_score(s.status).then_some(s.score);
+    match id {
+        "by-lowest" => ordered.sort_by(|(_, a), (_, b)| by_score(score(a), score(b), false)),
+        "by-highest" => ordered.sort_by(|(_, a), (_, b)| by_score(score(a), score(b), true)),
+        _ => {}
+    }
+    ordered
+}
+
+/// Two students' scores compared, highest first when `highest`, a
+/// student with no score after every score.
+fn by_score(a: Option<f64>, b: Option<f64>, highest: bool) -> std::cmp::Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) if highest => b.total_cmp(&a),
+        (Some(a), Some(b)) => a.total_cmp(&b),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    }
+}
+
+/// One student's row of the class table.
+fn student_row(results: &ClassResults, s: &SubmissionResult, name: &str) -> String {
+    let passed = s.passed();
+    let tone = match s.status {
+        Status::Graded => "pass",
+        _ => "fail",
+    };
+    let (score, bar, cases) = if view::has_score(s.status) {
+        (
+            format!("{} / {}", points(s.score), points(s.max_score)),
+            bar(s.fraction()),
+            format!("{passed} / {}", results.suite.cases.len()),
+        )
+    } else {
+        ("—".to_string(), String::new(), "—".to_string())
+    };
+    let why = match (s.status, &s.message) {
+        (Status::Error | Status::NotGraded, Some(message)) => format!(
+            "<div class=\"sub\">{}</div>",
+            esc(message.lines().next().unwrap_or_default())
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "<tr><td><a href=\"{DIR}/{name}.html\">{}</a></td><td class=\"num\">{score}</td><td>{bar}</td>\
+         <td><span class=\"verdict {tone}\">{}</span>{why}</td><td class=\"num\">{cases}</td>\
+         <td>{}</td><td><a href=\"{DIR}/{name}.html\">page</a> · <a href=\"{DIR}/{name}.md\">Markdown</a></td></tr>\n",
+        esc(&s.id),
+        view::status_id(s.status),
+        diagnosed(s, name),
+    )
 }
 
 /// A student's diagnoses in a cell: how many, and their kinds (each
@@ -948,6 +1017,59 @@ mod tests {
     fn student(i: usize) -> String {
         let class = class();
         feedback(&class, &class.submissions[i])
+    }
+
+    #[test]
+    fn the_class_table_sorts_by_name_and_by_score_with_no_script() {
+        let class = class();
+        let names = view::file_names(&class);
+        let page = index(&class, &names);
+        assert!(!page.contains("<script"), "{page}");
+        // Each order a body of its own, the students in it as it says.
+        let order_in = |id: &str| -> Vec<String> {
+            let start = page.find(&format!("<tbody class=\"{id}\">")).unwrap();
+            let body = &page[start..start + page[start..].find("</tbody>").unwrap()];
+            body.split("<tr><td><a href=\"feedback/")
+                .skip(1)
+                .map(|row| row.split(".html").next().unwrap().to_string())
+                .collect()
+        };
+        let by_name = order_in("by-name");
+        assert_eq!(by_name, names);
+        let scores: Vec<Option<f64>> = order_in("by-lowest")
+            .iter()
+            .map(|n| {
+                let s = &class.submissions[names.iter().position(|m| m == n).unwrap()];
+                view::has_score(s.status).then_some(s.score)
+            })
+            .collect();
+        let graded: Vec<f64> = scores.iter().flatten().copied().collect();
+        assert!(graded.windows(2).all(|w| w[0] <= w[1]), "{scores:?}");
+        // Those with no score come last, in both directions.
+        let first_none = scores
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(scores.len());
+        assert!(
+            scores[first_none..].iter().all(Option::is_none),
+            "{scores:?}"
+        );
+        let mut highest = order_in("by-highest");
+        highest.truncate(graded.len());
+        let mut lowest = order_in("by-lowest");
+        lowest.truncate(graded.len());
+        let lowest_scores: Vec<f64> = graded.clone();
+        let highest_scores: Vec<f64> = highest
+            .iter()
+            .map(|n| class.submissions[names.iter().position(|m| m == n).unwrap()].score)
+            .collect();
+        assert_eq!(
+            highest_scores,
+            lowest_scores.iter().rev().copied().collect::<Vec<_>>()
+        );
+        // Only the checked order is shown.
+        assert!(page.contains("id=\"by-name\" checked"));
+        assert!(STYLE.contains("table.students tbody { display: none; }"));
     }
 
     #[test]
