@@ -323,6 +323,10 @@ pub struct SimilarArgs {
     /// graded into it, pairs also list the failures they share.
     #[arg(long)]
     pub out: PathBuf,
+    /// The folder the class was graded into (`grade --out`), when it is
+    /// not --out: pairs list the failures they share from its results.
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
     /// The class: a folder of submissions, or the submissions themselves.
     #[arg(required = true)]
     pub class: Vec<PathBuf>,

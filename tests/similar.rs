@@ -495,6 +495,37 @@ fn pairs_list_the_failures_they_share_in_a_graded_class() {
             assert_eq!(p["same_failures"], serde_json::json!([]), "{a} and {b}");
         }
     }
+    // Graded into one folder and compared into another: --results.
+    let apart = dir.path().join("apart");
+    let (code, stdout, stderr) = referee(&[
+        "similar".as_ref(),
+        "--results".as_ref(),
+        out.as_os_str(),
+        "--out".as_ref(),
+        apart.as_os_str(),
+        class.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let report_apart = similar_json(&apart);
+    assert_eq!(report_apart["pairs"], report["pairs"]);
+    // A --results folder with no results is said, and the text compared.
+    let (code, stdout, stderr) = referee(&[
+        "similar".as_ref(),
+        "--results".as_ref(),
+        class.as_os_str(),
+        "--out".as_ref(),
+        dir.path().join("text-only").as_os_str(),
+        class.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("holds no results of this class's students"),
+        "{stderr}"
+    );
+    assert_eq!(
+        similar_json(&dir.path().join("text-only"))["method"]["behaviour"],
+        false
+    );
     // And grade still takes its folder back.
     let (code, stdout, stderr) = referee(&[
         "grade".as_ref(),

@@ -41,7 +41,17 @@ pub fn run(args: &SimilarArgs) -> Result<ExitCode, Failure> {
         }
     }
     let ids: Vec<String> = programs.iter().map(|p| p.id.clone()).collect();
-    let failures = Failures::read(&args.out, &ids);
+    let graded = args.results.as_deref().unwrap_or(&args.out);
+    let failures = Failures::read(graded, &ids);
+    if let (Some(results), None) = (&args.results, &failures) {
+        eprintln!(
+            "note: {} holds no results of this class's students (details/<id>.json): grade the \
+             class with `referee grade --out {}` first for the failures pairs share; pairs are \
+             compared by their text alone",
+            results.display(),
+            results.display()
+        );
+    }
     let report = similar::compare(&programs, &base, skipped, failures.as_ref());
     let written = similarity::write(&args.out, &report, &programs)
         .map_err(|e| format!("cannot write the reports in {}: {e}", args.out.display()))?;
