@@ -662,13 +662,16 @@ fn referee_new_gives_the_example_case_files_and_grades_its_own_reference_full_ma
     let w = work.path();
     let example = root().join("examples/ranking");
     let scores = format!("before.csv={}", example.join("data/scores.csv").display());
+    // The instructor's program, named as students name theirs.
+    let ranking = w.join("ranking.py");
+    fs::copy(example.join("solution.py"), &ranking).unwrap();
     let made = referee_in(
         w,
         &[
             "new",
             "rank-lab",
             "--reference",
-            example.join("solution.py").to_str().unwrap(),
+            ranking.to_str().unwrap(),
             "--arg",
             "before.csv",
             "--arg",
@@ -685,7 +688,7 @@ fn referee_new_gives_the_example_case_files_and_grades_its_own_reference_full_ma
     assert!(said.contains("rank-lab student.py"), "{said}");
     let suite = w.join("rank-lab");
     let yaml = fs::read_to_string(suite.join("suite.yaml")).unwrap();
-    assert!(yaml.contains("\nname: solution\n"), "{yaml}");
+    assert!(yaml.contains("\nname: ranking\n"), "{yaml}");
     assert_eq!(
         fs::read(suite.join("data/before.csv")).unwrap(),
         fs::read(example.join("data/scores.csv")).unwrap()
@@ -694,7 +697,7 @@ fn referee_new_gives_the_example_case_files_and_grades_its_own_reference_full_ma
     // file the reference wrote.
     let pin = fs::read_to_string(suite.join("example.transcript")).unwrap();
     assert!(
-        pin.starts_with("$ python3 solution.py before.csv after.csv\n⟨given before.csv "),
+        pin.starts_with("$ python3 ranking.py before.csv after.csv\n⟨given before.csv "),
         "{pin}"
     );
     assert!(pin.ends_with("⟨file after.csv: 35 bytes⟩\n"), "{pin}");

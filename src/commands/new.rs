@@ -201,6 +201,29 @@ fn student_file(reference: &Path) -> &'static str {
     }
 }
 
+/// What an instructor calls their own program, never what students
+/// call theirs: a reference so named leaves the suite named after its
+/// folder.
+const GENERIC_NAMES: [&str; 6] = ["solution", "reference", "sol", "answer", "model", "main"];
+
+/// The suite's `name:` lines: the reference's file name without its
+/// extension, as students name their program (`scourgify.py` gives
+/// `name: scourgify`, and pins show `python3 scourgify.py`), unless it is
+/// an instructor's generic name (`solution.c`): then the folder's name,
+/// said in a comment.
+fn name_lines(program: &str) -> String {
+    let stem = Path::new(program)
+        .file_stem()
+        .map_or_else(|| program.to_string(), |s| s.to_string_lossy().into_owned());
+    let what = "# How students run it: pins and explanations show `python3 NAME.py`,\n\
+                # `./NAME`, `java NAME` (and what reports call the suite).\n";
+    if GENERIC_NAMES.contains(&stem.to_lowercase().as_str()) {
+        format!("{what}# Left out, it is this folder's name.\n# name: lab2\n")
+    } else {
+        format!("{what}name: {stem}\n")
+    }
+}
+
 /// The suite's settings, each commented; with `ends`, every case's
 /// input ends after its last line.
 fn suite_yaml(program: &str, dir: &Path, ends: bool) -> String {
@@ -215,9 +238,7 @@ fn suite_yaml(program: &str, dir: &Path, ends: bool) -> String {
          # there as Ctrl-D does (or make the suite with --end-of-input):\n  \
          # end_of_input: true\n"
     };
-    let stem = Path::new(program)
-        .file_stem()
-        .map_or_else(|| program.to_string(), |s| s.to_string_lossy().into_owned());
+    let name = name_lines(program);
     let title = std::path::absolute(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -236,10 +257,7 @@ fn suite_yaml(program: &str, dir: &Path, ends: bool) -> String {
 # The instructor's program: a C, C++ or Python source, or an executable,
 # built with the flags below and run as students' programs are.
 reference: {program}
-# How students run it: pins and explanations show `python3 {stem}.py`,
-# `./{stem}`, `java {stem}` (and what reports call the suite).
-name: {stem}
-title: {title}
+{name}title: {title}
 
 # Files every run finds in its working folder, and the compiler beside
 # the source (a header such as cs50.h, a data file the program opens).
