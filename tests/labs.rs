@@ -1102,3 +1102,66 @@ fn stdout_and_stderr_are_compared_together() {
     assert_eq!(verdict("after"), "wrong-output");
     assert_eq!(verdict("silent"), "wrong-output");
 }
+
+/// docs/cases.md's `compare: [csv]` example: a file written with every
+/// field quoted and CR LF line endings passes; a changed field fails,
+/// named by its row and its header's name; bad CSV (an unbalanced quote,
+/// bytes that are not UTF-8) is a difference, graded like any other.
+#[test]
+fn the_docs_csv_example_grades_csv_as_csv() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("scourgify");
+    let files = docs_files("### Comparing CSV (`csv`)");
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["suite.yaml", "cleans.yaml"]);
+    for (name, text) in &files {
+        write_all(&suite, &[(name, text)]);
+    }
+    let reference = fs::read_to_string(fixture("scourgify/scourgify.py")).unwrap();
+    let before = fs::read_to_string(fixture("scourgify/data/before.csv")).unwrap();
+    write_all(
+        &suite,
+        &[("scourgify.py", &reference), ("data/before.csv", &before)],
+    );
+    // The reference with its writer changed, or a row's field changed.
+    let writer = "out = csv.writer(f, lineterminator=\"\\n\")";
+    let with = |new: &str| reference.replace(writer, new);
+    let typo = reference.replace(
+        "out.writerow([first, last, row[\"house\"]])",
+        "out.writerow([first, last, row[\"house\"].replace(\"puff\", \"puf\")])",
+    );
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            (
+                "quoted.py",
+                &with("out = csv.writer(f, quoting=csv.QUOTE_ALL)"),
+            ),
+            ("crlf.py", &with("out = csv.writer(f)")),
+            ("typo.py", &typo),
+            (
+                "bad.py",
+                "import sys\nwith open(sys.argv[2], 'wb') as f:\n    \
+                 f.write(b'first,last,house\\n\"Hannah,Abbott\\xff\\x1b[2J\\n')\n",
+            ),
+        ],
+    );
+    assert_ne!(with("x"), reference, "the writer is replaced");
+    let results = grade(w, &suite, &class);
+    let verdict = |id: &str| case_of(&results, id, "cleans")["verdict"].clone();
+    assert_eq!(verdict("quoted"), "pass");
+    assert_eq!(verdict("crlf"), "pass");
+    assert_eq!(verdict("typo"), "wrong-output");
+    assert_eq!(verdict("bad"), "wrong-output");
+    let reason = |id: &str| case_of(&results, id, "cleans")["reason"].clone();
+    assert_eq!(
+        reason("typo"),
+        "your program's after.csv differs from the reference's: row 2, field 3 (house): the \
+         reference wrote `Hufflepuff`; your program wrote `Hufflepuf`"
+    );
+    let bad = reason("bad").as_str().unwrap().to_string();
+    assert!(bad.contains("row 2, field 1 (first)"), "{bad}");
+    assert!(!bad.contains('\x1b'), "{bad}");
+}

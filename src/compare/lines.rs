@@ -77,6 +77,8 @@ pub fn comparable<'a>(
             key: key(line.text, line.newline, options),
         })
         .filter(|k| !(options.blank_lines && is_blank(&k.key.text)))
+        // An empty line holds no row.
+        .filter(|k| !(options.csv && k.key.text.is_empty()))
         .collect();
     (keyed, spans)
 }
@@ -114,6 +116,9 @@ const NO_NEWLINE: &[u8] = b"\x00no newline at end";
 /// What a line is compared by under `o`: its text normalised, a missing
 /// newline marked, and its numbers found when they have a tolerance.
 pub fn key(text: &[u8], newline: bool, o: &Options) -> Key {
+    if o.csv {
+        return Key::new(super::table::row_key(text, o), o.numbers);
+    }
     let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c');
     let mut key: Vec<u8> = if o.all_whitespace {
         text.iter().filter(|b| !is_space(b)).copied().collect()

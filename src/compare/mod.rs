@@ -6,6 +6,7 @@ mod lines;
 pub mod numbers;
 mod options;
 mod rows;
+mod table;
 pub mod turns;
 
 pub use lines::{comparable, key, split_lines, Keyed, Line};
@@ -14,6 +15,7 @@ pub use options::{Error, Options, Region};
 pub use rows::{
     first_difference, focus, line_diff, side_by_side, terminal_diff, LineDiff, Row, RowKind,
 };
+pub use table::csv_difference;
 pub use turns::{reads, Part, Read, Turns};
 
 use crate::transcript::TermLine;
@@ -129,7 +131,7 @@ mod tests {
         assert_eq!(
             unknown.to_string(),
             "unknown comparison option `nope`; the options are: exact, trailing-whitespace, \
-             whitespace-runs, all-whitespace, blank-lines, case, prompts, and {numbers: \
+             whitespace-runs, all-whitespace, blank-lines, case, prompts, csv, and {numbers: \
              {absolute: 0.01}} (or `relative:`)"
         );
         assert_eq!(unknown.fault(), crate::fault::Fault::Suite);
@@ -209,6 +211,7 @@ mod tests {
             "blank-lines",
             "case",
             "prompts",
+            "csv",
         ])
         .within(Tolerance {
             absolute: Some(0.5),

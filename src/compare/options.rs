@@ -62,18 +62,24 @@ pub struct Options {
     /// How far apart numbers may be (see [`super::numbers`]); `None`
     /// compares them as text.
     pub numbers: Option<Tolerance>,
+    /// How CSV is written: each line is read as a row of CSV fields, and
+    /// the fields are compared, not how they are quoted or how the line
+    /// ends (see [`super::lines::key`]); empty lines and a missing final
+    /// newline do not count. The other options apply to each field.
+    pub csv: bool,
 }
 
 impl Options {
     /// The names a case file uses for the differences that are only on
     /// or off.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "trailing-whitespace",
         "whitespace-runs",
         "all-whitespace",
         "blank-lines",
         "case",
         "prompts",
+        "csv",
     ];
 
     /// These options with one more difference ignored, by its case-file
@@ -87,6 +93,7 @@ impl Options {
             "case" => self.case = true,
             "prompts" => self.prompts = true,
             "all-whitespace" => self.all_whitespace = true,
+            "csv" => self.csv = true,
             "exact" => return Err(Error::Exact),
             "numbers" => return Err(Error::NoTolerance),
             other => match Tolerance::from_name(other) {
@@ -116,6 +123,7 @@ impl Options {
             self.blank_lines,
             self.case,
             self.prompts,
+            self.csv,
         ];
         Self::NAMES
             .iter()
@@ -134,9 +142,11 @@ impl Options {
         if self.numbers.is_some() {
             names.pop();
         }
+        names.retain(|name| name != "csv");
+        let csv = self.csv.then(|| "fields compared as CSV".to_string());
         let ignoring = (!names.is_empty()).then(|| format!("ignoring {}", names.join(", ")));
         let numbers = self.numbers.map(|t| t.describe());
-        let parts: Vec<String> = ignoring.into_iter().chain(numbers).collect();
+        let parts: Vec<String> = csv.into_iter().chain(ignoring).chain(numbers).collect();
         if parts.is_empty() {
             "exact".into()
         } else {

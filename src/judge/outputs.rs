@@ -158,6 +158,12 @@ pub fn fault(case: &Case, expected: &ReferenceRun, files: &[LeftFile]) -> Option
             binary_difference(name, want, got).map(|d| format!("your program's {d}"))
         } else if compare::same_output(want, got, &text_options(case), &[]) {
             None
+        } else if case.compare.csv {
+            let where_ =
+                compare::csv_difference(want, got, &text_options(case)).unwrap_or_default();
+            Some(format!(
+                "your program's {name} differs from the reference's: {where_}"
+            ))
         } else {
             Some(format!(
                 "your program's {name} differs from the reference's"
