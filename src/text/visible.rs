@@ -10,6 +10,13 @@ pub fn safe(bytes: &[u8]) -> String {
     render(bytes, false, false)
 }
 
+/// Like [`safe`], but a carriage return is `␍`, as [`marked`] writes
+/// it: how a transcript shows a line that is not marked, so that a
+/// carriage return reads the same on every line of a report.
+pub fn transcript(bytes: &[u8]) -> String {
+    render_marks(bytes, Marks::CarriageReturns, false)
+}
+
 /// Like [`safe`], and also shows invisible characters: tabs as `␉`,
 /// carriage returns as `␍`, non-breaking spaces as `⍽`, and spaces at the
 /// end of the line as `·`.
@@ -41,7 +48,7 @@ impl Show {
             Show::Safe => render(bytes, false, false),
             Show::Marked => render(bytes, true, true),
             Show::MarkedInside => render(bytes, true, false),
-            Show::Context => render_marks(bytes, Marks::CarriageReturns, false),
+            Show::Context => transcript(bytes),
         }
     }
 
