@@ -10,7 +10,9 @@
 //! from the shipped suites and made public; other prompts, a number
 //! beyond its tolerance and a program that stops where it should ask
 //! again, on cases of `tests/fixtures/comparisons`; a program whose only
-//! difference is its exit status, on `tests/fixtures/scourgify`; and for
+//! difference is its exit status, and three whose only difference is
+//! in the file they write (a space before each name, a missing row, CR
+//! LF line endings), on `tests/fixtures/scourgify`; and for
 //! the terminal,
 //! five Connect Four programs with one bug each on the shipped public
 //! cases.
@@ -98,6 +100,27 @@ const SCENARIOS: &[Scenario] = &[
         game: None,
         program: "fixtures/scourgify-class/exits-zero.py",
         cases: &["too-few"],
+        folder: Some("fixtures/scourgify"),
+    },
+    Scenario {
+        name: "file-leading-space",
+        game: None,
+        program: "programs/scourgify-leading-space.py",
+        cases: &["cleans"],
+        folder: Some("fixtures/scourgify"),
+    },
+    Scenario {
+        name: "file-missing-row",
+        game: None,
+        program: "programs/scourgify-missing-row.py",
+        cases: &["cleans"],
+        folder: Some("fixtures/scourgify"),
+    },
+    Scenario {
+        name: "file-crlf",
+        game: None,
+        program: "programs/scourgify-crlf.py",
+        cases: &["cleans"],
         folder: Some("fixtures/scourgify"),
     },
 ];
@@ -218,6 +241,82 @@ fn the_terminal_explanation() {
             work.path(),
         );
     }
+}
+
+/// What `referee check` keeps of a failed file case for the student:
+/// the transcripts, the file the case gave (`given/`) and both programs'
+/// output files, byte for byte as each wrote it (the program's CR LF
+/// kept); and what a later, passing check leaves of them: nothing stale.
+#[test]
+fn check_saves_the_files_of_a_failed_case() {
+    let scenario = SCENARIOS
+        .iter()
+        .find(|s| s.name == "file-crlf")
+        .expect("the CR LF scenario");
+    let work = tempfile::tempdir().unwrap();
+    let cases = cases(scenario, work.path());
+    let program = test_file(scenario.program);
+    let check = |program: &Path| {
+        referee_in(
+            work.path(),
+            &[
+                "check",
+                program.to_str().unwrap(),
+                "--cases",
+                cases.to_str().unwrap(),
+            ],
+        )
+    };
+    let out = check(&program);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("are in referee-check/cleans; beside them given/"),
+        "{}",
+        stdout(&out)
+    );
+    let saved = work.path().join("referee-check/cleans");
+    let mut found: Vec<String> = walk(&saved)
+        .iter()
+        .map(|p| p.strip_prefix(&saved).unwrap().display().to_string())
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "actual-files/after.csv",
+            "expected-files/after.csv",
+            "expected.txt",
+            "given/before.csv",
+            "yours.txt"
+        ]
+    );
+    let read = |name: &str| fs::read(saved.join(name)).unwrap();
+    let before = fs::read(test_file("fixtures/scourgify/data/before.csv")).unwrap();
+    assert_eq!(read("given/before.csv"), before);
+    let theirs = read("expected-files/after.csv");
+    assert!(theirs.starts_with(b"first,last,house\nHannah,Abbott,Hufflepuff\n"));
+    let yours = read("actual-files/after.csv");
+    assert_eq!(
+        yours,
+        String::from_utf8(theirs)
+            .unwrap()
+            .replace('\n', "\r\n")
+            .into_bytes()
+    );
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// What `referee check` prints for Connect Four programs with one bug

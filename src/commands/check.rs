@@ -251,18 +251,22 @@ fn explain_failure(
     let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
         return;
     };
-    match save_transcripts(save, case, expected, run) {
-        Ok(dir) if explanation.trimmed => println!(
-            "  {}",
-            style.dim(&format!(
-                "(trimmed: the whole transcripts are in {})",
-                dir.display()
-            ))
-        ),
-        Ok(dir) => println!(
-            "  {}",
-            style.dim(&format!("The whole transcripts are in {}", dir.display()))
-        ),
+    let saved = save_transcripts(save, case, expected, run)
+        .and_then(|dir| Ok((save_files(&dir, case, expected, &outcome.files)?, dir)));
+    match saved {
+        Ok((files, dir)) => {
+            let dir = dir.display();
+            let line = match (explanation.trimmed, files.is_empty()) {
+                (true, true) => format!("(trimmed: the whole transcripts are in {dir})"),
+                (false, true) => format!("The whole transcripts are in {dir}"),
+                (trimmed, false) => format!(
+                    "{}The whole transcripts are in {dir}; beside them {}",
+                    if trimmed { "(trimmed) " } else { "" },
+                    files.join(", ")
+                ),
+            };
+            println!("  {}", style.dim(&line));
+        }
         Err(e) => eprintln!("referee: warning: cannot save the transcripts: {e}"),
     }
 }
@@ -296,4 +300,62 @@ fn save_transcripts(
         with_command(transcript::printable(&actual)),
     )?;
     Ok(dir)
+}
+
+/// Writes a public case's files beside its transcripts: the files it
+/// gave the run (`given/`), the reference's output files
+/// (`expected-files/`) and the program's (`actual-files/`, each already
+/// bounded by the case's output limit when it was read). A hidden
+/// case's files are never written: a student must not see them.
+fn save_files(
+    dir: &Path,
+    case: &referee::case::Case,
+    expected: &ReferenceRun,
+    left: &[referee::judge::outputs::LeftFile],
+) -> std::io::Result<Vec<&'static str>> {
+    // A file kept from an earlier check would pass for this run's.
+    for folder in ["given", "expected-files", "actual-files"] {
+        match fs::remove_dir_all(dir.join(folder)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    let mut saved = Vec::new();
+    if case.visibility != Visibility::Public {
+        return Ok(saved);
+    }
+    for file in &case.files {
+        let to = dir.join("given").join(&file.place);
+        if let Some(parent) = to.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::copy(&file.source, to)?;
+    }
+    if !case.files.is_empty() {
+        saved.push("given/ (the files the case gave your program)");
+    }
+    let theirs = expected.files.iter().map(|(n, b)| (n, b.as_slice()));
+    let yours = left.iter().filter_map(|f| Some((&f.name, f.bytes()?)));
+    for (folder, files, said) in [
+        (
+            "expected-files",
+            theirs.collect::<Vec<_>>(),
+            "expected-files/ (the files the reference wrote)",
+        ),
+        (
+            "actual-files",
+            yours.collect(),
+            "actual-files/ (the files your program wrote)",
+        ),
+    ] {
+        if files.is_empty() {
+            continue;
+        }
+        fs::create_dir_all(dir.join(folder))?;
+        for (name, bytes) in files {
+            fs::write(dir.join(folder).join(name), bytes)?;
+        }
+        saved.push(said);
+    }
+    Ok(saved)
 }

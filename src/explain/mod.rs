@@ -390,7 +390,11 @@ fn output_files(
         };
         let (want, got) = (as_lines(want), as_lines(got));
         let lines = terminal_diff(&want, &got, &options, &[]);
-        return TerminalDiff::of(&want, &got, &options, &lines).render(text, style, room);
+        let diff = TerminalDiff::of(&want, &got, &options, &lines);
+        if let Some(first) = diff.first_file_difference(&name) {
+            let _ = writeln!(text, "  {first}");
+        }
+        return diff.render(text, style, room);
     }
     false
 }
@@ -606,12 +610,12 @@ fn exit_statuses(text: &mut String, fault: Option<EndingFault>, style: &Style) {
 fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
     let goes_on = line.input.is_some() || line.waiting;
     let show = match (mark, goes_on) {
-        (false, _) => Show::Safe,
+        (false, _) => Show::Context,
         (true, false) => Show::Marked,
         (true, true) => Show::MarkedInside,
     };
     let mut text = visible::cut(&line.output, None, show).0;
-    let show = if mark { Show::Marked } else { Show::Safe };
+    let show = if mark { Show::Marked } else { Show::Context };
     if let Some(input) = &line.input {
         text.push_str(&style.input(&visible::cut(input.as_bytes(), None, show).0));
     }
@@ -732,9 +736,9 @@ impl<'a> TerminalDiff<'a> {
         ))
     }
 
-    /// "After you typed `6` (input 7), the reference printed ...; your
-    /// program printed ...".
-    fn first_difference(&self) -> Option<String> {
+    /// The first op that differs, with the reference's and the
+    /// program's first lines in it.
+    fn first_change(&self) -> Option<FirstChange<'a>> {
         let op = self.ops.iter().find(|op| op.tag() != DiffTag::Equal)?;
         let (tag, old, new) = op.as_tag_tuple();
         let want = old.clone().next().map(|i| &self.want[self.want_kept[i]]);
@@ -742,7 +746,45 @@ impl<'a> TerminalDiff<'a> {
             .clone()
             .next()
             .map(|i| self.got_compared(self.got_kept[i]));
-        let got = got.as_deref();
+        Some(FirstChange {
+            tag,
+            want,
+            got,
+            old_start: old.start,
+            new_start: new.start,
+        })
+    }
+
+    /// "In after.csv, line 3, the reference wrote `X`; your program
+    /// wrote ` X` (a space before X)": the first difference of an
+    /// output file, said as the output's is.
+    fn first_file_difference(&self, name: &str) -> Option<String> {
+        let change = self.first_change()?;
+        let line = match (&change.got, change.want) {
+            (Some(_), _) => self.got_kept.get(change.new_start),
+            _ => self.want_kept.get(change.old_start),
+        };
+        let at = match line {
+            Some(n) => format!("In {name}, line {}", n + 1),
+            None => format!("In {name}"),
+        };
+        let sentence = self.sentence(&change, &at, ("wrote", "write"))?;
+        let inside = match (change.tag, change.want, &change.got) {
+            (DiffTag::Replace, Some(w), Some(g)) => within_line(&w.output, &g.output),
+            _ => None,
+        };
+        Some(match inside {
+            Some(what) => format!("{} ({what}).", sentence.trim_end_matches('.')),
+            None => sentence,
+        })
+    }
+
+    /// "After you typed `6` (input 7), the reference printed ...; your
+    /// program printed ...".
+    fn first_difference(&self) -> Option<String> {
+        let change = self.first_change()?;
+        let (want, new, old) = (change.want, change.new_start, change.old_start);
+        let got = change.got.as_deref();
         // The lines typed before the line quoted, on that line's side.
         let (typed_before, side) = match (got, want) {
             (Some(line), _) => (line.inputs_before, self.got),
@@ -756,8 +798,8 @@ impl<'a> TerminalDiff<'a> {
         // Where no input is typed at all, "before any input" says nothing:
         // the line of the output does.
         let line_number = match (got, want) {
-            (Some(_), _) => new.clone().next().map(|i| self.got_kept[i]),
-            _ => old.clone().next().map(|i| self.want_kept[i]),
+            (Some(_), _) => self.got_kept.get(new).copied(),
+            _ => self.want_kept.get(old).copied(),
         };
         let after = match typed_before {
             0 if reads_nothing => match line_number {
@@ -770,6 +812,18 @@ impl<'a> TerminalDiff<'a> {
                 visible::safe(inputs.get(n - 1).copied().unwrap_or("").as_bytes())
             ),
         };
+        self.sentence(&change, &after, ("printed", "print"))
+    }
+
+    /// The first difference in a sentence, from where it is (`after`)
+    /// and what each side did there (`printed`, `wrote`).
+    fn sentence(
+        &self,
+        change: &FirstChange<'_>,
+        after: &str,
+        (did, does): (&str, &str),
+    ) -> Option<String> {
+        let (tag, want, got) = (change.tag, change.want, change.got.as_deref());
         // What was typed is not what the program printed: quoted apart,
         // so a missing space before it shows (`(0-5):·`, then `0` typed);
         // a blank line is named, not shown as empty quotes.
@@ -784,25 +838,25 @@ impl<'a> TerminalDiff<'a> {
         };
         Some(match (tag, want, got) {
             (DiffTag::Insert, _, Some(g)) => format!(
-                "{after}, your program printed {}, which the reference does not print.",
+                "{after}, your program {did} {}, which the reference does not {does}.",
                 quote(g)
             ),
-            (DiffTag::Delete, Some(w), _) if new.start >= self.got_kept.len() => format!(
-                "{after}, the reference printed {}; your program printed nothing more.",
+            (DiffTag::Delete, Some(w), _) if change.new_start >= self.got_kept.len() => format!(
+                "{after}, the reference {did} {}; your program {did} nothing more.",
                 quote(w)
             ),
             (DiffTag::Delete, Some(w), _) => format!(
-                "{after}, the reference printed {}, which your program does not print.",
+                "{after}, the reference {did} {}, which your program does not {does}.",
                 quote(w)
             ),
             (_, Some(w), Some(g)) => match self.numbers_apart(w, g) {
                 Some(apart) => format!(
-                    "{after}, {apart}: the reference printed {}; your program printed {}.",
+                    "{after}, {apart}: the reference {did} {}; your program {did} {}.",
                     quote(w),
                     quote(g)
                 ),
                 None => format!(
-                    "{after}, the reference printed {}; your program printed {}.",
+                    "{after}, the reference {did} {}; your program {did} {}.",
                     quote(w),
                     quote(g)
                 ),
@@ -966,6 +1020,59 @@ impl<'a> TerminalDiff<'a> {
         }
         false
     }
+}
+
+/// The first op of a diff that differs, and the first line on each
+/// side of it.
+struct FirstChange<'a> {
+    tag: DiffTag,
+    want: Option<&'a TermLine>,
+    got: Option<std::borrow::Cow<'a, TermLine>>,
+    /// Where the op starts among the compared lines of each side.
+    old_start: usize,
+    new_start: usize,
+}
+
+/// What changed inside a line, said only where it is certain: one
+/// space more or less ("a space before Hannah"), the letters' case,
+/// or a carriage return at the end.
+fn within_line(want: &[u8], got: &[u8]) -> Option<String> {
+    if want.eq_ignore_ascii_case(got) {
+        return Some("the same letters in another case".to_string());
+    }
+    if got.strip_suffix(b"\r") == Some(want) {
+        return Some("a carriage return (`␍`) at its end".to_string());
+    }
+    if want.strip_suffix(b"\r") == Some(got) {
+        return Some("no carriage return (`␍`) at its end".to_string());
+    }
+    let (longer, shorter, more) = match got.len().checked_sub(want.len()) {
+        Some(1) => (got, want, true),
+        _ if want.len().checked_sub(got.len()) == Some(1) => (want, got, false),
+        _ => return None,
+    };
+    let at = longer
+        .iter()
+        .zip(shorter)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if longer[at] != b' ' || longer[..at] != shorter[..at] || longer[at + 1..] != shorter[at..] {
+        return None;
+    }
+    let next: Vec<u8> = longer[at + 1..]
+        .iter()
+        .copied()
+        .take_while(|b| !b.is_ascii_whitespace() && !b.is_ascii_punctuation())
+        .take(24)
+        .collect();
+    let place = match next.is_empty() {
+        true => "at the end".to_string(),
+        false => format!("before {}", visible::safe(&next)),
+    };
+    Some(match more {
+        true => format!("a space {place}"),
+        false => format!("no space {place}"),
+    })
 }
 
 /// A number as printed, made safe, and cut short when it is long (a

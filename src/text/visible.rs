@@ -10,6 +10,13 @@ pub fn safe(bytes: &[u8]) -> String {
     render(bytes, false, false)
 }
 
+/// Like [`safe`], but a carriage return is `␍`, as [`marked`] writes
+/// it: how a transcript shows a line that is not marked, so that a
+/// carriage return reads the same on every line of a report.
+pub fn transcript(bytes: &[u8]) -> String {
+    render_marks(bytes, Marks::CarriageReturns, false)
+}
+
 /// Like [`safe`], and also shows invisible characters: tabs as `␉`,
 /// carriage returns as `␍`, non-breaking spaces as `⍽`, and spaces at the
 /// end of the line as `·`.
@@ -29,6 +36,10 @@ pub enum Show {
     Marked,
     /// Invisible characters marked, the line going on after it.
     MarkedInside,
+    /// A line of context in a diff: as [`safe`], but a carriage return
+    /// is `␍` as on the changed lines around it (one notation for it in
+    /// a diff, never `\x0d` on one line and `␍` on the next).
+    Context,
 }
 
 impl Show {
@@ -37,6 +48,7 @@ impl Show {
             Show::Safe => render(bytes, false, false),
             Show::Marked => render(bytes, true, true),
             Show::MarkedInside => render(bytes, true, false),
+            Show::Context => transcript(bytes),
         }
     }
 
@@ -175,7 +187,21 @@ fn fit(bytes: &[u8], start: usize, end: usize, show: Show, keep: Keep) -> (usize
     (start, end)
 }
 
+/// Which invisible characters a rendering marks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Marks {
+    None,
+    CarriageReturns,
+    All,
+}
+
 fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
+    let marks = if mark { Marks::All } else { Marks::None };
+    render_marks(bytes, marks, at_line_end)
+}
+
+fn render_marks(bytes: &[u8], marks: Marks, at_line_end: bool) -> String {
+    let mark = marks == Marks::All;
     let trailing_from = if mark && at_line_end {
         bytes.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)
     } else {
@@ -186,7 +212,7 @@ fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
     while !rest.is_empty() {
         match std::str::from_utf8(rest) {
             Ok(text) => {
-                push_text(&mut out, text, mark);
+                push_text(&mut out, text, marks);
                 rest = &[];
             }
             Err(e) => {
@@ -195,7 +221,7 @@ fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
                 push_text(
                     &mut out,
                     std::str::from_utf8(good).unwrap_or_default(),
-                    mark,
+                    marks,
                 );
                 let skip = e.error_len().unwrap_or(bad.len()).max(1);
                 for b in &bad[..skip] {
@@ -211,12 +237,13 @@ fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
     out
 }
 
-fn push_text(out: &mut String, text: &str, mark: bool) {
+fn push_text(out: &mut String, text: &str, marks: Marks) {
+    let mark = marks == Marks::All;
     for c in text.chars() {
         match c {
             '\t' if mark => out.push('␉'),
             '\t' => out.push('\t'),
-            '\r' if mark => out.push('␍'),
+            '\r' if marks != Marks::None => out.push('␍'),
             '\u{a0}' if mark => out.push('⍽'),
             c if c.is_control() => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
@@ -288,6 +315,9 @@ mod tests {
     fn invisible_differences_are_marked() {
         assert_eq!(marked(b"Final board:  "), "Final board:··");
         assert_eq!(marked(b"a\tb\r"), "a␉b␍");
+        // A diff's context line writes a carriage return as its changed
+        // lines do, and nothing else differently from `safe`.
+        assert_eq!(Show::Context.render(b"a\tb\r\x1b"), "a\tb␍\\x1b");
         assert_eq!(marked(b"a b"), "a b");
         assert_eq!(marked("x\u{a0}".as_bytes()), "x⍽");
         assert_eq!(Show::MarkedInside.render(b"(0-5): \t"), "(0-5): ␉");

@@ -111,12 +111,13 @@ fn render(lines: &[TermLine], show: impl Fn(&mut Vec<u8>, &[u8])) -> Vec<u8> {
 }
 
 /// The whole terminal transcript, for files: input shown where it was
-/// typed, nothing escaped but control characters.
+/// typed, nothing escaped but control characters (a carriage return
+/// written `␍`, as explanations write it).
 pub fn printable(lines: &[TermLine]) -> String {
     let text = render(lines, |text, bytes| {
-        text.extend_from_slice(visible::safe(bytes).as_bytes())
+        text.extend_from_slice(visible::transcript(bytes).as_bytes())
     });
-    // `visible::safe` and the mark are text, so this changes nothing.
+    // `visible::transcript` and the mark are text, so this changes nothing.
     String::from_utf8_lossy(&text).into_owned()
 }
 
