@@ -236,7 +236,11 @@ fn suite(dir: &Path) -> Result<ExitCode, Failure> {
         },
     }
     for (language, said) in compilers(&suite) {
-        say(language, said.is_ok(), said.unwrap_or_else(|why| why));
+        say(
+            language,
+            said.is_ok(),
+            said.unwrap_or_else(|why| why.to_string()),
+        );
     }
     let missing = missing_pins(&suite);
     let count = suite.cases.len();
@@ -278,7 +282,12 @@ fn suite(dir: &Path) -> Result<ExitCode, Failure> {
 
 /// The compiler each of C and C++ gets in `suite`, and whether it is
 /// installed here: what to install where it is not.
-fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
+fn compilers(
+    suite: &Suite,
+) -> Vec<(
+    &'static str,
+    Result<String, referee::submission::BuildError>,
+)> {
     use referee::submission::{checked, Language};
     let mut said = Vec::new();
     for (language, what) in [(Language::C, "C compiler"), (Language::Cpp, "C++ compiler")] {
@@ -291,7 +300,7 @@ fn compilers(suite: &Suite) -> Vec<(&'static str, Result<String, String>)> {
         } else {
             "referee's default"
         };
-        let found = referee::submission::command_of(compiler).map_err(|e| e.to_string());
+        let found = referee::submission::command_of(compiler);
         said.push((
             what,
             found.map(|path| {
