@@ -110,43 +110,14 @@ fn is_blank(key: &[u8]) -> bool {
     key.iter().all(|b| b.is_ascii_whitespace())
 }
 
-/// Marks a last line without a newline, so that exact comparison sees it.
-const NO_NEWLINE: &[u8] = b"\x00no newline at end";
-
-/// What a line is compared by under `o`: its text normalised, a missing
-/// newline marked, and its numbers found when they have a tolerance.
+/// What a line is compared by under `o`: its fields as a row under
+/// `csv`, else its text normalised, a missing newline marked, and its
+/// numbers found when they have a tolerance.
 pub fn key(text: &[u8], newline: bool, o: &Options) -> Key {
     if o.csv {
-        return Key::new(super::table::row_key(text, o), o.numbers);
+        return Key::new(super::fields::row_key(text, o), o.numbers);
     }
-    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c');
-    let mut key: Vec<u8> = if o.all_whitespace {
-        text.iter().filter(|b| !is_space(b)).copied().collect()
-    } else if o.whitespace_runs {
-        let mut out = Vec::with_capacity(text.len());
-        for word in text.split(is_space).filter(|w| !w.is_empty()) {
-            if !out.is_empty() {
-                out.push(b' ');
-            }
-            out.extend_from_slice(word);
-        }
-        out
-    } else if o.trailing_whitespace {
-        let end = text.iter().rposition(|b| !is_space(b)).map_or(0, |i| i + 1);
-        text[..end].to_vec()
-    } else {
-        text.to_vec()
-    };
-    if o.case {
-        key = match String::from_utf8(key) {
-            Ok(s) => s.to_lowercase().into_bytes(),
-            Err(e) => e.into_bytes().to_ascii_lowercase(),
-        };
-    }
-    if !(newline || o.trailing_whitespace || o.whitespace_runs || o.all_whitespace) {
-        key.extend_from_slice(NO_NEWLINE);
-    }
-    Key::new(key, o.numbers)
+    super::key::text_key(text, newline, o)
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! options and its suite's ignored regions. The one place output is
 //! compared; [`crate::explain`] shows the differences this finds.
 
+mod fields;
+mod key;
 mod lines;
 pub mod numbers;
 mod options;

@@ -7,61 +7,11 @@
 //! a student writes reads as some fields (an unbalanced quote runs to the
 //! end of its line), so bad CSV is a difference, never an error.
 
-use super::lines::{comparable, key, split_lines};
+use super::fields::{field_options, fields};
+use super::key::text_key;
+use super::lines::{comparable, split_lines};
 use super::Options;
 use crate::text::visible::{cut, Show};
-
-/// The fields of one line, unquoted; none for an empty line.
-pub(super) fn fields(line: &[u8]) -> Vec<Vec<u8>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(line);
-    let mut fields = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    // A lone carriage return inside the line ends a record too: its
-    // records are read as one row. Reading bytes from memory cannot fail;
-    // if it did, the rest of the line would be left out on this side only,
-    // which differs.
-    while let Ok(true) = reader.read_byte_record(&mut record) {
-        fields.extend(record.iter().map(<[u8]>::to_vec));
-    }
-    fields
-}
-
-/// What a line is compared by as a row: its fields, each normalised
-/// under the other `options`, written back with the fewest quotes and no
-/// line ending; empty for an empty line.
-pub(super) fn row_key(line: &[u8], options: &Options) -> Vec<u8> {
-    let each = field_options(options);
-    let fields: Vec<Vec<u8>> = fields(line)
-        .iter()
-        .map(|field| key(field, true, &each).text)
-        .collect();
-    if fields.is_empty() {
-        return Vec::new();
-    }
-    let mut writer = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    // Writing to memory cannot fail; a row that did would be empty here
-    // and differ from the reference's.
-    let _ = writer.write_record(&fields);
-    let mut text = writer.into_inner().unwrap_or_default();
-    text.pop();
-    text
-}
-
-/// How each field is compared: as the options say, but not as CSV, and
-/// with numbers left to the whole row's key.
-fn field_options(options: &Options) -> Options {
-    Options {
-        csv: false,
-        numbers: None,
-        prompts: false,
-        ..*options
-    }
-}
 
 /// Where `got` first differs from `want` read as CSV, in words ("row 3,
 /// field 2 (house): the reference wrote `Hufflepuff`; your program wrote
@@ -97,7 +47,7 @@ pub fn csv_difference(want: &[u8], got: &[u8], options: &Options) -> Option<Stri
     };
     let names = want_rows.first().map(|r| header(r.line.text));
     let each = field_options(&options);
-    let same = |w: &[u8], g: &[u8]| key(w, true, &each) == key(g, true, &each);
+    let same = |w: &[u8], g: &[u8]| text_key(w, true, &each) == text_key(g, true, &each);
     let field =
         (0..want_row.len().max(got_row.len())).find(|&j| match (want_row.get(j), got_row.get(j)) {
             (Some(w), Some(g)) => !same(w, g),
