@@ -71,14 +71,19 @@ fn class(work: &Path) -> PathBuf {
     class
 }
 
+/// The first diagnosis of student `id`, who must have one and no
+/// trouble making its checked build.
+fn first_diagnosis(results: &Value, id: &str) -> Value {
+    let planted = student(results, id);
+    assert_eq!(planted["diagnosis_trouble"], Value::Null, "{planted}");
+    planted["diagnostics"]
+        .as_array()
+        .and_then(|found| found.first().cloned())
+        .unwrap_or_else(|| panic!("no diagnosis: {planted}"))
+}
+
 fn grade(work: &Path, suite: &Path, class: &Path, out: &str, extra: &[&str]) -> Value {
-    let out = work.join(out);
-    let mut args = vec!["grade", "--cases", arg(suite), "--out", arg(&out)];
-    args.extend(extra);
-    args.push(arg(class));
-    let done = referee_in(work, &args);
-    assert!(done.status.success(), "{}", stderr(&done));
-    read_json(&out.join("results.json"))
+    grade_class_with(work, suite, &work.join(out), class, extra, &[])
 }
 
 #[test]
@@ -95,15 +100,7 @@ fn the_handouts_const_size_earns_full_marks_with_clang_and_its_checked_build_pla
     assert_eq!(right["diagnostics"], Value::Null, "no diagnosis: {right}");
     // The planted fault: found by clang's sanitizers and placed at the
     // line that reads the bucket past the table's end.
-    let planted = student(&results, "overflows");
-    assert_eq!(planted["diagnosis_trouble"], Value::Null, "{planted}");
-    let found = planted["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let first = found
-        .first()
-        .unwrap_or_else(|| panic!("no diagnosis: {planted}"));
+    let first = first_diagnosis(&results, "overflows");
     assert_eq!(first["file"], "overflows.c", "{first}");
     assert_eq!(first["line"], 40, "{first}");
     assert_eq!(first["function"], "main", "{first}");
@@ -396,15 +393,7 @@ fn a_cpp_lab_linking_a_c_library_is_graded_and_diagnosed_with_clang() {
     let right = student(&results, "right");
     assert_eq!(right["score"], right["max_score"], "{right}");
     assert_eq!(right["diagnostics"], Value::Null, "{right}");
-    let planted = student(&results, "overflows");
-    assert_eq!(planted["diagnosis_trouble"], Value::Null, "{planted}");
-    let found = planted["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let first = found
-        .first()
-        .unwrap_or_else(|| panic!("no diagnosis: {planted}"));
+    let first = first_diagnosis(&results, "overflows");
     assert_eq!(first["file"], "overflows.cpp", "{first}");
     assert_eq!(first["line"], 9, "{first}");
     assert_eq!(first["function"], "main", "{first}");

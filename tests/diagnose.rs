@@ -797,21 +797,8 @@ fn a_program_wrong_everywhere_runs_its_crashes_and_first_three_failures_again() 
          return 0;\n}\n",
     )
     .unwrap();
-    let graded = |name: &str, extra: &[&str]| {
-        let out_dir = w.join(name);
-        let mut args = vec![
-            "grade",
-            "--cases",
-            suite.to_str().unwrap(),
-            "--out",
-            out_dir.to_str().unwrap(),
-        ];
-        args.extend(extra);
-        args.push(class.to_str().unwrap());
-        let out = referee_in(w, &args);
-        assert!(out.status.success(), "{}", stderr(&out));
-        read_json(&out_dir.join("results.json"))
-    };
+    let graded =
+        |name: &str, extra: &[&str]| grade_class_with(w, &suite, &w.join(name), &class, extra, &[]);
     let read_past = |results: &Value| {
         let found = diagnoses(results, "peeks");
         one(&found, "read-past-end", "peeks").clone()

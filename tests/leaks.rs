@@ -63,19 +63,7 @@ fn graded_with(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> Value {
-    let out_dir = w.join(name);
-    let mut args = vec![
-        "grade",
-        "--cases",
-        suite.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    args.push(class.to_str().unwrap());
-    let out = referee_with(w, &args, env);
-    assert!(out.status.success(), "{}", stderr(&out));
-    read_json(&out_dir.join("results.json"))
+    grade_class_with(w, suite, &w.join(name), class, extra, env)
 }
 
 fn diagnoses(results: &Value, id: &str) -> Vec<Value> {

@@ -267,17 +267,29 @@ fn strip_times_and_paths(value: &mut serde_json::Value) {
 /// `referee grade --cases CASES --out OUT CLASS` in `work`, which must
 /// succeed: its results.json.
 pub fn grade_class(work: &Path, cases: &Path, out: &Path, class: &Path) -> serde_json::Value {
-    let done = referee_in(
-        work,
-        &[
-            "grade",
-            "--cases",
-            cases.to_str().expect("a UTF-8 path"),
-            "--out",
-            out.to_str().expect("a UTF-8 path"),
-            class.to_str().expect("a UTF-8 path"),
-        ],
-    );
+    grade_class_with(work, cases, out, class, &[], &[])
+}
+
+/// [`grade_class`] with `extra` arguments before the class and `env`
+/// set for referee.
+pub fn grade_class_with(
+    work: &Path,
+    cases: &Path,
+    out: &Path,
+    class: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> serde_json::Value {
+    let mut args = vec![
+        "grade",
+        "--cases",
+        cases.to_str().expect("a UTF-8 path"),
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+    ];
+    args.extend(extra);
+    args.push(class.to_str().expect("a UTF-8 path"));
+    let done = referee_with(work, &args, env);
     assert_eq!(
         done.status.code(),
         Some(0),
