@@ -27,8 +27,10 @@ const FLOODS: [&str; 7] = [
     "long-line-per-input",
 ];
 
-/// The documented bounds (docs/reports.md, "Reports are bounded").
-const CLASS_TOTAL: u64 = 5_000_000;
+/// The documented bounds (docs/reports.md, "Reports are bounded"). The
+/// class's total was 5 MB until each case kept both exit statuses and
+/// the class page its table in three orders (about 90 KB more here).
+const CLASS_TOTAL: u64 = 5_500_000;
 const RESULTS_PER_STUDENT: usize = 300 * 1024;
 const DETAILS_PER_STUDENT: u64 = 320 * 1024;
 const PAGE_PER_STUDENT: u64 = 512 * 1024;
