@@ -657,6 +657,17 @@ fn shown_program(suite: &Suite) -> Vec<String> {
     }
 }
 
+/// Whether `name` names a file of a run's working folder itself: not
+/// empty, `.` or `..`, no `/`, no control character, at most 255 bytes.
+pub fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name.len() <= 255
+        && !name.contains('/')
+        && !name.chars().any(char::is_control)
+}
+
 /// The most files a case may name in `outputs`.
 const MAX_OUTPUTS: usize = 32;
 
@@ -669,13 +680,7 @@ fn outputs_of(items: &[OutputItem]) -> Result<Vec<OutputFile>, Refused> {
     let mut outputs: Vec<OutputFile> = Vec::with_capacity(items.len());
     for item in items {
         let (name, binary) = item.parts();
-        let plain = !name.is_empty()
-            && name != "."
-            && name != ".."
-            && name.len() <= 255
-            && !name.contains('/')
-            && !name.chars().any(char::is_control);
-        if !plain {
+        if !is_plain_name(name) {
             return Err(Refused::OutputName(name.to_string()));
         }
         if outputs.iter().any(|o| o.name == name) {

@@ -17,7 +17,7 @@ pub mod pin;
 mod suite;
 
 pub use file::{ExitStatus, Mode, MoveNumbers, TextPart, Visibility};
-pub use load::{load_suite, SUITE_FILE};
+pub use load::{is_plain_name, load_suite, SUITE_FILE};
 pub use suite::{Case, Error, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 
 /// The folder of suites used when none is named: `cases/` in the current

@@ -298,13 +298,26 @@ fn command_line(case: &Case) -> Option<String> {
 /// it gives none. A file that cannot be read is marked so, and a pin
 /// made then is stale once it can be.
 fn given_mark(case: &Case) -> Option<String> {
-    if case.files.is_empty() {
+    mark_of(&given_files(case))
+}
+
+/// Each file the case gives, by its place in the working folder, with
+/// its digest ([`file_digest`]): read once however the mark is used.
+fn given_files(case: &Case) -> Vec<(String, String)> {
+    case.files
+        .iter()
+        .map(|file| (file.place.display().to_string(), file_digest(&file.source)))
+        .collect()
+}
+
+/// The mark of `given` files; `None` for none.
+fn mark_of(given: &[(String, String)]) -> Option<String> {
+    if given.is_empty() {
         return None;
     }
-    let marks: Vec<String> = case
-        .files
+    let marks: Vec<String> = given
         .iter()
-        .map(|file| format!("{} {}", file.place.display(), file_digest(&file.source)))
+        .map(|(place, digest)| format!("{place} {digest}"))
         .collect();
     Some(format!("{GIVEN}{}{CLOSE}", marks.join(", ")))
 }
@@ -332,7 +345,8 @@ fn file_digest(path: &Path) -> String {
 /// `text` after the mark of the case's given files, or why the pin is
 /// not of those files.
 fn strip_given<'t>(text: &'t [u8], case: &Case) -> Result<&'t [u8], Unreadable> {
-    let Some(mark) = given_mark(case) else {
+    let given = given_files(case);
+    let Some(mark) = mark_of(&given) else {
         return Ok(text);
     };
     if let Some(rest) = text.strip_prefix(mark.as_bytes()) {
@@ -343,12 +357,10 @@ fn strip_given<'t>(text: &'t [u8], case: &Case) -> Result<&'t [u8], Unreadable> 
     }
     let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
     let pinned = String::from_utf8_lossy(line);
-    let changed: Vec<String> = case
-        .files
+    let changed: Vec<&str> = given
         .iter()
-        .map(|file| format!("{} {}", file.place.display(), file_digest(&file.source)))
-        .filter(|now| !pinned.contains(now.as_str()))
-        .filter_map(|now| now.split(' ').next().map(str::to_string))
+        .filter(|(place, digest)| !pinned.contains(&format!("{place} {digest}")))
+        .map(|(place, _)| place.as_str())
         .collect();
     Err(Unreadable::OtherFiles(changed.join(", ")))
 }

@@ -124,7 +124,7 @@ fn given_files(files: &[String]) -> Result<Vec<Given>, Failure> {
 /// Refuses a name that is not a plain file name (a case's `files` and
 /// `outputs` name files in the working folder itself).
 fn plain_name(name: &str, option: &str) -> Result<(), Failure> {
-    if name.is_empty() || name == "." || name == ".." || name.contains('/') || name.contains('\0') {
+    if !case::is_plain_name(name) {
         return Err(format!(
             "{option} {name:?}: give a plain file name, without a folder (the program finds it in \
              its working folder)"

@@ -744,11 +744,22 @@ fn mean_sentence(results: &ClassResults, tally: &view::Tally<'_>) -> String {
 /// The orders a TA may list the class in, each its radio button's id and
 /// label: a page holds no script, so each order is a `<tbody>` of its
 /// own, shown while its button is checked (the page's style says so).
-const ORDERS: [(&str, &str); 3] = [
-    ("by-name", "by name"),
-    ("by-lowest", "lowest score first"),
-    ("by-highest", "highest score first"),
+const ORDERS: [(&str, &str, Order); 3] = [
+    ("by-name", "by name", Order::Listed),
+    ("by-lowest", "lowest score first", Order::Lowest),
+    ("by-highest", "highest score first", Order::Highest),
 ];
+
+/// An order of the class table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// As the class lists its students.
+    Listed,
+    /// By score, lowest first.
+    Lowest,
+    /// By score, highest first.
+    Highest,
+}
 
 fn student_table(results: &ClassResults, names: &[String]) -> String {
     // The buttons come before the table, at its level, for the style to
@@ -756,7 +767,7 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
     let mut out = String::from(
         "<section class=\"card\"><h2>Students</h2>\n<span class=\"sort\">Sort:</span>",
     );
-    for (i, (id, label)) in ORDERS.iter().enumerate() {
+    for (i, (id, label, _)) in ORDERS.iter().enumerate() {
         let checked = if i == 0 { " checked" } else { "" };
         let _ = write!(
             out,
@@ -774,9 +785,9 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
         .zip(names)
         .map(|(s, name)| (student_row(results, s, name), s))
         .collect();
-    for (id, _) in ORDERS {
+    for (id, _, order) in ORDERS {
         let _ = writeln!(out, "<tbody class=\"{id}\">");
-        for (row, _) in in_order(&rows, id) {
+        for (row, _) in in_order(&rows, order) {
             out.push_str(row);
         }
         out.push_str("</tbody>\n");
@@ -785,18 +796,17 @@ fn student_table(results: &ClassResults, names: &[String]) -> String {
     out
 }
 
-/// `rows` in the order `id` names: as the class lists them, or by score
-/// (ties as the class lists them; students with no score last).
+/// `rows` in `order`: as the class lists them, or by score (ties as the
+/// class lists them; students with no score last).
 fn in_order<'r>(
     rows: &'r [(String, &SubmissionResult)],
-    id: &str,
+    order: Order,
 ) -> Vec<&'r (String, &'r SubmissionResult)> {
     let mut ordered: Vec<&(String, &SubmissionResult)> = rows.iter().collect();
     let score = |s: &SubmissionResult| view::has_score(s.status).then_some(s.score);
-    match id {
-        "by-lowest" => ordered.sort_by(|(_, a), (_, b)| by_score(score(a), score(b), false)),
-        "by-highest" => ordered.sort_by(|(_, a), (_, b)| by_score(score(a), score(b), true)),
-        _ => {}
+    if order != Order::Listed {
+        let highest = order == Order::Highest;
+        ordered.sort_by(|(_, a), (_, b)| by_score(score(a), score(b), highest));
     }
     ordered
 }
