@@ -1152,6 +1152,7 @@ mod tests {
             args: Vec::new(),
             command: None,
             files: Vec::new(),
+            absent: Vec::new(),
             outputs: Vec::new(),
         }
     }

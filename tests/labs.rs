@@ -987,6 +987,12 @@ fn ending_points_split_text_and_files_cases_between_output_and_ending() {
 /// The blocks of docs/cases.md's section `heading` whose first line is
 /// `# scourgify/NAME`: each NAME with its text.
 fn docs_files(heading: &str) -> Vec<(String, String)> {
+    docs_files_of(heading, "scourgify")
+}
+
+/// The blocks of docs/cases.md's section `heading` whose first line is
+/// `# FOLDER/NAME`: each NAME with its text.
+fn docs_files_of(heading: &str, folder: &str) -> Vec<(String, String)> {
     let docs = fs::read_to_string(root().join("docs/cases.md")).unwrap();
     let from = docs.find(heading).unwrap_or_else(|| panic!("{heading}"));
     let section = &docs[from + heading.len()..];
@@ -1003,7 +1009,12 @@ fn docs_files(heading: &str) -> Vec<(String, String)> {
         .step_by(2)
         .filter_map(|block| {
             let body = &block[block.find('\n')? + 1..];
-            let name = body.lines().next()?.strip_prefix("# scourgify/")?;
+            let name = body
+                .lines()
+                .next()?
+                .strip_prefix("# ")?
+                .strip_prefix(folder)?
+                .strip_prefix('/')?;
             Some((name.trim().to_string(), body.to_string()))
         })
         .collect()
@@ -1164,4 +1175,164 @@ fn the_docs_csv_example_grades_csv_as_csv() {
     let bad = reason("bad").as_str().unwrap().to_string();
     assert!(bad.contains("row 2, field 1 (first)"), "{bad}");
     assert!(!bad.contains('\x1b'), "{bad}");
+}
+
+/// docs/cases.md's reader lab, its section's files as written there,
+/// and a plain case beside them that gives the file as it is.
+fn reader_suite(w: &Path) -> PathBuf {
+    let suite = w.join("reader");
+    let files = docs_files_of("## A file that cannot be read, or none at all", "reader");
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["reader.py", "suite.yaml", "locked.yaml", "missing.yaml"]
+    );
+    for (name, text) in &files {
+        write_all(&suite, &[(name, text)]);
+    }
+    write_all(
+        &suite,
+        &[
+            ("data/in.csv", "a,b\n1,2\n"),
+            ("plain.yaml", "files: {in.csv: data/in.csv}\n"),
+        ],
+    );
+    suite
+}
+
+/// The docs' reader lab's reference.
+fn reader_source() -> String {
+    let files = docs_files_of("## A file that cannot be read, or none at all", "reader");
+    files
+        .into_iter()
+        .find(|(name, _)| name == "reader.py")
+        .map(|(_, text)| text)
+        .expect("the docs give reader.py")
+}
+
+/// Students: the reference's program; one that meets neither trouble
+/// (a traceback each time); one that meets only a missing file.
+fn reader_class(w: &Path) -> PathBuf {
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            ("careful.py", &reader_source()),
+            (
+                "careless.py",
+                "import sys\nwith open(sys.argv[1]) as f:\n    print(len(f.readlines()), 'lines')\n",
+            ),
+            (
+                "half.py",
+                "import sys, os\nif not os.path.exists(sys.argv[1]):\n    \
+                 sys.exit(f'{sys.argv[1]} does not exist')\n\
+                 with open(sys.argv[1]) as f:\n    print(len(f.readlines()), 'lines')\n",
+            ),
+        ],
+    );
+    class
+}
+
+/// `files:` keeps what a case asks of a file (issue 43, item 6): a file
+/// given with mode 000 cannot be read by the reference nor by a student,
+/// whoever runs referee (root, whose programs run as a user of their own
+/// slot, or an ordinary user); a file said absent is not there. Graded
+/// the same both ways.
+#[test]
+fn a_case_can_give_a_file_that_cannot_be_read_or_none_at_all() {
+    use common::attack::{is_root, open_to_all, referee_as, As};
+    assert!(
+        is_root(),
+        "this test switches to an ordinary user: run it as root"
+    );
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = reader_suite(w);
+    let class = reader_class(w);
+    let mut seen = Vec::new();
+    for who in [As::Me, As::Ordinary] {
+        let out = w.join(format!("out-{}", seen.len()));
+        fs::create_dir_all(&out).unwrap();
+        open_to_all(w);
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&out, fs::Permissions::from_mode(0o777)).unwrap();
+        let args = [
+            "grade",
+            "--cases",
+            suite.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ];
+        let graded = referee_as(who, w, &args, &[], None);
+        assert!(
+            graded.status.success(),
+            "{}: {}",
+            who.name(),
+            stderr(&graded)
+        );
+        let results = read_json(&out.join("results.json"));
+        let said = |id: &str, case: &str| {
+            case_of(&results, id, case)["explanation"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        // The reference met each trouble as the case meant it to, and
+        // the student's explanation says what the case gave.
+        let locked = said("careless", "locked");
+        assert!(
+            locked.contains("- Could not read in.csv"),
+            "{}: {locked}",
+            who.name()
+        );
+        assert!(
+            locked.contains("PermissionError"),
+            "{}: {locked}",
+            who.name()
+        );
+        assert!(
+            locked.contains("Given: in.csv, which cannot be read (mode 000)."),
+            "{}: {locked}",
+            who.name()
+        );
+        let missing = said("careless", "missing");
+        assert!(
+            missing.contains("- in.csv does not exist"),
+            "{}: {missing}",
+            who.name()
+        );
+        assert!(
+            missing.contains("FileNotFoundError"),
+            "{}: {missing}",
+            who.name()
+        );
+        assert!(
+            missing.contains("Given: no in.csv (the case gives none, on purpose)."),
+            "{}: {missing}",
+            who.name()
+        );
+        assert!(
+            said("half", "locked").contains("PermissionError"),
+            "{}",
+            who.name()
+        );
+        seen.push(failures(&results));
+    }
+    assert_eq!(
+        seen[0],
+        [
+            ("careful".to_string(), 3.0, vec![]),
+            (
+                "careless".to_string(),
+                1.0,
+                vec![
+                    "locked: crashed".to_string(),
+                    "missing: crashed".to_string()
+                ]
+            ),
+            ("half".to_string(), 2.0, vec!["locked: crashed".to_string()]),
+        ]
+    );
+    assert_eq!(seen[0], seen[1], "graded the same as root and as a user");
 }

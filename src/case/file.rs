@@ -152,8 +152,9 @@ pub struct CaseFile {
     /// The program's command-line arguments, as written (no shell).
     pub args: Option<Vec<Arg>>,
     /// Files put in the run's working folder before it starts: each name
-    /// there, mapped to a path in the suite's folder.
-    pub files: Option<std::collections::BTreeMap<String, String>>,
+    /// there, mapped to a path in the suite's folder (or to a mode, or
+    /// said absent: [`GivenFile`]).
+    pub files: Option<std::collections::BTreeMap<String, GivenFile>>,
     /// Files the run must leave in its working folder, each compared with
     /// the reference's.
     pub outputs: Option<Vec<OutputItem>>,
@@ -197,8 +198,9 @@ pub struct Settings {
     /// The program's command-line arguments, as written (no shell).
     pub args: Option<Vec<Arg>>,
     /// Files put in the run's working folder before it starts: each name
-    /// there, mapped to a path in the suite's folder.
-    pub files: Option<std::collections::BTreeMap<String, String>>,
+    /// there, mapped to a path in the suite's folder (or to a mode, or
+    /// said absent: [`GivenFile`]).
+    pub files: Option<std::collections::BTreeMap<String, GivenFile>>,
     /// Files the run must leave in its working folder, each compared with
     /// the reference's.
     pub outputs: Option<Vec<OutputItem>>,
@@ -303,6 +305,119 @@ impl OutputItem {
             OutputItem::Name(name) => (name, false),
             OutputItem::Full { name, binary } => (name, *binary),
         }
+    }
+}
+
+/// One entry of `files:`: a path in the suite's folder (`data/before.csv`),
+/// or `{from: data/before.csv, mode: "000"}` (the file with the
+/// permissions a case needs, such as one that cannot be read), or
+/// `{absent: true}` (the case says on purpose that the run has no such
+/// file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GivenFile {
+    /// A file of the suite's folder, with the mode `mode` (or the
+    /// default, readable and writable, when `None`).
+    From {
+        /// Its path in the suite's folder.
+        path: String,
+        /// Its permission bits in the run's folder.
+        mode: Option<u32>,
+    },
+    /// No file by that name.
+    Absent,
+}
+
+/// `{from: ..., mode: ..., absent: ...}`, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GivenFileMap {
+    from: Option<String>,
+    mode: Option<FileMode>,
+    absent: Option<bool>,
+}
+
+impl<'de> Deserialize<'de> for GivenFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = GivenFile;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a file of the suite's folder (`data/before.csv`), or `{from: \
+                     data/before.csv, mode: \"000\"}`, or `{absent: true}`",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<GivenFile, E> {
+                Ok(GivenFile::From {
+                    path: s.to_string(),
+                    mode: None,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<GivenFile, A::Error> {
+                let written =
+                    GivenFileMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                match (written.from, written.mode, written.absent) {
+                    (None, None, Some(true)) => Ok(GivenFile::Absent),
+                    (Some(path), mode, None | Some(false)) => Ok(GivenFile::From {
+                        path,
+                        mode: mode.map(|m| m.0),
+                    }),
+                    (Some(_) | None, _, Some(true)) => Err(de::Error::custom(
+                        "`absent: true` says the run has no such file: give it no `from` or \
+                         `mode`",
+                    )),
+                    (None, _, _) => Err(de::Error::custom(
+                        "a given file needs `from:`, its path in the suite's folder \
+                         (`from: data/before.csv`), or `absent: true`",
+                    )),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A file's permission bits, written as `chmod` takes them, in quotes:
+/// `"000"`, `"0444"`. An unquoted number is refused: YAML reads `0444`
+/// as the decimal 444, and `0o444` as 292, neither what was meant.
+#[derive(Clone, Copy, Debug)]
+struct FileMode(u32);
+
+impl<'de> Deserialize<'de> for FileMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = FileMode;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a file's mode in octal, in quotes, as `mode: \"0444\"`")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<FileMode, E> {
+                let digits = s.trim();
+                let octal = (1..=4).contains(&digits.len())
+                    && digits.bytes().all(|b| (b'0'..=b'7').contains(&b));
+                match u32::from_str_radix(digits, 8) {
+                    Ok(mode) if octal && mode <= 0o777 => Ok(FileMode(mode)),
+                    _ => Err(E::custom(format!(
+                        "`{}` is not a file's permissions: write them in octal as chmod \
+                         takes them, from \"000\" to \"0777\" (no set-user-ID or sticky bits)",
+                        crate::text::visible::safe(s.as_bytes())
+                    ))),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<FileMode, E> {
+                Err(E::custom(format!(
+                    "the mode {n} is a number: write it in quotes, as chmod takes it \
+                     (`mode: \"0444\"`), or YAML reads it as another number"
+                )))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<FileMode, E> {
+                Err(E::custom(format!(
+                    "the mode {n} is a number: write it in quotes, as chmod takes it \
+                     (`mode: \"0444\"`)"
+                )))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 

@@ -10,7 +10,8 @@ use reference::Game;
 
 use super::file::TextPart;
 use super::file::{
-    Arg, CaseFile, CompileFile, CompilerFile, Mode, OutputItem, Settings, SuiteFile, Visibility,
+    Arg, CaseFile, CompileFile, CompilerFile, GivenFile, Mode, OutputItem, Settings, SuiteFile,
+    Visibility,
 };
 use super::{Case, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
@@ -291,7 +292,7 @@ fn support_file(
         Ok(meta) if meta.is_file() => Ok(Support {
             source,
             place,
-            writable: false,
+            mode: crate::submission::SUPPORT_MODE,
             linked: false,
         }),
         Ok(_) => Err(at_key(
@@ -703,7 +704,15 @@ struct CaseContext<'a> {
     /// The suite's support files, whose places `files` may not take.
     support: &'a [Support],
     /// The defaults' `files`, checked.
-    defaults_files: Option<Vec<Support>>,
+    defaults_files: Option<Given>,
+}
+
+/// A case's `files`, checked: what is put in the run's folder, and the
+/// names the case says it has no file by.
+#[derive(Clone, Debug, Default)]
+struct Given {
+    files: Vec<Support>,
+    absent: Vec<String>,
 }
 
 /// Whether a name in the working folder stays inside it: a relative
@@ -717,28 +726,36 @@ fn stays_inside(written: &str) -> bool {
 }
 
 /// A case's `files`, each a name in the run's working folder mapped to
-/// a file of the suite's folder: names that stay inside the working
-/// folder and take no support file's place, sources that are regular
-/// files inside the suite's folder (a link is followed only where it
-/// stays inside it). What is wrong, if anything.
+/// a file of the suite's folder (perhaps with a mode) or said absent:
+/// names that stay inside the working folder and take no support file's
+/// place, sources that are regular files inside the suite's folder (a
+/// link is followed only where it stays inside it). What is wrong, if
+/// anything.
 fn files_in(
     dir: &Path,
-    files: &std::collections::BTreeMap<String, String>,
+    files: &std::collections::BTreeMap<String, GivenFile>,
     support: &[Support],
-) -> Result<Vec<Support>, Refused> {
+) -> Result<Given, Refused> {
     let folder = fs::canonicalize(dir).map_err(|why| Refused::Folder {
         folder: dir.to_path_buf(),
         why,
     })?;
-    let mut found = Vec::with_capacity(files.len());
-    for (name, source) in files {
-        let (name, source) = (name.clone(), source.clone());
+    let mut given = Given::default();
+    for (name, entry) in files {
+        let name = name.clone();
         if !stays_inside(&name) {
             return Err(Refused::FileName(name));
         }
         if support.iter().any(|s| s.place == Path::new(&name)) {
             return Err(Refused::FileIsSupport(name));
         }
+        let (source, mode) = match entry {
+            GivenFile::Absent => {
+                given.absent.push(name);
+                continue;
+            }
+            GivenFile::From { path, mode } => (path.clone(), *mode),
+        };
         if !stays_inside(&source) {
             return Err(Refused::FileSource { name, path: source });
         }
@@ -762,14 +779,14 @@ fn files_in(
         if !resolved.is_file() {
             return Err(Refused::FileNotRegular { name, path: source });
         }
-        found.push(Support {
+        given.files.push(Support {
             source: resolved,
             place: PathBuf::from(&name),
-            writable: true,
+            mode: mode.unwrap_or(crate::submission::GIVEN_MODE),
             linked: false,
         });
     }
-    Ok(found)
+    Ok(given)
 }
 
 fn load_case(
@@ -810,7 +827,7 @@ fn load_case(
         .or(defaults.args.as_ref())
         .filter(|_| call.is_none())
         .map(|args| args.iter().map(|a| a.0.clone()).collect());
-    let files = match &file.files {
+    let given = match &file.files {
         Some(files) => files_in(context.dir, files, context.support)
             .map_err(|message| at_key(path, &text, "files", message.to_string()))?,
         None => context.defaults_files.clone().unwrap_or_default(),
@@ -940,7 +957,8 @@ fn load_case(
         format,
         args: args.unwrap_or_default(),
         command,
-        files,
+        files: given.files,
+        absent: given.absent,
         outputs,
     })
 }
@@ -1370,6 +1388,68 @@ mod tests {
             "{}",
             problem("too-many.yaml")
         );
+    }
+
+    /// `files:` entries as a path, as `{from, mode}` and as `{absent:
+    /// true}`; a mode written as a bare number, a mode past the
+    /// permission bits, an entry with neither `from` nor `absent`, and one
+    /// both absent and given are each refused at their case's `files:`
+    /// line, saying what to write.
+    #[test]
+    fn given_files_take_a_mode_or_are_said_absent() {
+        let dir = folder(&[
+            ("suite.yaml", "reference: solution.py\n"),
+            ("solution.py", "print('hi')\n"),
+            ("data.csv", "a,b\n"),
+            (
+                "a-locked.yaml",
+                "input: x\nfiles:\n  in.csv: {from: data.csv, mode: \"000\"}\n  plain.csv: data.csv\n  out.csv: {absent: true}\n",
+            ),
+            ("b-number.yaml", "input: x\nfiles:\n  in.csv: {from: data.csv, mode: 444}\n"),
+            ("c-setuid.yaml", "input: x\nfiles:\n  in.csv: {from: data.csv, mode: \"4755\"}\n"),
+            ("d-nothing.yaml", "input: x\nfiles:\n  in.csv: {mode: \"000\"}\n"),
+            ("e-both.yaml", "input: x\nfiles:\n  in.csv: {from: data.csv, absent: true}\n"),
+            ("f-typo.yaml", "input: x\nfiles:\n  in.csv: {form: data.csv}\n"),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let locked = &suite.cases[0];
+        assert_eq!(locked.name, "a-locked");
+        let modes: Vec<(String, u32)> = locked
+            .files
+            .iter()
+            .map(|f| (f.place.display().to_string(), f.mode))
+            .collect();
+        assert_eq!(
+            modes,
+            [
+                ("in.csv".to_string(), 0o000),
+                ("plain.csv".to_string(), 0o666)
+            ]
+        );
+        assert_eq!(locked.absent, ["out.csv"]);
+        assert_eq!(suite.cases.len(), 1, "{:?}", suite.problems);
+        let problem = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .map(|p| p.to_string())
+                .unwrap_or_default()
+        };
+        for (name, says) in [
+            ("b-number.yaml", "write it in quotes"),
+            ("c-setuid.yaml", "no set-user-ID or sticky bits"),
+            ("d-nothing.yaml", "needs `from:`"),
+            ("e-both.yaml", "give it no `from` or `mode`"),
+            ("f-typo.yaml", "unknown field `form`"),
+        ] {
+            let said = problem(name);
+            assert!(said.contains(says), "{name}: {said}");
+            assert!(
+                said.contains(":3:") || said.contains(":2:"),
+                "{name}: {said}"
+            );
+        }
     }
 
     #[test]

@@ -302,11 +302,19 @@ fn given_mark(case: &Case) -> Option<String> {
 }
 
 /// Each file the case gives, by its place in the working folder, with
-/// its digest ([`file_digest`]): read once however the mark is used.
+/// its digest ([`file_digest`]) and, where the case gives it a mode of
+/// its own, that mode (`3cffe17820e4ba99 mode 000`): read once however
+/// the mark is used.
 fn given_files(case: &Case) -> Vec<(String, String)> {
     case.files
         .iter()
-        .map(|file| (file.place.display().to_string(), file_digest(&file.source)))
+        .map(|file| {
+            let mut digest = file_digest(&file.source);
+            if file.mode != crate::submission::GIVEN_MODE {
+                digest.push_str(&format!(" mode {:03o}", file.mode));
+            }
+            (file.place.display().to_string(), digest)
+        })
         .collect()
 }
 
@@ -357,9 +365,14 @@ fn strip_given<'t>(text: &'t [u8], case: &Case) -> Result<&'t [u8], Unreadable> 
     }
     let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
     let pinned = String::from_utf8_lossy(line);
+    let inside = pinned
+        .strip_prefix(GIVEN)
+        .map(|rest| rest.strip_suffix(CLOSE.trim_end()).unwrap_or(rest))
+        .unwrap_or_default();
+    let marks: Vec<&str> = inside.split(", ").collect();
     let changed: Vec<&str> = given
         .iter()
-        .filter(|(place, digest)| !pinned.contains(&format!("{place} {digest}")))
+        .filter(|(place, digest)| !marks.contains(&format!("{place} {digest}").as_str()))
         .map(|(place, _)| place.as_str())
         .collect();
     Err(Unreadable::OtherFiles(changed.join(", ")))
@@ -663,6 +676,7 @@ mod tests {
             args: vec!["a b".into()],
             command: Some("./p 'a b'".into()),
             files: Vec::new(),
+            absent: Vec::new(),
             outputs: ["a.bin", "b.txt"]
                 .iter()
                 .map(|n| OutputFile {
@@ -730,7 +744,7 @@ mod tests {
             .map(|(place, source)| crate::submission::Support {
                 source: source.to_path_buf(),
                 place: place.into(),
-                writable: true,
+                mode: crate::submission::GIVEN_MODE,
                 linked: false,
             })
             .collect();
@@ -758,5 +772,38 @@ mod tests {
         earlier.files.clear();
         let without = pinned_case(&played, &earlier).unwrap();
         assert_eq!(parse_case(&without, &case), Err(Unreadable::NoGivenMark));
+    }
+
+    /// A given file's own mode is part of what a pin was made with: a
+    /// case that makes its file unreadable (or readable again) is stale,
+    /// and says which file.
+    #[test]
+    fn a_pin_is_stale_once_a_given_files_mode_changes() {
+        let folder = tempfile::tempdir().unwrap();
+        let before = folder.path().join("b.csv");
+        fs::write(&before, "name,score\n").unwrap();
+        let mut case = files_case();
+        case.outputs.clear();
+        case.files = vec![crate::submission::Support {
+            source: before,
+            place: "before.csv".into(),
+            mode: 0o000,
+            linked: false,
+        }];
+        let played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
+        let text = pinned_case(&played, &case).unwrap();
+        assert!(String::from_utf8_lossy(&text).contains(" mode 000⟩\n"));
+        assert_eq!(parse_case(&text, &case).unwrap(), played);
+        let mut readable = case.clone();
+        readable.files[0].mode = crate::submission::GIVEN_MODE;
+        assert_eq!(
+            parse_case(&text, &readable),
+            Err(Unreadable::OtherFiles("before.csv".into()))
+        );
+        let pinned_readable = pinned_case(&played, &readable).unwrap();
+        assert_eq!(
+            parse_case(&pinned_readable, &case),
+            Err(Unreadable::OtherFiles("before.csv".into()))
+        );
     }
 }

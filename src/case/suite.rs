@@ -66,6 +66,9 @@ pub struct Case {
     /// besides the suite's support files: the reference's and the
     /// student's alike.
     pub files: Vec<Support>,
+    /// Names a case says its run has no file by (`files: {after.csv:
+    /// {absent: true}}`): nothing is put there; explanations say so.
+    pub absent: Vec<String>,
     /// Files the run must leave in its working folder (`outputs:`), each
     /// compared with the reference's.
     pub outputs: Vec<OutputFile>,

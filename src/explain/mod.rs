@@ -310,6 +310,10 @@ pub fn explain_outcome(
     if output_files(prepared, outcome, style, room, &mut explanation.text) {
         explanation.trimmed = true;
     }
+    if let Some(given) = given_line(prepared.case) {
+        let line = format!("  {} {given}\n", style.dim("Given:"));
+        explanation.text.insert_str(0, &line);
+    }
     if let Some(command) = &prepared.case.command {
         // How the program was started, as the student would type it: the
         // arguments are part of what the case checks.
@@ -321,6 +325,33 @@ pub fn explain_outcome(
         explanation.text.insert_str(0, &line);
     }
     explanation
+}
+
+/// What a case gave its run that a student cannot guess from the
+/// files alone, said where the case says it (`files:`): a file given
+/// with a mode of its own, and a name the case gives no file by.
+/// `None` when the case says neither.
+fn given_line(case: &crate::case::Case) -> Option<String> {
+    let mut said: Vec<String> = case
+        .files
+        .iter()
+        .filter(|file| file.mode != crate::submission::GIVEN_MODE)
+        .map(|file| {
+            let name = visible::safe(file.place.as_os_str().as_encoded_bytes());
+            if file.mode & 0o444 == 0 {
+                format!("{name}, which cannot be read (mode {:03o})", file.mode)
+            } else {
+                format!("{name} (mode {:03o})", file.mode)
+            }
+        })
+        .collect();
+    said.extend(case.absent.iter().map(|name| {
+        format!(
+            "no {} (the case gives none, on purpose)",
+            visible::safe(name.as_bytes())
+        )
+    }));
+    (!said.is_empty()).then(|| format!("{}.", said.join("; ")))
 }
 
 /// The first file of the case's `outputs` that is not right: what the

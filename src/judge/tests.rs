@@ -46,6 +46,7 @@ fn case(input: &[&str], points: f64) -> Case {
         args: Vec::new(),
         command: None,
         files: Vec::new(),
+        absent: Vec::new(),
         outputs: Vec::new(),
     }
 }

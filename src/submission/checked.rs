@@ -794,7 +794,7 @@ fn compile_options(
     let support = Support {
         source,
         place: OPTIONS_FILE.into(),
-        writable: false,
+        mode: super::start::SUPPORT_MODE,
         linked: true,
     };
     let failed = |e: super::BuildError| CheckError::Build {
@@ -1083,7 +1083,8 @@ fn key_of(recipe: &Recipe, flags: &[String], warnings: Warnings<'_>) -> Option<c
     key.part(&(recipe.support.len() as u64).to_le_bytes());
     for support in &recipe.support {
         key.part(support.place.as_os_str().as_bytes())
-            .part(&[u8::from(support.writable), u8::from(support.linked)])
+            .part(&support.mode.to_le_bytes())
+            .part(&[u8::from(support.linked)])
             .part(&crate::untrusted::read(&support.source, super::SUPPORT_LIMIT).ok()?);
     }
     Some(key.key())

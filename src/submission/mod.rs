@@ -52,7 +52,9 @@ pub use languages::Language;
 pub use program::Submission;
 pub use several::Layout;
 pub use shared::SharedBuilds;
-pub use start::{execute, execute_checked, provide, StartError, Support, SUPPORT_LIMIT};
+pub use start::{
+    execute, execute_checked, provide, StartError, Support, GIVEN_MODE, SUPPORT_LIMIT, SUPPORT_MODE,
+};
 
 /// The extension `g++` takes for C++ and a case-insensitive file system
 /// (or an upload through one) may have made of `.c`: refused, with what

@@ -19,13 +19,20 @@ pub struct Support {
     pub source: PathBuf,
     /// Where it goes, relative to the working folder.
     pub place: PathBuf,
-    /// Whether the program may write it (a case's `files`, which a
-    /// program may rewrite or append to); support files are read-only.
-    pub writable: bool,
+    /// Its permission bits in the run's folder: a case's `files` are
+    /// [`GIVEN_MODE`] (a program may rewrite or append to them) unless
+    /// the case gives a mode; support files are [`SUPPORT_MODE`].
+    pub mode: u32,
     /// Whether it is a source of the course's own library (`link:`),
     /// compiled and linked into every C and C++ program.
     pub linked: bool,
 }
+
+/// A support file's mode: read-only.
+pub const SUPPORT_MODE: u32 = 0o644;
+
+/// A case's given file's mode, unless the case says another.
+pub const GIVEN_MODE: u32 = 0o666;
 
 /// The most a support file may hold.
 pub const SUPPORT_LIMIT: u64 = 16 << 20;
@@ -160,13 +167,13 @@ pub fn provide(folder: &Path, support: &[Support]) -> Result<(), StartError> {
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| trouble(e.to_string()))?;
         }
-        let mode = if file.writable { 0o666 } else { 0o644 };
-        untrusted::copy(&file.source, &to, SUPPORT_LIMIT, mode)
+        untrusted::copy(&file.source, &to, SUPPORT_LIMIT, file.mode)
             .map_err(|refusal| trouble(refusal.to_string()))?;
-        if file.writable {
-            // Past the umask: the program may run as another user.
+        if file.mode != SUPPORT_MODE {
+            // Past the umask: the program may run as another user, and a
+            // case may ask for a file it cannot read (`mode: "000"`).
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&to, std::fs::Permissions::from_mode(mode))
+            std::fs::set_permissions(&to, std::fs::Permissions::from_mode(file.mode))
                 .map_err(|e| trouble(e.to_string()))?;
         }
     }
@@ -196,7 +203,7 @@ mod tests {
             .map(|place| Support {
                 source: suite.path().join(place),
                 place: place.into(),
-                writable: false,
+                mode: SUPPORT_MODE,
                 linked: false,
             })
             .collect();
