@@ -3,9 +3,24 @@
 //! of another with names changed and functions reordered. Prints how long reading
 //! and comparing the class takes, and what it found; asserts nothing
 //! about speed. `REFEREE_BENCH_SCALE=0.1` compares a tenth of the class.
+//!
+//! Beside it, a peer run the same way on the same programs: Dolos
+//! (Ghent University's, `@dodona/dolos-lib` from npm, installed into
+//! `target/dolos` the first time; its time measured inside node, as
+//! referee's is measured inside this process), on the generated class and
+//! on each disguise of tests/similar.rs applied to a shipped C program
+//! among the other shipped C programs: how often each tool ranks the
+//! copy first, and by how much. Where npm or node cannot be had, the
+//! peer's rows say so and referee's are printed alone.
 
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[path = "../tests/similar/disguises.rs"]
+mod disguises;
 
 use referee::similar::{self, tokens::Language, Program, Source, Sources};
 
@@ -200,10 +215,239 @@ fn main() {
         report
             .pairs
             .iter()
-            .find(|p| {
-                let n = |id: &str| id[1..].parse::<usize>().unwrap_or(0);
-                !(n(&p.b) % 10 == 9 && n(&p.b) == n(&p.a) + 1)
-            })
+            .find(|p| !planted(&p.a, &p.b))
             .map_or(0.0, |p| p.similarity)
     );
+    let ours: Vec<Scored> = report
+        .pairs
+        .iter()
+        .map(|p| (p.a.clone(), p.b.clone(), p.similarity))
+        .collect();
+    let peer = Dolos::install();
+    println!(
+        "  referee: {} of the {} copies are the {} most similar pairs",
+        copies_on_top(&ours, size / 10),
+        size / 10,
+        size / 10
+    );
+    match peer.as_ref().map(|dolos| dolos.run_class(&programs)) {
+        Ok(Some((took, pairs))) => println!(
+            "  Dolos {DOLOS_VERSION}: compared in {:.2} s ({:.1}x referee's time); {} of the {} \
+             copies are its {} most similar pairs; the most similar pair written apart scores {:.2}",
+            took.as_secs_f64(),
+            took.as_secs_f64() / compared.as_secs_f64().max(1e-9),
+            copies_on_top(&pairs, size / 10),
+            size / 10,
+            size / 10,
+            pairs
+                .iter()
+                .find(|(a, b, _)| !planted(a, b))
+                .map_or(0.0, |p| p.2)
+        ),
+        Ok(None) => println!("  Dolos: it ran but said nothing readable"),
+        Err(why) => println!("  Dolos: not measured ({why})"),
+    }
+    disguised(peer.as_ref().ok());
+}
+
+/// A pair of a report: two ids and their similarity, most similar first.
+type Scored = (String, String, f64);
+
+/// Whether `a` and `b` are a copy and its original in the generated
+/// class: every tenth program copies the one before it.
+fn planted(a: &str, b: &str) -> bool {
+    let n = |id: &str| id.get(1..).and_then(|n| n.parse::<usize>().ok());
+    match (n(a), n(b)) {
+        (Some(x), Some(y)) => {
+            let (low, high) = (x.min(y), x.max(y));
+            high % 10 == 9 && high == low + 1
+        }
+        _ => false,
+    }
+}
+
+/// How many of the `count` most similar pairs of `pairs` are planted.
+fn copies_on_top(pairs: &[Scored], count: usize) -> usize {
+    let mut sorted = pairs.to_vec();
+    sorted.sort_by(|x, y| y.2.total_cmp(&x.2));
+    sorted
+        .iter()
+        .take(count)
+        .filter(|(a, b, _)| planted(a, b))
+        .count()
+}
+
+/// The shipped C programs written apart from each other, the class the
+/// disguised copy joins (as in tests/similar.rs, whose other programs
+/// are of other languages: a Dolos report is of one language).
+const WRITTEN_APART: [&str; 6] = [
+    "tests/fixtures/pentago/correct.c",
+    "tests/fixtures/connect4/correct.c",
+    "examples/temperature/solution.c",
+    "tests/fixtures/caesar/caesar.c",
+    "tests/fixtures/temperature/wc.c",
+    "tests/fixtures/temperature/support.c",
+];
+
+/// Each disguise of tests/similar.rs applied to each of the two larger
+/// programs, the copy among the programs written apart: the copy's score
+/// and the best score of a pair written apart, for referee and the peer.
+fn disguised(peer: Option<&Dolos>) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let apart: Vec<String> = WRITTEN_APART
+        .iter()
+        .map(|path| fs::read_to_string(root.join(path)).unwrap_or_default())
+        .collect();
+    println!("\nEach disguise of tests/similar.rs, the copy among {} C programs written apart (the copy's score / the best pair written apart):", apart.len());
+    println!(
+        "  {:<44} {:>14} {:>14}",
+        "original, disguise", "referee", "Dolos"
+    );
+    let (mut first_ours, mut first_peer, mut cases) = (0, 0, 0);
+    for original in [0, 1] {
+        for (what, disguise) in disguises::disguises() {
+            let mut class: Vec<Program> = apart
+                .iter()
+                .enumerate()
+                .map(|(i, text)| program(format!("p{i}"), text.clone()))
+                .collect();
+            class.push(program("copy".into(), disguise(&apart[original])));
+            let report = similar::compare(&class, &[], Vec::new(), None);
+            let ours: Vec<Scored> = report
+                .pairs
+                .iter()
+                .map(|p| (p.a.clone(), p.b.clone(), p.similarity))
+                .collect();
+            let theirs = peer.and_then(|dolos| dolos.run_class(&class));
+            let copy = format!("p{original}");
+            let shown = |pairs: &[Scored], first: &mut usize| {
+                let (pair, other) = copy_and_next(pairs, &copy);
+                if pair > other {
+                    *first += 1;
+                }
+                format!("{pair:.2} / {other:.2}")
+            };
+            let ours = shown(&ours, &mut first_ours);
+            let theirs =
+                theirs.map_or("-".to_string(), |(_, pairs)| shown(&pairs, &mut first_peer));
+            let name = WRITTEN_APART[original].rsplit('/').nth(1).unwrap_or("");
+            println!(
+                "  {:<44} {ours:>14} {theirs:>14}",
+                format!("{name}, {what}")
+            );
+            cases += 1;
+        }
+    }
+    println!(
+        "  the copy ranked first: referee {first_ours} of {cases}, Dolos {}",
+        if peer.is_some() {
+            format!("{first_peer} of {cases}")
+        } else {
+            "not measured".into()
+        }
+    );
+}
+
+/// The score of `original` and `copy`, and the best of any other pair.
+fn copy_and_next(pairs: &[Scored], original: &str) -> (f64, f64) {
+    let is_copy =
+        |a: &str, b: &str| (a == original && b == "copy") || (a == "copy" && b == original);
+    let pair = pairs
+        .iter()
+        .find(|(a, b, _)| is_copy(a, b))
+        .map_or(0.0, |p| p.2);
+    let other = pairs
+        .iter()
+        .filter(|(a, b, _)| !is_copy(a, b))
+        .map(|p| p.2)
+        .fold(0.0, f64::max);
+    (pair, other)
+}
+
+/// The version of Dolos's library installed and measured.
+const DOLOS_VERSION: &str = "3.5.1";
+
+/// Dolos, installed where node finds it.
+struct Dolos {
+    /// `target/dolos`: its `node_modules` and the script that runs it.
+    folder: PathBuf,
+}
+
+impl Dolos {
+    /// Dolos's library in `target/dolos`, installed from npm's registry
+    /// the first time (its parsers come prebuilt), with
+    /// benches/dolos.mjs beside it; why not, when it cannot be had.
+    fn install() -> Result<Dolos, String> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let folder = root.join("target/dolos");
+        let library = folder.join("node_modules/@dodona/dolos-lib");
+        if !library.exists() {
+            fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+            eprintln!(
+                "installing @dodona/dolos-lib@{DOLOS_VERSION} into {} (npm)",
+                folder.display()
+            );
+            let done = Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&folder)
+                .arg(format!("@dodona/dolos-lib@{DOLOS_VERSION}"))
+                .stdout(Stdio::null())
+                .status()
+                .map_err(|e| format!("npm: {e}"))?;
+            if !done.success() {
+                return Err(format!("npm install failed: {done}"));
+            }
+        }
+        fs::copy(root.join("benches/dolos.mjs"), folder.join("dolos.mjs"))
+            .map_err(|e| e.to_string())?;
+        Ok(Dolos { folder })
+    }
+
+    /// Dolos on `programs` (C, one file each), written to a folder as
+    /// `ID.c`: its time and its pairs by id.
+    fn run_class(&self, programs: &[Program]) -> Option<(Duration, Vec<Scored>)> {
+        let work = tempfile::tempdir().ok()?;
+        let files: Vec<PathBuf> = programs
+            .iter()
+            .map(|p| {
+                let path = work.path().join(format!("{}.c", p.id));
+                fs::write(&path, &p.sources.files[0].text).map(|_| path)
+            })
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let said = Command::new("node")
+            .arg(self.folder.join("dolos.mjs"))
+            .arg("c")
+            .args(&files)
+            .stderr(Stdio::inherit())
+            .output()
+            .ok()?;
+        parse_dolos(&String::from_utf8_lossy(&said.stdout))
+    }
+}
+
+/// benches/dolos.mjs's lines: each pair by its files' stems, then its time.
+fn parse_dolos(text: &str) -> Option<(Duration, Vec<Scored>)> {
+    let stem = |path: &str| {
+        Path::new(path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut pairs = Vec::new();
+    let mut took = None;
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields.as_slice() {
+            ["ms", ms] => {
+                took = ms
+                    .parse::<f64>()
+                    .ok()
+                    .map(|ms| Duration::from_secs_f64(ms / 1000.0))
+            }
+            [a, b, similarity] => pairs.push((stem(a), stem(b), similarity.parse().ok()?)),
+            _ => {}
+        }
+    }
+    Some((took?, pairs))
 }
