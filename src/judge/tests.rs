@@ -42,6 +42,8 @@ fn case(input: &[&str], points: f64) -> Case {
         move_numbers: MoveNumbers::Optional,
         ending_points: 0.0,
         exit_status: ExitStatus::Any,
+        stderr: Default::default(),
+        stderr_compare: Default::default(),
         format: None,
         args: Vec::new(),
         command: None,
