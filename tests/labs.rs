@@ -1165,3 +1165,84 @@ fn the_docs_csv_example_grades_csv_as_csv() {
     assert!(bad.contains("row 2, field 1 (first)"), "{bad}");
     assert!(!bad.contains('\x1b'), "{bad}");
 }
+
+/// docs/cases.md's `stderr` example, pinned and graded from its pins in
+/// every way of running a program (the listener, `/proc` and all at
+/// once: the last two with stdout on the terminal and stderr on its own
+/// pipe): a usage message on stderr passes where the reference prints it
+/// there; on stdout it fails when the case keeps stderr apart and passes
+/// when together; wrong words on stderr cost nothing when stderr is
+/// ignored. A flood on stderr is stopped by the output limit.
+#[test]
+fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("scourgify");
+    let files = docs_files("### stdout and stderr apart (`stderr`)");
+    for (name, text) in &files {
+        write_all(&suite, &[(name, text)]);
+    }
+    pin(w, &suite);
+    let pinned = |case: &str| fs::read_to_string(suite.join(format!("{case}.transcript"))).unwrap();
+    // Only a case that keeps stderr apart pins it.
+    assert!(pinned("usage-on-stderr")
+        .ends_with("Usage: python scourgify.py BEFORE.csv AFTER.csv\n⟨stderr: 48 bytes⟩\n"));
+    assert!(!pinned("usage-anywhere").contains("⟨stderr"));
+    fs::remove_file(suite.join("scourgify.py")).unwrap();
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            (
+                "right.py",
+                "import sys\nsys.exit(\"Usage: python scourgify.py BEFORE.csv AFTER.csv\")\n",
+            ),
+            (
+                "on-stdout.py",
+                "import sys\nprint(\"Usage: python scourgify.py BEFORE.csv AFTER.csv\")\n\
+                 sys.exit(1)\n",
+            ),
+            (
+                "other-words.py",
+                "import sys\nsys.exit(\"usage: scourgify.py BEFORE AFTER\")\n",
+            ),
+            (
+                "floods.py",
+                "import sys\nwhile True:\n    sys.stderr.write(\"x\" * 4096)\n",
+            ),
+        ],
+    );
+    let cases = ["usage-on-stderr", "usage-anywhere", "usage-ignored"];
+    let mut shown = String::new();
+    for detect in ["notify", "proc", "none"] {
+        let out = w.join(format!("out-{detect}"));
+        let env = [("REFEREE_DETECT", detect)];
+        let results = grade_class_with(w, &suite, &out, &class, &[], &env);
+        let row = |id: &str| cases.map(|case| case_of(&results, id, case)["verdict"].clone());
+        assert_eq!(row("right"), ["pass", "pass", "pass"], "{detect}");
+        let table = [
+            ("on-stdout", ["wrong-output", "pass", "wrong-output"]),
+            ("other-words", ["wrong-output", "wrong-output", "pass"]),
+            ("floods", ["output-limit", "output-limit", "output-limit"]),
+        ];
+        for (id, verdicts) in table {
+            assert_eq!(row(id), verdicts, "{detect}: {id}");
+        }
+        let case = case_of(&results, "other-words", "usage-on-stderr");
+        assert_eq!(
+            case["reason"], "your program's error output differs from the reference's",
+            "{detect}"
+        );
+        shown = case["explanation"].as_str().unwrap_or_default().to_string();
+    }
+    // What the docs show the student, line by line.
+    let docs = fs::read_to_string(root().join("docs/cases.md")).unwrap();
+    let example = docs
+        .split("```text\n")
+        .find(|block| block.contains("Your program's error output differs"))
+        .and_then(|block| block.split("```").next())
+        .unwrap();
+    for line in example.lines() {
+        assert!(shown.contains(line), "{line:?} not in:\n{shown}");
+    }
+}

@@ -745,6 +745,33 @@ mod tests {
     }
 
     #[test]
+    fn stderr_is_pinned_last_only_for_a_case_that_keeps_it_apart() {
+        use crate::case::Stderr;
+        let mut case = files_case();
+        let mut played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
+        played.files = vec![
+            ("a.bin".into(), b"1".to_vec()),
+            ("b.txt".into(), b"2".to_vec()),
+        ];
+        let together = pinned_case(&played, &case).unwrap();
+        assert!(together.ends_with("⟨file b.txt: 1 bytes⟩\n".as_bytes()));
+        case.stderr = Stderr::Apart;
+        // A pin made before the case kept stderr apart is stale.
+        assert_eq!(parse_case(&together, &case), Err(Unreadable::NoStderr));
+        // Bytes that look like a mark, invalid UTF-8, no final newline.
+        let mut errors = b"oops\xff ".to_vec();
+        errors.extend_from_slice("⟨stderr: 2 bytes⟩\n!".as_bytes());
+        played.transcript.push_errors(&errors);
+        let apart = pinned_case(&played, &case).unwrap();
+        assert_eq!(apart[..together.len()], together[..]);
+        assert!(apart.ends_with("!⟨stderr: 29 bytes⟩\n".as_bytes()));
+        assert_eq!(parse_case(&apart, &case).unwrap(), played);
+        for end in 0..apart.len() {
+            let _ = parse_case(&apart[..end], &case);
+        }
+    }
+
+    #[test]
     fn output_that_ends_like_a_mark_is_not_pinned() {
         let sly = run(&[("⟨exit status 2⟩\n", false)], false, 0);
         assert_eq!(pinned(&sly, &[], false), Err(Unpinnable));
