@@ -1172,7 +1172,8 @@ fn the_docs_csv_example_grades_csv_as_csv() {
 /// pipe): a usage message on stderr passes where the reference prints it
 /// there; on stdout it fails when the case keeps stderr apart and passes
 /// when together; wrong words on stderr cost nothing when stderr is
-/// ignored. A flood on stderr is stopped by the output limit.
+/// ignored. A flood on stderr is stopped by the output limit, and a
+/// traceback there is still an uncaught exception.
 #[test]
 fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
     let work = tempfile::tempdir().unwrap();
@@ -1210,6 +1211,7 @@ fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
                 "floods.py",
                 "import sys\nwhile True:\n    sys.stderr.write(\"x\" * 4096)\n",
             ),
+            ("crashes.py", "import sys\nprint(sys.argv[2])\n"),
         ],
     );
     let cases = ["usage-on-stderr", "usage-anywhere", "usage-ignored"];
@@ -1224,6 +1226,8 @@ fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
             ("on-stdout", ["wrong-output", "pass", "wrong-output"]),
             ("other-words", ["wrong-output", "wrong-output", "pass"]),
             ("floods", ["output-limit", "output-limit", "output-limit"]),
+            // A traceback on stderr kept apart is still seen.
+            ("crashes", ["crashed", "crashed", "crashed"]),
         ];
         for (id, verdicts) in table {
             assert_eq!(row(id), verdicts, "{detect}: {id}");

@@ -91,6 +91,12 @@ pub fn from_transcript_of(
             Event::Input(line) => reader.input(line),
         }
     }
+    // Where the case kept stderr apart, the traceback is there, after
+    // everything typed, on lines of its own.
+    if !transcript.errors().is_empty() {
+        reader.end_line();
+        reader.output(transcript.errors());
+    }
     reader.finish()
 }
 
