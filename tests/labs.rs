@@ -1239,6 +1239,29 @@ fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
         );
         shown = case["explanation"].as_str().unwrap_or_default().to_string();
     }
+    // `check` saves both stderrs beside the transcripts of the first
+    // failure (here `usage-ignored`: stdout differs, stderr kept apart).
+    let done = referee_in(
+        w,
+        &[
+            "check",
+            class.join("on-stdout.py").to_str().unwrap(),
+            "--cases",
+            suite.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        stdout(&done).contains("beside them expected-stderr.txt and yours-stderr.txt"),
+        "{}",
+        stdout(&done)
+    );
+    let saved = w.join("referee-check/usage-ignored");
+    let read = |name: &str| fs::read_to_string(saved.join(name)).unwrap();
+    assert_eq!(
+        read("expected-stderr.txt"),
+        "Usage: python scourgify.py BEFORE.csv AFTER.csv\n"
+    );
+    assert_eq!(read("yours-stderr.txt"), "");
     // What the docs show the student, line by line.
     let docs = fs::read_to_string(root().join("docs/cases.md")).unwrap();
     let example = docs

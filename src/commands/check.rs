@@ -251,8 +251,11 @@ fn explain_failure(
     let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
         return;
     };
-    let saved = save_transcripts(save, case, expected, run)
-        .and_then(|dir| Ok((save_files(&dir, case, expected, &outcome.files)?, dir)));
+    let saved = save_transcripts(save, case, expected, run).and_then(|dir| {
+        let mut files = save_errors(&dir, case, expected, run)?;
+        files.extend(save_files(&dir, case, expected, &outcome.files)?);
+        Ok((files, dir))
+    });
     match saved {
         Ok((files, dir)) => {
             let dir = dir.display();
@@ -300,6 +303,33 @@ fn save_transcripts(
         with_command(transcript::printable(&actual)),
     )?;
     Ok(dir)
+}
+
+/// Writes what each program wrote to stderr beside the transcripts, for
+/// a case that keeps stderr apart (its bytes as written, already
+/// bounded by the case's output limit); removes any kept from an
+/// earlier check otherwise.
+fn save_errors(
+    dir: &Path,
+    case: &referee::case::Case,
+    expected: &ReferenceRun,
+    run: &referee::run::RunResult,
+) -> std::io::Result<Vec<&'static str>> {
+    let names = ["expected-stderr.txt", "yours-stderr.txt"];
+    if case.stderr == referee::case::Stderr::Together {
+        for name in names {
+            match fs::remove_file(dir.join(name)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        return Ok(Vec::new());
+    }
+    fs::write(dir.join(names[0]), expected.transcript.errors())?;
+    fs::write(dir.join(names[1]), run.transcript.errors())?;
+    Ok(vec![
+        "expected-stderr.txt and yours-stderr.txt (what each wrote to stderr)",
+    ])
 }
 
 /// Writes a public case's files beside its transcripts: the files it
