@@ -305,6 +305,14 @@ fn save_transcripts(
     Ok(dir)
 }
 
+/// A removal's result, where there being nothing to remove is fine.
+fn absent_is_fine(removed: std::io::Result<()>) -> std::io::Result<()> {
+    match removed {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// Writes what each program wrote to stderr beside the transcripts, for
 /// a case that keeps stderr apart (its bytes as written, already
 /// bounded by the case's output limit); removes any kept from an
@@ -318,10 +326,7 @@ fn save_errors(
     let names = ["expected-stderr.txt", "yours-stderr.txt"];
     if case.stderr == referee::case::Stderr::Together {
         for name in names {
-            match fs::remove_file(dir.join(name)) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
+            absent_is_fine(fs::remove_file(dir.join(name)))?;
         }
         return Ok(Vec::new());
     }
@@ -345,10 +350,7 @@ fn save_files(
 ) -> std::io::Result<Vec<&'static str>> {
     // A file kept from an earlier check would pass for this run's.
     for folder in ["given", "expected-files", "actual-files"] {
-        match fs::remove_dir_all(dir.join(folder)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
+        absent_is_fine(fs::remove_dir_all(dir.join(folder)))?;
     }
     let mut saved = Vec::new();
     if case.visibility != Visibility::Public {
