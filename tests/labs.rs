@@ -1273,3 +1273,54 @@ fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
         assert!(shown.contains(line), "{line:?} not in:\n{shown}");
     }
 }
+
+/// With stderr kept apart, a program's stderr is a pipe and its stdout
+/// still a terminal, in every way of running it; kept together, both are
+/// the terminal. The reference's own runs show it in their pins.
+#[test]
+fn stderr_kept_apart_is_not_a_terminal_and_stdout_still_is() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("ttys");
+    write_all(
+        &suite,
+        &[
+            ("suite.yaml", "reference: ttys.c\nname: ttys\n"),
+            (
+                "ttys.c",
+                "#include <stdio.h>\n#include <unistd.h>\nint main(void) {\n  \
+                 printf(\"stdout %s, stderr %s\\n\", isatty(1) ? \"tty\" : \"pipe\",\n         \
+                 isatty(2) ? \"tty\" : \"pipe\");\n  fprintf(stderr, \"to stderr\\n\");\n  \
+                 return 0;\n}\n",
+            ),
+            ("together.yaml", "input: []\n"),
+            ("apart.yaml", "input: []\nstderr: apart\n"),
+        ],
+    );
+    for detect in ["notify", "proc", "none"] {
+        let env = [("REFEREE_DETECT", detect)];
+        for accept in [&[][..], &["--accept"][..]] {
+            let mut args = vec!["cases", "update"];
+            args.extend(accept);
+            args.push(suite.to_str().unwrap());
+            let done = referee_with(w, &args, &env);
+            assert!(done.status.success(), "{detect}: {}", stderr(&done));
+        }
+        let pinned = |case: &str| {
+            let path = suite.join(format!("{case}.transcript"));
+            let text = fs::read_to_string(&path).unwrap();
+            fs::remove_file(path).unwrap();
+            text
+        };
+        assert_eq!(
+            pinned("together"),
+            "stdout tty, stderr tty\nto stderr\n⟨typed: nothing⟩\n",
+            "{detect}"
+        );
+        assert_eq!(
+            pinned("apart"),
+            "stdout tty, stderr pipe\n⟨typed: nothing⟩\nto stderr\n⟨stderr: 10 bytes⟩\n",
+            "{detect}"
+        );
+    }
+}
