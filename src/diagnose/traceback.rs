@@ -325,6 +325,20 @@ ValueError: invalid literal for int() with base 10: 'x'
     }
 
     #[test]
+    fn a_traceback_on_stderr_kept_apart_is_read_after_everything_typed() {
+        // The prompt left without a newline is stdout's, not the
+        // traceback's first line.
+        let mut t = transcript(&["Col? ", ">3", "Col? ", ">x", "Col? "]);
+        t.push_errors(BAD_NUMBER.as_bytes());
+        let d = from_transcript(&t, "connect4.py", true).unwrap();
+        assert_eq!(
+            d.message,
+            "ValueError: invalid literal for int() with base 10: 'x'"
+        );
+        assert_eq!((d.line, d.input_line), (Some(4), Some(2)));
+    }
+
+    #[test]
     fn a_traceback_that_ends_the_prompts_line_is_read() {
         // The prompt of the `input()` that raised, printed without a
         // newline, begins the traceback's first line.
