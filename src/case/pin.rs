@@ -23,6 +23,11 @@
 //! reference's output depends on what it read, so a pin made when a
 //! given file held something else is stale too.
 //!
+//! A case that keeps stderr apart (`stderr: apart`, `ignored` or
+//! `only`) ends its pin with what the reference wrote to stderr, its
+//! bytes and then `⟨stderr: 48 bytes⟩`, after any output files; no other
+//! case's pin has it, so pins made before stderr could be apart hold.
+//!
 //! Function-call cases pin what the reference's function returns and
 //! leaves instead ([`crate::call::Call::pin`]).
 
