@@ -1148,6 +1148,8 @@ mod tests {
             move_numbers: MoveNumbers::Optional,
             ending_points: 0.0,
             exit_status: ExitStatus::Any,
+            stderr: Default::default(),
+            stderr_compare: Default::default(),
             format: None,
             args: Vec::new(),
             command: None,

@@ -1336,3 +1336,162 @@ fn a_case_can_give_a_file_that_cannot_be_read_or_none_at_all() {
     );
     assert_eq!(seen[0], seen[1], "graded the same as root and as a user");
 }
+
+/// docs/cases.md's `stderr` example, pinned and graded from its pins in
+/// every way of running a program (the listener, `/proc` and all at
+/// once: the last two with stdout on the terminal and stderr on its own
+/// pipe): a usage message on stderr passes where the reference prints it
+/// there; on stdout it fails when the case keeps stderr apart and passes
+/// when together; wrong words on stderr cost nothing when stderr is
+/// ignored. A flood on stderr is stopped by the output limit, and a
+/// traceback there is still an uncaught exception.
+#[test]
+fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("scourgify");
+    let files = docs_files("### stdout and stderr apart (`stderr`)");
+    for (name, text) in &files {
+        write_all(&suite, &[(name, text)]);
+    }
+    pin(w, &suite);
+    let pinned = |case: &str| fs::read_to_string(suite.join(format!("{case}.transcript"))).unwrap();
+    // Only a case that keeps stderr apart pins it.
+    assert!(pinned("usage-on-stderr")
+        .ends_with("Usage: python scourgify.py BEFORE.csv AFTER.csv\n⟨stderr: 48 bytes⟩\n"));
+    assert!(!pinned("usage-anywhere").contains("⟨stderr"));
+    fs::remove_file(suite.join("scourgify.py")).unwrap();
+    let class = w.join("class");
+    write_all(
+        &class,
+        &[
+            (
+                "right.py",
+                "import sys\nsys.exit(\"Usage: python scourgify.py BEFORE.csv AFTER.csv\")\n",
+            ),
+            (
+                "on-stdout.py",
+                "import sys\nprint(\"Usage: python scourgify.py BEFORE.csv AFTER.csv\")\n\
+                 sys.exit(1)\n",
+            ),
+            (
+                "other-words.py",
+                "import sys\nsys.exit(\"usage: scourgify.py BEFORE AFTER\")\n",
+            ),
+            (
+                "floods.py",
+                "import sys\nwhile True:\n    sys.stderr.write(\"x\" * 4096)\n",
+            ),
+            ("crashes.py", "import sys\nprint(sys.argv[2])\n"),
+        ],
+    );
+    let cases = ["usage-on-stderr", "usage-anywhere", "usage-ignored"];
+    let mut shown = String::new();
+    for detect in ["notify", "proc", "none"] {
+        let out = w.join(format!("out-{detect}"));
+        let env = [("REFEREE_DETECT", detect)];
+        let results = grade_class_with(w, &suite, &out, &class, &[], &env);
+        let row = |id: &str| cases.map(|case| case_of(&results, id, case)["verdict"].clone());
+        assert_eq!(row("right"), ["pass", "pass", "pass"], "{detect}");
+        let table = [
+            ("on-stdout", ["wrong-output", "pass", "wrong-output"]),
+            ("other-words", ["wrong-output", "wrong-output", "pass"]),
+            ("floods", ["output-limit", "output-limit", "output-limit"]),
+            // A traceback on stderr kept apart is still seen.
+            ("crashes", ["crashed", "crashed", "crashed"]),
+        ];
+        for (id, verdicts) in table {
+            assert_eq!(row(id), verdicts, "{detect}: {id}");
+        }
+        let case = case_of(&results, "other-words", "usage-on-stderr");
+        assert_eq!(
+            case["reason"], "your program's error output differs from the reference's",
+            "{detect}"
+        );
+        shown = case["explanation"].as_str().unwrap_or_default().to_string();
+    }
+    // `check` saves both stderrs beside the transcripts of the first
+    // failure (here `usage-ignored`: stdout differs, stderr kept apart).
+    let done = referee_in(
+        w,
+        &[
+            "check",
+            class.join("on-stdout.py").to_str().unwrap(),
+            "--cases",
+            suite.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        stdout(&done).contains("beside them expected-stderr.txt and yours-stderr.txt"),
+        "{}",
+        stdout(&done)
+    );
+    let saved = w.join("referee-check/usage-ignored");
+    let read = |name: &str| fs::read_to_string(saved.join(name)).unwrap();
+    assert_eq!(
+        read("expected-stderr.txt"),
+        "Usage: python scourgify.py BEFORE.csv AFTER.csv\n"
+    );
+    assert_eq!(read("yours-stderr.txt"), "");
+    // What the docs show the student, line by line.
+    let docs = fs::read_to_string(root().join("docs/cases.md")).unwrap();
+    let example = docs
+        .split("```text\n")
+        .find(|block| block.contains("Your program's error output differs"))
+        .and_then(|block| block.split("```").next())
+        .unwrap();
+    for line in example.lines() {
+        assert!(shown.contains(line), "{line:?} not in:\n{shown}");
+    }
+}
+
+/// With stderr kept apart, a program's stderr is a pipe and its stdout
+/// still a terminal, in every way of running it; kept together, both are
+/// the terminal. The reference's own runs show it in their pins.
+#[test]
+fn stderr_kept_apart_is_not_a_terminal_and_stdout_still_is() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("ttys");
+    write_all(
+        &suite,
+        &[
+            ("suite.yaml", "reference: ttys.c\nname: ttys\n"),
+            (
+                "ttys.c",
+                "#include <stdio.h>\n#include <unistd.h>\nint main(void) {\n  \
+                 printf(\"stdout %s, stderr %s\\n\", isatty(1) ? \"tty\" : \"pipe\",\n         \
+                 isatty(2) ? \"tty\" : \"pipe\");\n  fprintf(stderr, \"to stderr\\n\");\n  \
+                 return 0;\n}\n",
+            ),
+            ("together.yaml", "input: []\n"),
+            ("apart.yaml", "input: []\nstderr: apart\n"),
+        ],
+    );
+    for detect in ["notify", "proc", "none"] {
+        let env = [("REFEREE_DETECT", detect)];
+        for accept in [&[][..], &["--accept"][..]] {
+            let mut args = vec!["cases", "update"];
+            args.extend(accept);
+            args.push(suite.to_str().unwrap());
+            let done = referee_with(w, &args, &env);
+            assert!(done.status.success(), "{detect}: {}", stderr(&done));
+        }
+        let pinned = |case: &str| {
+            let path = suite.join(format!("{case}.transcript"));
+            let text = fs::read_to_string(&path).unwrap();
+            fs::remove_file(path).unwrap();
+            text
+        };
+        assert_eq!(
+            pinned("together"),
+            "stdout tty, stderr tty\nto stderr\n⟨typed: nothing⟩\n",
+            "{detect}"
+        );
+        assert_eq!(
+            pinned("apart"),
+            "stdout tty, stderr pipe\n⟨typed: nothing⟩\nto stderr\n⟨stderr: 10 bytes⟩\n",
+            "{detect}"
+        );
+    }
+}

@@ -146,6 +146,11 @@ pub struct CaseFile {
     pub ending_points: Option<Points>,
     /// Whether a program must exit with the reference's status.
     pub exit_status: Option<ExitStatus>,
+    /// How stderr is graded: with stdout (default), apart, or not.
+    pub stderr: Option<Stderr>,
+    /// With `stderr: apart` or `only`, which differences in stderr do
+    /// not count (the case's `compare` when left out).
+    pub stderr_compare: Option<CompareFile>,
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
     pub format: Option<Vec<String>>,
@@ -192,6 +197,11 @@ pub struct Settings {
     pub ending_points: Option<Points>,
     /// Whether a program must exit with the reference's status.
     pub exit_status: Option<ExitStatus>,
+    /// How stderr is graded: with stdout (default), apart, or not.
+    pub stderr: Option<Stderr>,
+    /// With `stderr: apart` or `only`, which differences in stderr do
+    /// not count (the case's `compare` when left out).
+    pub stderr_compare: Option<CompareFile>,
     /// With `mode: game`, the parts of the text `format_points` grade:
     /// the names of [`TextPart`]s or of the suite's `regions`.
     pub format: Option<Vec<String>>,
@@ -468,6 +478,46 @@ pub enum ExitStatus {
     /// Any status is fine (a handout that never says what to return);
     /// a status other than 0 is only mentioned.
     Any,
+}
+
+/// How a text case grades what a program writes to stderr.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stderr {
+    /// On the terminal with stdout, interleaved as a person sees it, and
+    /// compared with it under `compare`.
+    #[default]
+    Together,
+    /// On a pipe of its own: stdout compared under `compare`, stderr on
+    /// its own under `stderr_compare`.
+    Apart,
+    /// On a pipe of its own, not graded: only stdout is compared.
+    Ignored,
+    /// On a pipe of its own, and the only thing compared (under
+    /// `stderr_compare`): stdout is not graded.
+    Only,
+}
+
+impl Stderr {
+    /// Its name in a case file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stderr::Together => "together",
+            Stderr::Apart => "apart",
+            Stderr::Ignored => "ignored",
+            Stderr::Only => "only",
+        }
+    }
+
+    /// Whether stdout is compared.
+    pub fn grades_stdout(self) -> bool {
+        self != Stderr::Only
+    }
+
+    /// Whether stderr is compared on its own.
+    pub fn grades_apart(self) -> bool {
+        matches!(self, Stderr::Apart | Stderr::Only)
+    }
 }
 
 /// A part of a game's text that format points can grade, read by the

@@ -10,8 +10,8 @@ use reference::Game;
 
 use super::file::TextPart;
 use super::file::{
-    Arg, CaseFile, CompileFile, CompilerFile, GivenFile, Mode, OutputItem, Settings, SuiteFile,
-    Visibility,
+    Arg, CaseFile, CompileFile, CompilerFile, GivenFile, Mode, OutputItem, Settings, Stderr,
+    SuiteFile, Visibility,
 };
 use super::{Case, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 use crate::call::Call;
@@ -908,6 +908,7 @@ fn load_case(
             "the built-in games write no files; `outputs` are for a suite with its own `reference`",
         ));
     }
+    let (stderr, stderr_compare) = stderr_of(path, &text, &file, defaults, mode, call.is_some())?;
     let mut limits = Limits::default();
     if let Some(t) = file.timeout.as_ref().or(defaults.timeout.as_ref()) {
         limits.wall = t.0;
@@ -954,6 +955,8 @@ fn load_case(
             .exit_status
             .or(defaults.exit_status)
             .unwrap_or_default(),
+        stderr,
+        stderr_compare,
         format,
         args: args.unwrap_or_default(),
         command,
@@ -961,6 +964,59 @@ fn load_case(
         absent: given.absent,
         outputs,
     })
+}
+
+/// How a case grades stderr, and under which options when apart. A
+/// suite's default applies to its text cases; a case that says it
+/// itself in another mode, or for a function call, is refused (there is
+/// no text compared, or no program run, to keep stderr from).
+fn stderr_of(
+    path: &Path,
+    text: &str,
+    file: &CaseFile,
+    defaults: &Settings,
+    mode: Mode,
+    call: bool,
+) -> Result<(Stderr, Options), Problem> {
+    let text_case = mode == Mode::Text && !call;
+    let own = file.stderr.filter(|s| *s != Stderr::Together);
+    if let (Some(stderr), false) = (own, text_case) {
+        let what = match call {
+            true => "a `call` case calls one function and runs no program".to_string(),
+            false => format!("`mode: {}` compares no text", mode.name()),
+        };
+        return Err(at_key(
+            path,
+            text,
+            "stderr",
+            format!(
+                "`stderr: {}` only means something in a text case ({what}): leave `stderr` out",
+                stderr.name()
+            ),
+        ));
+    }
+    let stderr = match text_case {
+        true => file.stderr.or(defaults.stderr).unwrap_or_default(),
+        false => Stderr::Together,
+    };
+    let compare = file.compare.as_ref().or(defaults.compare.as_ref());
+    let own_compare = file.stderr_compare.as_ref();
+    if own_compare.is_some() && !stderr.grades_apart() {
+        return Err(at_key(
+            path,
+            text,
+            "stderr_compare",
+            format!(
+                "`stderr_compare` is how stderr is compared on its own, and this case has                  `stderr: {}`: use `stderr: apart` (or `only`), or leave `stderr_compare` out",
+                stderr.name()
+            ),
+        ));
+    }
+    let options = own_compare
+        .or(defaults.stderr_compare.as_ref())
+        .or(compare)
+        .map_or(Options::default(), |c| c.0);
+    Ok((stderr, options))
 }
 
 /// The parts of a case's points add up, and each is for a mode that has
@@ -1331,6 +1387,90 @@ mod tests {
         assert!(suite.problems[0]
             .message
             .contains("only means something with `mode: game`"));
+    }
+
+    #[test]
+    fn stderr_is_together_by_default_apart_where_asked_and_refused_where_meaningless() {
+        let dir = folder(&[
+            (
+                "suite.yaml",
+                "reference: solution.py\ndefaults:\n  stderr: apart\n  compare: [case]\n",
+            ),
+            ("solution.py", "print('hi')\n"),
+            ("apart.yaml", "input: x\n"),
+            ("own.yaml", "input: x\nstderr_compare: [whitespace-runs]\n"),
+            ("together.yaml", "input: x\nstderr: together\n"),
+            ("only.yaml", "input: x\nstderr: only\n"),
+            ("ending.yaml", "input: x\nmode: ending\n"),
+            ("bad.yaml", "input: x\n\nstderr: separate\n"),
+            (
+                "in-ending.yaml",
+                "input: x\nmode: ending\nstderr: ignored\n",
+            ),
+            (
+                "needless.yaml",
+                "input: x\nstderr: together\nstderr_compare: [case]\n",
+            ),
+        ]);
+        let suite = load_suite(dir.path()).unwrap();
+        let got: Vec<(&str, Stderr, bool, bool)> = suite
+            .cases
+            .iter()
+            .map(|c| {
+                let o = &c.stderr_compare;
+                (c.name.as_str(), c.stderr, o.case, o.whitespace_runs)
+            })
+            .collect();
+        use Stderr::{Apart, Only, Together};
+        assert_eq!(
+            got,
+            [
+                ("apart", Apart, true, false),
+                // A default in a mode with no text is not applied.
+                ("ending", Together, true, false),
+                ("only", Only, true, false),
+                ("own", Apart, false, true),
+                ("together", Together, true, false),
+            ]
+        );
+        let problem = |name: &str| {
+            suite
+                .problems
+                .iter()
+                .find(|p| p.file.ends_with(name))
+                .map(|p| p.to_string())
+                .unwrap_or_default()
+        };
+        let bad = problem("bad.yaml");
+        assert!(
+            bad.contains(":3:") && bad.contains("unknown variant `separate`"),
+            "{bad}"
+        );
+        let ending = problem("in-ending.yaml");
+        assert!(
+            ending.contains(":3:")
+                && ending.contains("`stderr: ignored` only means something in a text case"),
+            "{ending}"
+        );
+        let needless = problem("needless.yaml");
+        assert!(
+            needless.contains(":3:") && needless.contains("use `stderr: apart` (or `only`)"),
+            "{needless}"
+        );
+        let game = folder(&[
+            ("suite.yaml", "game: connect4-bomb\n"),
+            (
+                "call.yaml",
+                "call:\n  function: board_full\n  board: |\n    ....\n    ....\n    ....\n    ....\nstderr: apart\n",
+            ),
+        ]);
+        let suite = load_suite(game.path()).unwrap();
+        let call = suite
+            .problems
+            .first()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        assert!(call.contains("a `call` case calls one function"), "{call}");
     }
 
     #[test]

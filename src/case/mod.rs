@@ -16,7 +16,7 @@ mod load;
 pub mod pin;
 mod suite;
 
-pub use file::{ExitStatus, Mode, MoveNumbers, TextPart, Visibility};
+pub use file::{ExitStatus, Mode, MoveNumbers, Stderr, TextPart, Visibility};
 pub use load::{is_plain_name, load_suite, SUITE_FILE};
 pub use suite::{Case, Error, GradedRegion, OutputFile, Problem, Reference, RubricItem, Suite};
 

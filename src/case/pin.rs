@@ -23,6 +23,11 @@
 //! reference's output depends on what it read, so a pin made when a
 //! given file held something else is stale too.
 //!
+//! A case that keeps stderr apart (`stderr: apart`, `ignored` or
+//! `only`) ends its pin with what the reference wrote to stderr, its
+//! bytes and then `⟨stderr: 48 bytes⟩`, after any output files; no other
+//! case's pin has it, so pins made before stderr could be apart hold.
+//!
 //! Function-call cases pin what the reference's function returns and
 //! leaves instead ([`crate::call::Call::pin`]).
 
@@ -32,7 +37,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::Case;
+use super::{Case, Stderr};
 use crate::expected::ReferenceRun;
 use crate::submission::SUPPORT_LIMIT;
 use crate::transcript::{self, Transcript};
@@ -111,6 +116,13 @@ pub enum Unreadable {
     /// A file the case gives held something else when it was pinned.
     #[error("the case's `files:` changed since it was pinned ({0})")]
     OtherFiles(String),
+    /// It does not end with what the reference wrote to stderr, for a
+    /// case that keeps stderr apart.
+    #[error(
+        "it does not hold what the reference wrote to stderr (pinned before the case kept stderr \
+         apart)"
+    )]
+    NoStderr,
     /// It does not end with the file the case's `outputs` names.
     #[error("it does not hold the reference's {0} (pinned before the case named it in `outputs`)")]
     NoFile(String),
@@ -390,9 +402,13 @@ pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> 
         None => text,
     };
     let body = strip_given(body, case)?;
-    // The files come last, the last file last: each its bytes, then a
-    // mark giving its name and size, read from the end.
-    let mut body = body;
+    // What the reference wrote to stderr comes last, for a case that
+    // keeps it apart; before it the files, the last file last: each its
+    // bytes, then a mark giving its name and size, read from the end.
+    let (mut body, errors) = match case.stderr {
+        Stderr::Together => (body, &[][..]),
+        _ => strip_sized(body, STDERR).ok_or(Unreadable::NoStderr)?,
+    };
     let mut files = Vec::with_capacity(case.outputs.len());
     for output in case.outputs.iter().rev() {
         let (rest, bytes) = strip_file(body, &output.name)
@@ -403,28 +419,43 @@ pub fn parse_case(text: &[u8], case: &Case) -> Result<ReferenceRun, Unreadable> 
     files.reverse();
     let mut run = parse(body, &case.input, case.end_of_input)?;
     run.files = files;
+    run.transcript.push_errors(errors);
     Ok(run)
 }
 
 /// A file's mark, after its bytes: `⟨file after.csv: 42 bytes⟩`.
 fn file_mark(name: &str, size: usize) -> String {
-    format!("{FILE}{name}: {size} bytes{CLOSE}")
+    sized_mark(&format!("{FILE}{name}"), size)
+}
+
+/// The mark after bytes kept whole (`what` names them): `⟨what: 42
+/// bytes⟩`.
+fn sized_mark(what: &str, size: usize) -> String {
+    format!("{what}: {size} bytes{CLOSE}")
 }
 
 const FILE: &str = "⟨file ";
 
+/// What the mark of the reference's stderr starts with, for a case that
+/// keeps it apart: `⟨stderr: 38 bytes⟩`.
+const STDERR: &str = "⟨stderr";
+
 /// `text` without the file `name` at its end (its bytes and its mark),
 /// and the file's bytes.
 fn strip_file<'t>(text: &'t [u8], name: &str) -> Option<(&'t [u8], &'t [u8])> {
-    let without_close = text.strip_suffix(CLOSE.as_bytes())?;
-    let at = find_last(without_close, FILE.as_bytes())?;
-    let inner = std::str::from_utf8(&without_close[at + FILE.len()..]).ok()?;
-    let size: usize = inner
-        .strip_prefix(name)?
-        .strip_prefix(": ")?
-        .strip_suffix(" bytes")?
-        .parse()
-        .ok()?;
+    strip_sized(text, &format!("{FILE}{name}"))
+}
+
+/// `text` without the bytes at its end that a [`sized_mark`] of `what`
+/// follows, and those bytes.
+fn strip_sized<'t>(text: &'t [u8], what: &str) -> Option<(&'t [u8], &'t [u8])> {
+    let mark = text
+        .strip_suffix(CLOSE.as_bytes())?
+        .strip_suffix(b" bytes")?;
+    let digits = mark.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let (head, size) = mark.split_at(mark.len() - digits);
+    let size: usize = std::str::from_utf8(size).ok()?.parse().ok()?;
+    let at = head.strip_suffix(format!("{what}: ").as_bytes())?.len();
     let start = at.checked_sub(size)?;
     Some((&text[..start], &text[start..at]))
 }
@@ -447,6 +478,11 @@ pub fn pinned_case(run: &ReferenceRun, case: &Case) -> Result<Vec<u8>, Unpinnabl
             .ok_or(Unpinnable)?;
         text.extend_from_slice(bytes);
         text.extend_from_slice(file_mark(&output.name, bytes.len()).as_bytes());
+    }
+    if case.stderr != Stderr::Together {
+        let errors = run.transcript.errors();
+        text.extend_from_slice(errors);
+        text.extend_from_slice(sized_mark(STDERR, errors.len()).as_bytes());
     }
     Ok(text)
 }
@@ -672,6 +708,8 @@ mod tests {
             move_numbers: Default::default(),
             ending_points: 0.0,
             exit_status: Default::default(),
+            stderr: Default::default(),
+            stderr_compare: Default::default(),
             format: None,
             args: vec!["a b".into()],
             command: Some("./p 'a b'".into()),
@@ -722,6 +760,33 @@ mod tests {
         // Cut anywhere, it never panics.
         for end in 0..text.len() {
             let _ = parse_case(&text[..end], &case);
+        }
+    }
+
+    #[test]
+    fn stderr_is_pinned_last_only_for_a_case_that_keeps_it_apart() {
+        use crate::case::Stderr;
+        let mut case = files_case();
+        let mut played = run(&[("n? ", false), ("3", true), ("ok\n", false)], false, 0);
+        played.files = vec![
+            ("a.bin".into(), b"1".to_vec()),
+            ("b.txt".into(), b"2".to_vec()),
+        ];
+        let together = pinned_case(&played, &case).unwrap();
+        assert!(together.ends_with("⟨file b.txt: 1 bytes⟩\n".as_bytes()));
+        case.stderr = Stderr::Apart;
+        // A pin made before the case kept stderr apart is stale.
+        assert_eq!(parse_case(&together, &case), Err(Unreadable::NoStderr));
+        // Bytes that look like a mark, invalid UTF-8, no final newline.
+        let mut errors = b"oops\xff ".to_vec();
+        errors.extend_from_slice("⟨stderr: 2 bytes⟩\n!".as_bytes());
+        played.transcript.push_errors(&errors);
+        let apart = pinned_case(&played, &case).unwrap();
+        assert_eq!(apart[..together.len()], together[..]);
+        assert!(apart.ends_with("!⟨stderr: 29 bytes⟩\n".as_bytes()));
+        assert_eq!(parse_case(&apart, &case).unwrap(), played);
+        for end in 0..apart.len() {
+            let _ = parse_case(&apart[..end], &case);
         }
     }
 

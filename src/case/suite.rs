@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use reference::Game;
 
-use super::file::{ExitStatus, Mode, MoveNumbers, TextPart, Visibility};
+use super::file::{ExitStatus, Mode, MoveNumbers, Stderr, TextPart, Visibility};
 use crate::call::Call;
 use crate::compare::{Options, Region};
 use crate::fault::Fault;
@@ -51,6 +51,11 @@ pub struct Case {
     pub ending_points: f64,
     /// Whether the exit status counts.
     pub exit_status: ExitStatus,
+    /// How what the program writes to stderr is graded.
+    pub stderr: Stderr,
+    /// Which differences in stderr do not count, when it is compared on
+    /// its own (the case's `compare` unless it says).
+    pub stderr_compare: Options,
     /// In game mode, the parts of the text the format points grade;
     /// `None` for the whole text.
     pub format: Option<Vec<TextPart>>,
@@ -96,6 +101,7 @@ impl Case {
         crate::run::Input {
             lines: &self.input,
             ends: self.end_of_input,
+            errors_apart: self.stderr != Stderr::Together,
         }
     }
 

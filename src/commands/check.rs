@@ -251,8 +251,11 @@ fn explain_failure(
     let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
         return;
     };
-    let saved = save_transcripts(save, case, expected, run)
-        .and_then(|dir| Ok((save_files(&dir, case, expected, &outcome.files)?, dir)));
+    let saved = save_transcripts(save, case, expected, run).and_then(|dir| {
+        let mut files = save_errors(&dir, case, expected, run)?;
+        files.extend(save_files(&dir, case, expected, &outcome.files)?);
+        Ok((files, dir))
+    });
     match saved {
         Ok((files, dir)) => {
             let dir = dir.display();
@@ -302,6 +305,38 @@ fn save_transcripts(
     Ok(dir)
 }
 
+/// A removal's result, where there being nothing to remove is fine.
+fn absent_is_fine(removed: std::io::Result<()>) -> std::io::Result<()> {
+    match removed {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Writes what each program wrote to stderr beside the transcripts, for
+/// a case that keeps stderr apart (its bytes as written, already
+/// bounded by the case's output limit); removes any kept from an
+/// earlier check otherwise.
+fn save_errors(
+    dir: &Path,
+    case: &referee::case::Case,
+    expected: &ReferenceRun,
+    run: &referee::run::RunResult,
+) -> std::io::Result<Vec<&'static str>> {
+    let names = ["expected-stderr.txt", "yours-stderr.txt"];
+    if case.stderr == referee::case::Stderr::Together {
+        for name in names {
+            absent_is_fine(fs::remove_file(dir.join(name)))?;
+        }
+        return Ok(Vec::new());
+    }
+    fs::write(dir.join(names[0]), expected.transcript.errors())?;
+    fs::write(dir.join(names[1]), run.transcript.errors())?;
+    Ok(vec![
+        "expected-stderr.txt and yours-stderr.txt (what each wrote to stderr)",
+    ])
+}
+
 /// Writes a public case's files beside its transcripts: the files it
 /// gave the run (`given/`), the reference's output files
 /// (`expected-files/`) and the program's (`actual-files/`, each already
@@ -315,10 +350,7 @@ fn save_files(
 ) -> std::io::Result<Vec<&'static str>> {
     // A file kept from an earlier check would pass for this run's.
     for folder in ["given", "expected-files", "actual-files"] {
-        match fs::remove_dir_all(dir.join(folder)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
+        absent_is_fine(fs::remove_dir_all(dir.join(folder)))?;
     }
     let mut saved = Vec::new();
     if case.visibility != Visibility::Public {

@@ -91,6 +91,12 @@ pub fn from_transcript_of(
             Event::Input(line) => reader.input(line),
         }
     }
+    // Where the case kept stderr apart, the traceback is there, after
+    // everything typed, on lines of its own.
+    if !transcript.errors().is_empty() {
+        reader.end_line();
+        reader.output(transcript.errors());
+    }
     reader.finish()
 }
 
@@ -316,6 +322,20 @@ ValueError: invalid literal for int() with base 10: 'x'
         assert_eq!(d.input.as_deref(), Some("x"));
         assert_eq!(d.case, None);
         assert_eq!(d.count, 1);
+    }
+
+    #[test]
+    fn a_traceback_on_stderr_kept_apart_is_read_after_everything_typed() {
+        // The prompt left without a newline is stdout's, not the
+        // traceback's first line.
+        let mut t = transcript(&["Col? ", ">3", "Col? ", ">x", "Col? "]);
+        t.push_errors(BAD_NUMBER.as_bytes());
+        let d = from_transcript(&t, "connect4.py", true).unwrap();
+        assert_eq!(
+            d.message,
+            "ValueError: invalid literal for int() with base 10: 'x'"
+        );
+        assert_eq!((d.line, d.input_line), (Some(4), Some(2)));
     }
 
     #[test]

@@ -307,6 +307,9 @@ pub fn explain_outcome(
             explanation.text.insert_str(at, &line);
         }
     }
+    if error_output(prepared, outcome, (style, room), &mut explanation.text) {
+        explanation.trimmed = true;
+    }
     if output_files(prepared, outcome, style, room, &mut explanation.text) {
         explanation.trimmed = true;
     }
@@ -406,28 +409,81 @@ fn output_files(
         if compare::same_output(want, got, &options, &[]) {
             continue;
         }
-        let _ = writeln!(
-            text,
-            "  {}",
-            style.strong(&format!(
-                "Your {name} differs from the reference's ({}):",
-                options.describe()
-            ))
-        );
-        let as_lines = |bytes: &[u8]| {
-            let mut transcript = crate::transcript::Transcript::new();
-            transcript.push_output(bytes);
-            crate::transcript::lines(&transcript, false)
+        let shown = Shown {
+            heading: format!("Your {name}"),
+            name,
+            options,
         };
-        let (want, got) = (as_lines(want), as_lines(got));
-        let lines = terminal_diff(&want, &got, &options, &[]);
-        let diff = TerminalDiff::of(&want, &got, &options, &lines);
-        if let Some(first) = diff.first_file_difference(&name) {
-            let _ = writeln!(text, "  {first}");
-        }
-        return diff.render(text, style, room);
+        return text_diff(&shown, (want, got), (style, room), text);
     }
     false
+}
+
+/// What is diffed as a file is: its heading ("Your after.csv"), its name
+/// in the first-difference sentence, and the options it was compared
+/// under.
+struct Shown {
+    heading: String,
+    name: String,
+    options: Options,
+}
+
+/// The diff of two texts that differ, as an output file's is shown: a
+/// heading with the options, the first difference in a sentence, then
+/// the lines. True when the diff was trimmed.
+fn text_diff(
+    shown: &Shown,
+    (want, got): (&[u8], &[u8]),
+    (style, room): (&Style, Room),
+    text: &mut String,
+) -> bool {
+    let options = &shown.options;
+    let _ = writeln!(
+        text,
+        "  {}",
+        style.strong(&format!(
+            "{} differs from the reference's ({}):",
+            shown.heading,
+            options.describe()
+        ))
+    );
+    let as_lines = |bytes: &[u8]| {
+        let mut transcript = crate::transcript::Transcript::new();
+        transcript.push_output(bytes);
+        crate::transcript::lines(&transcript, false)
+    };
+    let (want, got) = (as_lines(want), as_lines(got));
+    let lines = terminal_diff(&want, &got, options, &[]);
+    let diff = TerminalDiff::of(&want, &got, options, &lines);
+    if let Some(first) = diff.first_file_difference(&shown.name) {
+        let _ = writeln!(text, "  {first}");
+    }
+    diff.render(text, style, room)
+}
+
+/// What the program wrote to stderr, where the case compares it on its
+/// own and it differs: its diff against the reference's. True when the
+/// diff was trimmed.
+fn error_output(
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+    (style, room): (&Style, Room),
+    text: &mut String,
+) -> bool {
+    let case = prepared.case;
+    let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
+        return false;
+    };
+    if crate::judge::same_errors(case, expected, run) {
+        return false;
+    }
+    let shown = Shown {
+        heading: "Your program's error output (stderr)".to_string(),
+        name: "the error output".to_string(),
+        options: crate::judge::errors_options(case),
+    };
+    let texts = (expected.transcript.errors(), run.transcript.errors());
+    text_diff(&shown, texts, (style, room), text)
 }
 
 fn explain_run(
@@ -556,7 +612,7 @@ fn text_case(
     room: Room,
 ) -> Explanation {
     let judgement = &outcome.judgement;
-    let text_differs = outcome.faults.play.is_some();
+    let text_differs = matches!(outcome.faults.play, Some(PlayFault::Text));
     let mut text = String::new();
     let mut trimmed = false;
     let _ = writeln!(text, "  {}.", capitalized(&judgement.reason));

@@ -62,6 +62,9 @@ pub enum PlayFault {
     Game(Difference),
     /// Text mode: the text differs (the explanation diffs it).
     Text,
+    /// Text mode, stderr graded apart: stdout is right (or not graded)
+    /// and what the program wrote to stderr differs.
+    Errors,
     /// A function call did something else (its outcome says what).
     Call,
 }
@@ -233,21 +236,9 @@ fn text_mode(
     counted: Option<EndingFault>,
 ) -> (Judgement, Faults) {
     let case = setting.case;
-    let same = if case.compare.prompts {
-        compare::same_terminal(
-            &terminal::reference_lines(setting.expected),
-            &terminal::run_lines(run),
-            &case.compare,
-            setting.regions,
-        )
-    } else {
-        compare::same_output(
-            &setting.expected.transcript.output(),
-            &run.transcript.output(),
-            &case.compare,
-            setting.regions,
-        )
-    };
+    let stdout_same = !case.stderr.grades_stdout() || same_stdout(setting, run);
+    let errors_same = same_errors(case, setting.expected, run);
+    let same = stdout_same && errors_same;
     // Without `ending_points` the text and the ending earn the points
     // together, as an autograder's test does.
     let parts = if case.ending_points > 0.0 {
@@ -259,9 +250,14 @@ fn text_mode(
             earned: same && counted.is_none(),
         }]
     };
-    let (verdict, reason) = text_verdict(case, same, ending, counted);
+    let play = match (stdout_same, errors_same) {
+        (false, _) => Some(PlayFault::Text),
+        (true, false) => Some(PlayFault::Errors),
+        (true, true) => None,
+    };
+    let (verdict, reason) = text_verdict(case, play.as_ref(), ending, counted);
     let faults = Faults {
-        play: (!same).then_some(PlayFault::Text),
+        play,
         format: None,
         ending,
     };
@@ -275,15 +271,60 @@ fn text_mode(
     )
 }
 
+/// Whether the program's stdout is the reference's, under the case's
+/// comparison (its prompts turn by turn where it compares them).
+fn same_stdout(setting: &Setting<'_>, run: &RunResult) -> bool {
+    let case = setting.case;
+    if case.compare.prompts {
+        compare::same_terminal(
+            &terminal::reference_lines(setting.expected),
+            &terminal::run_lines(run),
+            &case.compare,
+            setting.regions,
+        )
+    } else {
+        compare::same_output(
+            &setting.expected.transcript.output(),
+            &run.transcript.output(),
+            &case.compare,
+            setting.regions,
+        )
+    }
+}
+
+/// Whether what the program wrote to stderr is the reference's, where
+/// the case compares it on its own (true where it does not): under
+/// `stderr_compare`, the suite's ignored regions aside (they are
+/// stdout's).
+pub fn same_errors(case: &Case, expected: &ReferenceRun, run: &RunResult) -> bool {
+    !case.stderr.grades_apart()
+        || compare::same_output(
+            expected.transcript.errors(),
+            run.transcript.errors(),
+            &errors_options(case),
+            &[],
+        )
+}
+
+/// The options stderr is compared under on its own: the case's
+/// `stderr_compare`, prompts aside (nothing is typed on stderr).
+pub fn errors_options(case: &Case) -> compare::Options {
+    compare::Options {
+        prompts: false,
+        ..case.stderr_compare
+    }
+}
+
 /// A text-mode case's verdict and sentence: a right text with a wrong
 /// ending says the text was right, and what the ending did (for a status
 /// alone, both statuses); otherwise the ending's fault names the verdict.
 fn text_verdict(
     case: &Case,
-    same: bool,
+    play: Option<&PlayFault>,
     ending: Option<EndingFault>,
     counted: Option<EndingFault>,
 ) -> (Verdict, String) {
+    let same = play.is_none();
     let limits = &case.limits;
     // Stopping too soon is a wrong output (`names_verdict`), whose
     // sentence is its own.
@@ -299,6 +340,10 @@ fn text_verdict(
         ),
         Some(fault) if names_verdict(fault) => (fault.verdict(), fault.sentence(limits)),
         Some(fault) => (Verdict::WrongOutput, fault.sentence(limits)),
+        None if play == Some(&PlayFault::Errors) => (
+            Verdict::WrongOutput,
+            "your program's error output differs from the reference's".to_string(),
+        ),
         None if !same => (
             Verdict::WrongOutput,
             "your program's output differs from the reference's".to_string(),

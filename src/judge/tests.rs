@@ -42,6 +42,8 @@ fn case(input: &[&str], points: f64) -> Case {
         move_numbers: MoveNumbers::Optional,
         ending_points: 0.0,
         exit_status: ExitStatus::Any,
+        stderr: Default::default(),
+        stderr_compare: Default::default(),
         format: None,
         args: Vec::new(),
         command: None,
@@ -525,4 +527,73 @@ fn ending_points_split_a_text_case_between_its_output_and_its_ending() {
     );
     // A traceback is a crash: the ending earns nothing, nor the text.
     assert_eq!(earned(TRACEBACK, 1), (Verdict::Crashed, 0.0));
+}
+
+/// A text case judged where the reference printed `want` (stdout,
+/// stderr) and the program `got`, both exiting with 1.
+fn judged_streams(case: &Case, want: (&str, &str), got: (&str, &str)) -> (Judgement, Faults) {
+    let mut expected = run_reference(Game::Pentago, &[]);
+    expected.transcript = Transcript::new();
+    expected.transcript.push_output(want.0.as_bytes());
+    expected.transcript.push_errors(want.1.as_bytes());
+    (expected.status, expected.waited_at_end) = (1, false);
+    let mut run = run_like_reference(&[], Ending::Exited(1), |_| String::new());
+    run.transcript = Transcript::new();
+    run.transcript.push_output(got.0.as_bytes());
+    run.transcript.push_errors(got.1.as_bytes());
+    let setting = Setting {
+        case,
+        game: None,
+        regions: &[],
+        graded: &[],
+        expected: &expected,
+    };
+    whole_game(&setting, || unreachable!("no game mode here"), &run)
+}
+
+#[test]
+fn stderr_apart_is_compared_on_its_own_under_its_own_options_or_not_at_all() {
+    use crate::case::Stderr;
+    let mut c = case(&[], 1.0);
+    c.mode = Mode::Text;
+    c.compare = Options::default();
+    c.stderr = Stderr::Apart;
+    let want = ("Cleaning\n", "Usage: x\n");
+    let verdict = |c: &Case, got| {
+        let (j, faults) = judged_streams(c, want, got);
+        (j.verdict, j.reason, faults.play)
+    };
+    let words = "your program's error output differs from the reference's".to_string();
+    let errors = Some(PlayFault::Errors);
+    assert_eq!(
+        verdict(&c, ("Cleaning\n", "usage:  X\n")),
+        (Verdict::WrongOutput, words.clone(), errors.clone())
+    );
+    // Its own options: the case's `compare` is exact.
+    c.stderr_compare = Options::default()
+        .relax("case")
+        .and_then(|o| o.relax("whitespace-runs"))
+        .unwrap();
+    assert_eq!(verdict(&c, ("Cleaning\n", "usage:  X\n")).0, Verdict::Pass);
+    // The stdout differing too is said first.
+    let both = verdict(&c, ("cleaning\n", "Oops\n"));
+    assert_eq!(
+        (both.0, both.2),
+        (Verdict::WrongOutput, Some(PlayFault::Text))
+    );
+    // Ignored: only stdout counts.
+    c.stderr = Stderr::Ignored;
+    assert_eq!(verdict(&c, ("Cleaning\n", "debug\n")).0, Verdict::Pass);
+    assert_eq!(
+        verdict(&c, ("cleaning\n", "Usage: x\n")).0,
+        Verdict::WrongOutput
+    );
+    // Only: stdout is not graded, stderr is.
+    c.stderr = Stderr::Only;
+    c.stderr_compare = Options::default();
+    assert_eq!(verdict(&c, ("anything\n", "Usage: x\n")).0, Verdict::Pass);
+    assert_eq!(
+        verdict(&c, ("Cleaning\n", "Usage: y\n")),
+        (Verdict::WrongOutput, words, errors)
+    );
 }

@@ -143,11 +143,19 @@ pub struct Input<'a> {
     /// Whether a read after the last line gets the end of input (once)
     /// rather than ending the run with the program still waiting.
     pub ends: bool,
+    /// Whether stderr goes to a pipe of its own, kept apart from the
+    /// terminal (a case that grades it apart), rather than to the
+    /// terminal with stdout.
+    pub errors_apart: bool,
 }
 
 impl<'a> From<&'a [String]> for Input<'a> {
     fn from(lines: &'a [String]) -> Input<'a> {
-        Input { lines, ends: false }
+        Input {
+            lines,
+            ends: false,
+            errors_apart: false,
+        }
     }
 }
 
@@ -175,6 +183,7 @@ pub fn run<'a>(
         argv: &program.argv,
         inputs: input.lines,
         ends: input.ends,
+        errors_apart: input.errors_apart,
         limits,
         jail,
     };

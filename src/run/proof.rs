@@ -178,6 +178,7 @@ fn attempt(how: How) -> Result<(), Wrong> {
         argv: &argv,
         inputs: &inputs,
         ends: false,
+        errors_apart: false,
         limits: &limits,
         jail: &jail,
     };

@@ -31,6 +31,9 @@ pub struct Job<'a> {
     /// a read then gets the end of input once, instead of the run ending
     /// with the program waiting.
     pub ends: bool,
+    /// Whether stderr goes to a pipe of its own ([`OutputPipe`]), not
+    /// with stdout: it is then not a terminal in any mode.
+    pub errors_apart: bool,
     pub limits: &'a Limits,
     pub jail: &'a Jail,
 }
@@ -90,6 +93,8 @@ struct Ready {
     output: bool,
     read_call: bool,
     exited: bool,
+    /// The stderr pipe, when kept apart, has something.
+    errors: bool,
 }
 
 /// The pipe a program's stdout and stderr go to, when notifications let
@@ -122,6 +127,8 @@ pub struct Session<'a> {
     pty: &'a Pty,
     /// Where its output goes, if not to the terminal.
     output: Option<OutputPipe>,
+    /// Where its stderr goes when the case keeps it apart.
+    errors: Option<OutputPipe>,
     /// The program's process id.
     pid: i32,
     detector: Detector,
@@ -167,6 +174,11 @@ impl<'a> Session<'a> {
         let stdout = output
             .as_ref()
             .map_or(pty.slave(), |pipe| pipe.writer.as_fd());
+        let errors = match job.errors_apart {
+            true => Some(OutputPipe::open(job.limits.output)?),
+            false => None,
+        };
+        let stderr = errors.as_ref().map_or(stdout, |pipe| pipe.writer.as_fd());
         let listener = jail.listener().map(Notifier::new);
         if notified && listener.is_none() {
             return Err(io::Error::other("the slot has no listener"));
@@ -178,7 +190,7 @@ impl<'a> Session<'a> {
         let stdio = Stdio {
             stdin: pty.slave(),
             stdout,
-            stderr: stdout,
+            stderr,
         };
         let spawned = jail.spawn(job.argv, stdio, how == How::Watch)?;
         let detector = match how {
@@ -193,6 +205,7 @@ impl<'a> Session<'a> {
             job,
             pty,
             output,
+            errors,
             pid: spawned.pid,
             detector,
             listener,
@@ -246,6 +259,9 @@ impl<'a> Session<'a> {
             if ready.output && self.collect(false)? {
                 return Ok(Stop::Stopped(Ending::OutputLimit));
             }
+            if ready.errors && self.collect_errors()? {
+                return Ok(Stop::Stopped(Ending::OutputLimit));
+            }
             if idle && self.output.is_some() && self.read_output()? {
                 return Ok(Stop::Stopped(Ending::OutputLimit));
             }
@@ -274,9 +290,14 @@ impl<'a> Session<'a> {
         // at it takes a lock all the kernel's terminals share, and only a
         // program writing to `/dev/tty` itself writes there.
         let watch_terminal = self.output.is_none();
-        let mut fds = Vec::with_capacity(3);
+        let mut fds = Vec::with_capacity(4);
         if watch_terminal {
             fds.push(PollFd::new(self.pty.master(), PollFlags::POLLIN));
+        }
+        // A program writing to stderr without pause would fill its pipe
+        // and wait: it is emptied as it fills.
+        if let Some(errors) = &self.errors {
+            fds.push(PollFd::new(errors.reader.as_fd(), PollFlags::POLLIN));
         }
         fds.push(PollFd::new(self.job.jail.as_fd(), PollFlags::POLLIN));
         if let Some(listener) = &self.listener {
@@ -293,6 +314,9 @@ impl<'a> Session<'a> {
         if watch_terminal {
             ready.output = rest.next().is_some_and(is_ready);
         }
+        if self.errors.is_some() {
+            ready.errors = rest.next().is_some_and(is_ready);
+        }
         ready.exited = rest.next().is_some_and(is_ready);
         ready.read_call = rest
             .next()
@@ -305,7 +329,46 @@ impl<'a> Session<'a> {
     /// went to the terminal (a program that opened `/dev/tty`) comes
     /// first.
     fn read_output(&mut self) -> io::Result<bool> {
-        Ok(self.collect(false)? || (self.output.is_some() && self.collect(true)?))
+        Ok(self.collect(false)?
+            || (self.output.is_some() && self.collect(true)?)
+            || self.collect_errors()?)
+    }
+
+    /// Moves what the program wrote to stderr, when kept apart, into the
+    /// transcript; true when the output limit (stdout's and stderr's
+    /// bytes and lines together) is passed.
+    fn collect_errors(&mut self) -> io::Result<bool> {
+        let Some(pipe) = &self.errors else {
+            return Ok(false);
+        };
+        loop {
+            let n = read_pipe(pipe.reader.as_fd(), &mut self.buf)?;
+            if n == 0 {
+                return Ok(false);
+            }
+            let (kept, over) = self.room_for(n);
+            self.transcript.push_errors(&self.buf[..kept]);
+            if over {
+                return Ok(true);
+            }
+            if n < self.buf.len() {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// How many of the first `n` bytes read into the buffer fit within
+    /// the output's limits, and whether any did not.
+    fn room_for(&self, n: usize) -> (usize, bool) {
+        let room = (self.job.limits.output as usize).saturating_sub(self.transcript.output_len());
+        let printed = &self.buf[..n.min(room)];
+        let lines_room = self
+            .job
+            .limits
+            .lines()
+            .saturating_sub(self.transcript.output_lines());
+        let kept = crate::transcript::within_lines(printed, lines_room);
+        (kept, n > room || kept < printed.len())
     }
 
     /// Like [`Session::read_output`], as the program stops to read. With
@@ -326,17 +389,9 @@ impl<'a> Session<'a> {
             if n == 0 {
                 return Ok(false);
             }
-            let room =
-                (self.job.limits.output as usize).saturating_sub(self.transcript.output_len());
-            let printed = &self.buf[..n.min(room)];
-            let lines_room = self
-                .job
-                .limits
-                .lines()
-                .saturating_sub(self.transcript.output_lines());
-            let kept = crate::transcript::within_lines(printed, lines_room);
-            self.transcript.push_output(&printed[..kept]);
-            if n > room || kept < printed.len() {
+            let (kept, over) = self.room_for(n);
+            self.transcript.push_output(&self.buf[..kept]);
+            if over {
                 return Ok(true);
             }
             // One read empties a pipe of all it holds, up to the buffer's

@@ -130,8 +130,13 @@ pub fn uncaught(transcript: &Transcript, ending: Ending) -> Option<Uncaught> {
     python(lines).or_else(|| java(lines))
 }
 
-/// The output after the last read, its last [`TAIL`] bytes.
+/// The output after the last read, its last [`TAIL`] bytes; for a run
+/// whose stderr was kept apart, where a traceback goes, stderr's.
 fn tail(transcript: &Transcript) -> Vec<u8> {
+    let errors = transcript.errors();
+    if !errors.is_empty() {
+        return errors[errors.len().saturating_sub(TAIL)..].to_vec();
+    }
     let events = transcript.events();
     let after = events
         .iter()

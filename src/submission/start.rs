@@ -143,7 +143,10 @@ fn execute_timed(
         // `java.lang.OutOfMemoryError`, well before its process neared
         // the limit: it ran out of memory, as a C program over it does.
         let failed = matches!(result.ending, run::Ending::Exited(code) if code != 0);
-        if jvm && failed && super::java::ran_out_of_heap(&result.transcript.output()) {
+        // (On stderr, which a case may keep apart from the output.)
+        let said = |bytes: &[u8]| super::java::ran_out_of_heap(bytes);
+        let transcript = &result.transcript;
+        if jvm && failed && (said(&transcript.output()) || said(transcript.errors())) {
             result.ending = run::Ending::MemoryLimit;
         }
         Ok((jail, result))

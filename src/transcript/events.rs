@@ -18,6 +18,9 @@ pub struct Transcript {
     printed: usize,
     /// Newlines printed so far (for the limit on lines).
     newlines: usize,
+    /// What the program wrote to stderr, for a run that kept it apart
+    /// (empty when stderr shared the terminal): bounded with the output.
+    errors: Vec<u8>,
 }
 
 impl Transcript {
@@ -39,6 +42,19 @@ impl Transcript {
         }
     }
 
+    /// Appends bytes written to stderr, kept apart from the terminal's
+    /// events; they count towards the output's limits all the same.
+    pub fn push_errors(&mut self, bytes: &[u8]) {
+        self.printed += bytes.len();
+        self.newlines += newlines(bytes);
+        self.errors.extend_from_slice(bytes);
+    }
+
+    /// What the program wrote to stderr when it was kept apart.
+    pub fn errors(&self) -> &[u8] {
+        &self.errors
+    }
+
     /// Appends an input line, at the point the program read it.
     pub fn push_input(&mut self, line: &str) {
         self.events.push(Event::Input(line.to_string()));
@@ -51,7 +67,7 @@ impl Transcript {
 
     /// Everything the program printed: what grading compares.
     pub fn output(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.output_len());
+        let mut out = Vec::with_capacity(self.output_len() - self.errors.len());
         for event in &self.events {
             if let Event::Output(bytes) = event {
                 out.extend_from_slice(bytes);
@@ -60,7 +76,7 @@ impl Transcript {
         out
     }
 
-    /// The number of bytes printed.
+    /// The number of bytes printed, stdout and stderr.
     pub(crate) fn output_len(&self) -> usize {
         self.printed
     }
