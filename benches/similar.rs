@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use wait_timeout::ChildExt;
+
 #[path = "../tests/similar/disguises.rs"]
 mod disguises;
 
@@ -190,6 +192,29 @@ fn class(size: usize) -> Vec<Program> {
 
 fn main() {
     let size = ((CLASS as f64 * scale()).round() as usize).max(2);
+    let peer = Dolos::install();
+    if let Err(why) = &peer {
+        println!("Dolos: not measured ({why})");
+    }
+    // The peer on a tenth and three tenths of the class too: it compares
+    // every pair that shares a fingerprint in full, and this generator's
+    // programs all share some, so the whole class may take it longer
+    // than its budget.
+    let mut sizes = vec![size / 10, size * 3 / 10, size];
+    sizes.retain(|&n| n >= 20 || n == size);
+    sizes.dedup();
+    let mut peer_on = peer.as_ref().ok();
+    for n in sizes {
+        if !one_class(n, peer_on) {
+            peer_on = None;
+        }
+    }
+    disguised(peer.as_ref().ok());
+}
+
+/// referee, and `peer` where given, on the first `size` programs of the
+/// generated class. False when the peer did not finish.
+fn one_class(size: usize, peer: Option<&Dolos>) -> bool {
     let started = Instant::now();
     let programs = class(size);
     let lines: usize = programs
@@ -201,53 +226,57 @@ fn main() {
     let report = similar::compare(&programs, &[], Vec::new(), None);
     let compared = started.elapsed();
     let copies = report.pairs.iter().filter(|p| p.similarity >= 0.9).count();
-    println!(
-        "similar: {size} programs of {} lines on average (made in {:.2} s)",
-        lines / size,
-        made.as_secs_f64()
-    );
-    println!(
-        "  compared in {:.2} s: {} pairs share code, {copies} score 0.9 or more ({} copies made); \
-         the most similar pair written apart scores {:.2}",
-        compared.as_secs_f64(),
-        report.pairs.len() + report.pairs_not_shown,
-        size / 10,
-        report
-            .pairs
-            .iter()
-            .find(|p| !planted(&p.a, &p.b))
-            .map_or(0.0, |p| p.similarity)
-    );
     let ours: Vec<Scored> = report
         .pairs
         .iter()
         .map(|p| (p.a.clone(), p.b.clone(), p.similarity))
         .collect();
-    let peer = Dolos::install();
     println!(
-        "  referee: {} of the {} copies are the {} most similar pairs",
+        "\nsimilar: {size} programs of {} lines on average (made in {:.2} s)",
+        lines / size,
+        made.as_secs_f64()
+    );
+    println!(
+        "  referee: compared in {:.2} s: {} pairs share code, {copies} score 0.9 or more; {} of the \
+         {} copies are the {} most similar pairs; the most similar pair written apart scores {:.2}",
+        compared.as_secs_f64(),
+        report.pairs.len() + report.pairs_not_shown,
         copies_on_top(&ours, size / 10),
         size / 10,
-        size / 10
+        size / 10,
+        best_apart(&ours)
     );
-    match peer.as_ref().map(|dolos| dolos.run_class(&programs)) {
-        Ok(Some((took, pairs))) => println!(
-            "  Dolos {DOLOS_VERSION}: compared in {:.2} s ({:.1}x referee's time); {} of the {} \
-             copies are its {} most similar pairs; the most similar pair written apart scores {:.2}",
-            took.as_secs_f64(),
-            took.as_secs_f64() / compared.as_secs_f64().max(1e-9),
-            copies_on_top(&pairs, size / 10),
-            size / 10,
-            size / 10,
-            pairs
-                .iter()
-                .find(|(a, b, _)| !planted(a, b))
-                .map_or(0.0, |p| p.2)
-        ),
-        Ok(None) => println!("  Dolos: it ran but said nothing readable"),
-        Err(why) => println!("  Dolos: not measured ({why})"),
+    let Some(dolos) = peer else {
+        return true;
+    };
+    match dolos.run_class(&programs) {
+        Ok((took, pairs)) => {
+            println!(
+                "  Dolos {DOLOS_VERSION}: compared in {:.2} s ({:.1}x referee's time); {} of the {} \
+                 copies are its {} most similar pairs; the most similar pair written apart scores {:.2}",
+                took.as_secs_f64(),
+                took.as_secs_f64() / compared.as_secs_f64().max(1e-9),
+                copies_on_top(&pairs, size / 10),
+                size / 10,
+                size / 10,
+                best_apart(&pairs)
+            );
+            true
+        }
+        Err(why) => {
+            println!("  Dolos {DOLOS_VERSION}: {why}");
+            false
+        }
     }
-    disguised(peer.as_ref().ok());
+}
+
+/// The highest score of a pair that is not a copy and its original.
+fn best_apart(pairs: &[Scored]) -> f64 {
+    pairs
+        .iter()
+        .filter(|(a, b, _)| !planted(a, b))
+        .map(|p| p.2)
+        .fold(0.0, f64::max)
 }
 
 /// A pair of a report: two ids and their similarity, most similar first.
@@ -318,7 +347,7 @@ fn disguised(peer: Option<&Dolos>) {
                 .iter()
                 .map(|p| (p.a.clone(), p.b.clone(), p.similarity))
                 .collect();
-            let theirs = peer.and_then(|dolos| dolos.run_class(&class));
+            let theirs = peer.and_then(|dolos| dolos.run_class(&class).ok());
             let copy = format!("p{original}");
             let shown = |pairs: &[Scored], first: &mut usize| {
                 let (pair, other) = copy_and_next(pairs, &copy);
@@ -404,9 +433,10 @@ impl Dolos {
     }
 
     /// Dolos on `programs` (C, one file each), written to a folder as
-    /// `ID.c`: its time and its pairs by id.
-    fn run_class(&self, programs: &[Program]) -> Option<(Duration, Vec<Scored>)> {
-        let work = tempfile::tempdir().ok()?;
+    /// `ID.c`: its time and its pairs by id, or why not (it took longer
+    /// than [`PEER_BUDGET`], or failed).
+    fn run_class(&self, programs: &[Program]) -> Result<(Duration, Vec<Scored>), String> {
+        let work = tempfile::tempdir().map_err(|e| e.to_string())?;
         let files: Vec<PathBuf> = programs
             .iter()
             .map(|p| {
@@ -414,17 +444,37 @@ impl Dolos {
                 fs::write(&path, &p.sources.files[0].text).map(|_| path)
             })
             .collect::<Result<_, _>>()
-            .ok()?;
-        let said = Command::new("node")
+            .map_err(|e| e.to_string())?;
+        // Its report goes to a file: a pipe nobody reads while waiting
+        // would stop it.
+        let said = work.path().join("said.txt");
+        let mut child = Command::new("node")
             .arg(self.folder.join("dolos.mjs"))
             .arg("c")
             .args(&files)
+            .stdout(fs::File::create(&said).map_err(|e| e.to_string())?)
             .stderr(Stdio::inherit())
-            .output()
-            .ok()?;
-        parse_dolos(&String::from_utf8_lossy(&said.stdout))
+            .spawn()
+            .map_err(|e| format!("node: {e}"))?;
+        match child.wait_timeout(PEER_BUDGET).map_err(|e| e.to_string())? {
+            Some(status) if status.success() => {}
+            Some(status) => return Err(format!("failed ({status})")),
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "did not finish in {} s (stopped)",
+                    PEER_BUDGET.as_secs()
+                ));
+            }
+        }
+        let text = fs::read_to_string(&said).map_err(|e| e.to_string())?;
+        parse_dolos(&text).ok_or_else(|| "said nothing readable".to_string())
     }
 }
+
+/// The longest the peer may take on one class.
+const PEER_BUDGET: Duration = Duration::from_secs(600);
 
 /// benches/dolos.mjs's lines: each pair by its files' stems, then its time.
 fn parse_dolos(text: &str) -> Option<(Duration, Vec<Scored>)> {
