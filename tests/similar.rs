@@ -176,6 +176,7 @@ fn json_score(report: &serde_json::Value, a: &str, b: &str) -> f64 {
 
 #[test]
 fn starter_code_the_whole_class_was_given_makes_no_pair_similar() {
+    // Named with `--base`, or by the suite (`starter:` in suite.yaml).
     let dir = tempfile::tempdir().unwrap();
     let starter: String = read("tests/fixtures/pentago/correct.c")
         .lines()
@@ -198,13 +199,26 @@ fn starter_code_the_whole_class_was_given_makes_no_pair_similar() {
         );
         fs::write(class.join(format!("s{i}.c")), text).unwrap();
     }
-    let run = |base: bool| {
-        let out = dir.path().join(if base { "with" } else { "without" });
+    // A suite that names the starter code (`starter:`), and one that
+    // names a file it does not have.
+    let suite = dir.path().join("suite");
+    fs::create_dir_all(suite.join("handout")).unwrap();
+    fs::write(suite.join("handout/starter.c"), &starter).unwrap();
+    fs::write(suite.join("solution.c"), "int main(void) { return 0; }\n").unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: solution.c\nstarter: [handout/starter.c]\n",
+    )
+    .unwrap();
+    let run = |given: &str| {
+        let out = dir.path().join(given);
         let mut args: Vec<&std::ffi::OsStr> = vec!["similar".as_ref(), "--out".as_ref()];
         args.push(out.as_os_str());
         let starter = dir.path().join("starter.c");
-        if base {
-            args.extend(["--base".as_ref(), starter.as_os_str()]);
+        match given {
+            "base" => args.extend(["--base".as_ref(), starter.as_os_str()]),
+            "suite" => args.extend(["--cases".as_ref(), suite.as_os_str()]),
+            _ => {}
         }
         args.push(class.as_os_str());
         let (code, stdout, stderr) = referee(&args);
@@ -213,13 +227,37 @@ fn starter_code_the_whole_class_was_given_makes_no_pair_similar() {
     };
     // Without the starter named, every pair holds it (the test means
     // something); named, no pair scores high.
-    let without = run(false);
+    let without = run("none");
     assert!(json_score(&without, "s0", "s1") > 0.5, "{without}");
-    let with = run(true);
-    assert_eq!(with["method"]["base"][0], "starter.c");
-    for pair in with["pairs"].as_array().unwrap() {
-        assert!(pair["similarity"].as_f64().unwrap() <= 0.2, "{pair}");
+    for given in ["base", "suite"] {
+        let with = run(given);
+        assert_eq!(with["method"]["base"][0], "starter.c", "{given}");
+        for pair in with["pairs"].as_array().unwrap() {
+            assert!(
+                pair["similarity"].as_f64().unwrap() <= 0.2,
+                "{given}: {pair}"
+            );
+        }
     }
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: solution.c\nstarter: [handout/missing.c]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("refused");
+    let (code, stdout, stderr) = referee(&[
+        "similar".as_ref(),
+        "--cases".as_ref(),
+        suite.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        class.as_os_str(),
+    ]);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("suite.yaml:2") && stderr.contains("starter file `handout/missing.c`"),
+        "{stderr}"
+    );
 }
 
 #[test]

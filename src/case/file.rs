@@ -27,6 +27,12 @@ pub struct SuiteFile {
     /// folder.
     #[serde(default)]
     pub support: Vec<String>,
+    /// The code every student was given to start from (the handout's
+    /// files, and the reference where students saw it), relative to the
+    /// folder: `referee similar --cases` counts it as given, never as
+    /// shared.
+    #[serde(default)]
+    pub starter: Vec<String>,
     /// The course's own library: C or C++ sources in the folder, compiled
     /// with the suite's flags and linked into every C and C++ program.
     #[serde(default)]

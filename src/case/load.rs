@@ -81,6 +81,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         source.linked = true;
         support.push(source);
     }
+    let starter = starter_files(dir, &suite_path, &text, &suite_file.starter)?;
     let generator = match (&suite_file.generator, &reference) {
         (None, _) => None,
         (Some(_), Reference::Game(game)) => {
@@ -110,6 +111,7 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Problem> {
         reference,
         name,
         support,
+        starter,
         generator,
         layout,
         dir: dir.to_path_buf(),
@@ -277,6 +279,27 @@ fn support_place(suite_path: &Path, text: &str, written: &str) -> Result<PathBuf
         ));
     }
     Ok(relative.to_path_buf())
+}
+
+/// The files of `starter:`, each in the suite's folder and there, as a
+/// support file must be.
+fn starter_files(
+    dir: &Path,
+    suite_path: &Path,
+    text: &str,
+    written: &[String],
+) -> Result<Vec<PathBuf>, Problem> {
+    written
+        .iter()
+        .map(|file| {
+            support_file(dir, suite_path, text, file)
+                .map(|found| found.source)
+                .map_err(|problem| {
+                    let message = problem.message.replace("support file", "starter file");
+                    at_key(suite_path, text, "starter", message)
+                })
+        })
+        .collect()
 }
 
 /// A support file: in the suite's folder, and there.

@@ -168,6 +168,9 @@ pub struct Suite {
     pub graded: Vec<GradedRegion>,
     /// Files every run finds in its working folder.
     pub support: Vec<Support>,
+    /// The code every student was given to start from (`starter:`), in
+    /// the suite's folder: `referee similar` never counts it as shared.
+    pub starter: Vec<PathBuf>,
     /// The program that writes a generated case's input from a seed, for
     /// exploring a suite of the suite's own.
     pub generator: Option<PathBuf>,

@@ -59,8 +59,8 @@ pub fn run(args: &SimilarArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The code every student was given: the `--base` files and the suite's
-/// support files.
+/// The code every student was given: the `--base` files, and the suite's
+/// support and starter files.
 fn base_code(args: &SimilarArgs) -> Result<Vec<Source>, Failure> {
     let mut files: Vec<&Path> = args.base.iter().map(|p| p.as_path()).collect();
     let suite = match (&args.cases, args.game) {
@@ -71,6 +71,7 @@ fn base_code(args: &SimilarArgs) -> Result<Vec<Source>, Failure> {
     };
     if let Some(suite) = &suite {
         files.extend(suite.support.iter().map(|s| s.source.as_path()));
+        files.extend(suite.starter.iter().map(|s| s.as_path()));
     }
     let mut base = Vec::new();
     for file in files {
