@@ -460,3 +460,50 @@ fn pages_escape_everything_a_student_wrote() {
     assert!(pair.contains("href=\"#b0\""), "{pair}");
     assert!(pair.contains("id=\"b0\""), "{pair}");
 }
+
+/// A suite's own language (`languages:`, JavaScript here) makes its
+/// sources programs of the class for `similar --cases` as for `grade`:
+/// compared as text, a copy laid out anew still scores high, a program
+/// written apart does not, and nobody is skipped.
+#[test]
+fn a_suites_own_language_is_compared_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    fs::create_dir_all(&suite).unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: solution.js\nlanguages:\n  javascript:\n    extensions: [js]\n    \
+         run: [node, \"{source}\"]\n    reserve: 2GiB\n",
+    )
+    .unwrap();
+    fs::write(suite.join("solution.js"), "console.log('hi');\n").unwrap();
+    let game: String = (0..40)
+        .map(|i| format!("function step{i}(board) {{ return board.map(x => x * {i} + 1); }}\n"))
+        .collect();
+    let other: String = (0..40)
+        .map(|i| format!("let total{i} = [1, 2, 3].reduce((a, b) => a - b, {i});\n"))
+        .collect();
+    let class = dir.path().join("class");
+    for (student, text) in [
+        ("alice", game.clone()),
+        ("bob", game.replace(' ', "  ").replace(";\n", ";\n\n")),
+        ("carol", other),
+    ] {
+        fs::create_dir_all(class.join(student)).unwrap();
+        fs::write(class.join(student).join("game.js"), text).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (code, stdout, stderr) = referee(&[
+        "similar".as_ref(),
+        "--cases".as_ref(),
+        suite.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        class.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let report = similar_json(&out);
+    assert!(json_score(&report, "alice", "bob") >= 0.9, "{report}");
+    assert!(json_score(&report, "alice", "carol") < 0.3, "{report}");
+    assert_eq!(report["skipped"], serde_json::json!([]), "{report}");
+}

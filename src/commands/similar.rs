@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use super::Failure;
 use crate::cli::SimilarArgs;
+use referee::case::Suite;
 use referee::class;
 use referee::export::similarity;
 use referee::similar::{self, behaviour::Failures, Program, Report, Skipped, Source};
@@ -12,6 +13,9 @@ use referee::similar::{self, behaviour::Failures, Program, Report, Skipped, Sour
 /// Compares the class and writes the reports; exit 0 when they were
 /// written, whatever they found.
 pub fn run(args: &SimilarArgs) -> Result<ExitCode, Failure> {
+    // The suite first: its own languages (`languages:`) make their
+    // sources programs of the class.
+    let suite = suite_of(args)?;
     let entries = class::discover(&args.class)?;
     if entries.len() < 2 {
         return Err(format!(
@@ -25,7 +29,7 @@ pub fn run(args: &SimilarArgs) -> Result<ExitCode, Failure> {
         )
         .into());
     }
-    let base = base_code(args)?;
+    let base = base_code(args, suite.as_ref())?;
     let mut programs = Vec::new();
     let mut skipped = Vec::new();
     for entry in entries {
@@ -61,15 +65,9 @@ pub fn run(args: &SimilarArgs) -> Result<ExitCode, Failure> {
 
 /// The code every student was given: the `--base` files, and the suite's
 /// support and starter files.
-fn base_code(args: &SimilarArgs) -> Result<Vec<Source>, Failure> {
+fn base_code(args: &SimilarArgs, suite: Option<&Suite>) -> Result<Vec<Source>, Failure> {
     let mut files: Vec<&Path> = args.base.iter().map(|p| p.as_path()).collect();
-    let suite = match (&args.cases, args.game) {
-        (None, None) => None,
-        (cases, game) => Some(super::find_suite(cases, game.map(|g| g.0), || {
-            Err("no game".into())
-        })?),
-    };
-    if let Some(suite) = &suite {
+    if let Some(suite) = suite {
         files.extend(suite.support.iter().map(|s| s.source.as_path()));
         files.extend(suite.starter.iter().map(|s| s.as_path()));
     }
@@ -80,6 +78,16 @@ fn base_code(args: &SimilarArgs) -> Result<Vec<Source>, Failure> {
         base.extend(sources.files);
     }
     Ok(base)
+}
+
+/// The suite `--cases` or `--game` names, if any.
+fn suite_of(args: &SimilarArgs) -> Result<Option<Suite>, Failure> {
+    match (&args.cases, args.game) {
+        (None, None) => Ok(None),
+        (cases, game) => Ok(Some(super::find_suite(cases, game.map(|g| g.0), || {
+            Err("no game".into())
+        })?)),
+    }
 }
 
 /// What the TA reads on the terminal: the most similar pairs, what was

@@ -91,6 +91,15 @@ pub fn read(path: &Path) -> Result<Sources, Error> {
     Ok(sources)
 }
 
+/// Whether referee's language table (a suite's own languages included)
+/// takes `path` for a program's source.
+fn is_program(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .and_then(crate::submission::languages::of_extension)
+        .is_some()
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -98,12 +107,13 @@ fn file_name(path: &Path) -> String {
 }
 
 /// A student's folder: its source files (not its subfolders, as `grade`
-/// compiles them), in name order.
+/// compiles them), in name order. A source of a language a suite adds
+/// (`languages:`) is one too, compared as text.
 fn read_folder(dir: &Path, sources: &mut Sources) -> Result<(), Error> {
     let mut paths: Vec<_> = fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| !file_name(p).starts_with('.'))
-        .filter(|p| Language::of(p) != Language::Text)
+        .filter(|p| Language::of(p) != Language::Text || is_program(p))
         .collect();
     paths.sort();
     if paths.is_empty() {
