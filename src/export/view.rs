@@ -175,7 +175,14 @@ pub fn reason(result: &CaseResult) -> Option<String> {
         return None;
     }
     let sentence = crate::text::capitalized(reason);
-    let opening = result.explanation.trim_start();
+    // The explanation opens with the reason, after the command line the
+    // case ran when it gives arguments.
+    let opening = result
+        .explanation
+        .lines()
+        .map(str::trim_start)
+        .find(|line| !line.is_empty() && !line.starts_with("Run as:"))
+        .unwrap_or_default();
     (!opening.starts_with(&sentence)).then(|| printable(&sentence).into_owned())
 }
 
@@ -338,6 +345,23 @@ pub(crate) mod tests {
             parts: Vec::new(),
             exit_status: None,
             reference_exit_status: None,
+            files: if failed {
+                vec![crate::results::KeptFile {
+                    name: "after.csv".into(),
+                    expected: format!("first\nSECRET-{name}-file <i>\n"),
+                    actual: format!("first\n SECRET-{name}-file <i>\n"),
+                }]
+            } else {
+                Vec::new()
+            },
+            given: if failed {
+                vec![crate::results::GivenFile {
+                    name: "before.csv".into(),
+                    text: format!("SECRET-{name}-given <u>\n"),
+                }]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -348,6 +372,12 @@ pub(crate) mod tests {
         result.explanation =
             "  drop_piece(board, 4, 1) returned 2; the reference returns 3.\n".into();
         assert_eq!(reason(&result), None, "code keeps its lower case");
+        result.explanation = format!("  Run as: $ ./p x\n{}", result.explanation);
+        assert_eq!(
+            reason(&result),
+            None,
+            "said once after the command line too"
+        );
         result.explanation = "  The board differs.\n".into();
         assert_eq!(
             reason(&result).as_deref(),
