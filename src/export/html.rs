@@ -649,18 +649,9 @@ fn diff_table(
     }
     out.push_str("<tbody>\n");
     for row in rows {
-        let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
-        let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
-        // Two lines paired as changed: what changed inside them is marked.
-        let spans = match (left, right, row.kind) {
-            (Some((_, a)), Some((_, b)), RowKind::Differs) => {
-                let spans = visible::changed_spans(a, b);
-                spans.map_or((None, None), |(a, b)| (Some(a), Some(b)))
-            }
-            _ => (None, None),
-        };
+        let [(left, left_changed), (right, right_changed)] = view::sides(row, want, got);
         out.push_str("<tr>");
-        out.push_str(&diff_cells(left, row.kind, "ref", spans.0));
+        out.push_str(&diff_cells(left, row.kind, "ref", left_changed));
         let prompt = row
             .actual
             .and_then(|i| starts.iter().find(|(line, _)| *line == i))
@@ -669,7 +660,7 @@ fn diff_table(
             (Some((n, text)), Some(from)) if text.is_char_boundary(from) => {
                 with_prompt(n, text, from, row.kind)
             }
-            _ => diff_cells(right, row.kind, "you", spans.1),
+            _ => diff_cells(right, row.kind, "you", right_changed),
         };
         out.push_str(&cells);
         out.push_str("</tr>\n");

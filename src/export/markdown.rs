@@ -254,22 +254,17 @@ fn output_file(file: &KeptFile, options: &Options) -> String {
         None,
     );
     for row in rows {
-        let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
-        let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
-        let differs = row.kind == RowKind::Differs;
-        let spans = match (left, right) {
-            (Some((_, a)), Some((_, b))) if differs => {
-                let spans = visible::changed_spans(a, b);
-                spans.map_or((None, None), |(a, b)| (Some(a), Some(b)))
-            }
-            _ => (None, None),
-        };
+        let [left, right] = view::sides(&row, &want, &got);
         let _ = writeln!(
             out,
             "| {} | {} | {} |",
-            if differs { "✗" } else { "" },
-            cells(left, spans.0),
-            cells(right, spans.1)
+            if row.kind == RowKind::Differs {
+                "✗"
+            } else {
+                ""
+            },
+            cells(left),
+            cells(right)
         );
     }
     out
@@ -277,7 +272,7 @@ fn output_file(file: &KeptFile, options: &Options) -> String {
 
 /// A line's number and text as two cells of a table, what changed in it
 /// (`changed`) in bold, spaces there and at its end shown as `·`.
-fn cells(line: Option<(usize, &str)>, changed: Option<std::ops::Range<usize>>) -> String {
+fn cells((line, changed): view::Side<'_>) -> String {
     let Some((n, text)) = line else {
         return " | ".to_string();
     };

@@ -186,6 +186,28 @@ pub fn reason(result: &CaseResult) -> Option<String> {
     (!opening.starts_with(&sentence)).then(|| printable(&sentence).into_owned())
 }
 
+/// One side of a row of two texts side by side: its line number (from
+/// 0) and text, and, where the row pairs two lines as changed, the bytes
+/// of it that changed.
+pub type Side<'a> = (Option<(usize, &'a str)>, Option<std::ops::Range<usize>>);
+
+/// The two sides of `row` ([`crate::compare::side_by_side`]'s) of the
+/// texts whose lines are `want` and `got`, as the page and the Markdown
+/// show them.
+pub fn sides<'a>(row: &crate::compare::Row, want: &[&'a str], got: &[&'a str]) -> [Side<'a>; 2] {
+    let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
+    let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
+    // Two lines paired as changed: what changed inside them is marked.
+    let spans = match (left, right, row.kind) {
+        (Some((_, a)), Some((_, b)), crate::compare::RowKind::Differs) => {
+            crate::text::visible::changed_spans(a, b)
+        }
+        _ => None,
+    };
+    let (a, b) = spans.map_or((None, None), |(a, b)| (Some(a), Some(b)));
+    [(left, a), (right, b)]
+}
+
 /// A submission's status in a word, as files spell it.
 pub fn status_id(status: Status) -> &'static str {
     match status {
