@@ -7,7 +7,9 @@
 //! reference's and the program's terminal transcripts side by side, the
 //! lines that differ highlighted as the case's comparison sees them (its
 //! options, the suite's ignored regions: see [`crate::compare::side_by_side`]),
-//! lines it does not compare greyed.
+//! lines it does not compare greyed, what changed inside a line paired as
+//! changed marked; each output file that differs shown the same way
+//! under a legend of its own; and the files a public case gave.
 //!
 //! Pages are self-contained: an inline stylesheet, no scripts, fonts,
 //! images or links outside the folder, and a Content-Security-Policy that

@@ -4,8 +4,10 @@
 //! The score; every case with its verdict and points; for each public
 //! case that did not pass, its description, reason and explanation (in a
 //! fenced code block whose fence is longer than any run of backticks in
-//! the text). Hidden cases show their name, verdict and points only:
-//! their reason, explanation and transcripts would reveal their input.
+//! the text), each output file that differs as a table beside the
+//! reference's, and the files the case gave. Hidden cases show their
+//! name, verdict and points only: their reason, explanation, files and
+//! transcripts would reveal their input.
 //! A program that does not compile gets the compiler's messages. Where
 //! the program breaks (its diagnoses) has a section of its own, a hidden
 //! case unnamed (see [`crate::explain::diagnoses`]); it never changes
