@@ -14,8 +14,8 @@ use crate::fault::Fault;
 use crate::grading::{self, CaseOutcome, Expected, Graded, Prepared, Settings, Status as Built};
 use crate::queue;
 use crate::results::{
-    self, CaseInfo, CaseResult, ClassResults, Exploration, RegionInfo, Status, SubmissionResult,
-    SuiteInfo,
+    self, CaseInfo, CaseResult, ClassResults, Exploration, GivenFile, KeptFile, RegionInfo, Status,
+    SubmissionResult, SuiteInfo,
 };
 use crate::submission;
 use crate::text;
@@ -469,6 +469,11 @@ fn case_result(
         }
         None => (None, None, None),
     };
+    let files = match passed {
+        false => kept_files(prepared, outcome),
+        true => (Vec::new(), 0),
+    };
+    not_shown += files.1;
     CaseResult {
         name: case.name.clone(),
         verdict,
@@ -498,7 +503,67 @@ fn case_result(
             }
             _ => None,
         },
+        files: files.0,
+        given: match passed {
+            false => given_files(case),
+            true => Vec::new(),
+        },
     }
+}
+
+/// A failed case's text output files that are not as the reference's,
+/// both versions kept for reports, and the bytes left out.
+fn kept_files(prepared: &Prepared<'_>, outcome: &CaseOutcome) -> (Vec<KeptFile>, u64) {
+    let Expected::Play(reference) = &prepared.expected else {
+        return (Vec::new(), 0);
+    };
+    let options = crate::judge::outputs::text_options(prepared.case);
+    let mut not_shown = 0;
+    let files = outcome
+        .files
+        .iter()
+        .filter_map(|file| {
+            let (want, got) =
+                crate::judge::outputs::text_difference(prepared.case, reference, file)?;
+            let (kept, left) = results::kept_file(&file.name, want, got, &options);
+            not_shown += left;
+            Some(kept)
+        })
+        .collect();
+    (files, not_shown)
+}
+
+/// The files a public case gave the program, their starts kept for its
+/// feedback; none for a hidden case, whose files a student must not
+/// see. A file that cannot be read now is left out (the run had it).
+fn given_files(case: &crate::case::Case) -> Vec<GivenFile> {
+    if case.visibility != crate::case::Visibility::Public {
+        return Vec::new();
+    }
+    case.files
+        .iter()
+        .filter_map(|file| {
+            let head = read_head(&file.source, results::GIVEN_ROOM).ok()?;
+            let name = file.place.to_string_lossy();
+            Some(results::given_file(&name, &head.0, head.1))
+        })
+        .collect()
+}
+
+/// The first `room` bytes of a suite's file, cut at a line's end when
+/// the file goes on, and the file's whole size.
+fn read_head(path: &Path, room: usize) -> std::io::Result<(Vec<u8>, u64)> {
+    use std::io::Read;
+    let file = fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    let mut head = Vec::with_capacity(room);
+    file.take(room as u64).read_to_end(&mut head)?;
+    if (head.len() as u64) < size {
+        if let Some(end) = head.iter().rposition(|&b| b == b'\n') {
+            head.truncate(end + 1);
+        }
+    }
+    Ok((head, size))
 }
 
 /// The suite as reports show it.

@@ -376,6 +376,36 @@ pub struct CaseResult {
     /// (not when it waits for more input, nor for a function call).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_exit_status: Option<i32>,
+    /// For a failed case, each output file (of `outputs`, compared as
+    /// text) that is not as the reference's: both versions, cut to size
+    /// as transcripts are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<KeptFile>,
+    /// For a failed public case, the files the case gave the program
+    /// (`files:`), each cut to [`GIVEN_ROOM`]; never for a hidden case.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<GivenFile>,
+}
+
+/// An output file of a failed case, the reference's and the program's,
+/// as reports keep them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptFile {
+    /// Its name in the working folder.
+    pub name: String,
+    /// The reference's, cut to size as a transcript is.
+    pub expected: String,
+    /// The program's, cut to size.
+    pub actual: String,
+}
+
+/// A file a case gave the program, as reports keep it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GivenFile {
+    /// Where it was put, relative to the working folder.
+    pub name: String,
+    /// Its text, control characters escaped, cut to [`GIVEN_ROOM`].
+    pub text: String,
 }
 
 /// Where each transcript of a failed case under `prompts` read input,
@@ -621,6 +651,11 @@ pub const REASON_ROOM: usize = 1024;
 /// student's feedback shows theirs.
 pub const STUDENT_TRANSCRIPTS: usize = 128 * 1024;
 
+/// The most of one given file (a case's `files:`) a failed case keeps:
+/// every failing student's results hold a copy, and a student needs its
+/// start to see what the program was given.
+pub const GIVEN_ROOM: usize = 2 * 1024;
+
 /// The transcripts reports keep of a failed run.
 #[derive(Clone, Debug)]
 pub struct Kept {
@@ -654,6 +689,47 @@ pub fn kept_transcripts(want: &[TermLine], got: &[TermLine], diff: &LineDiff) ->
         actual: actual.text,
         not_shown: expected.not_shown + actual.not_shown,
         prompts,
+    }
+}
+
+/// Output file `name` of a failed case, the reference's bytes `want`
+/// and the program's `got`, kept as transcripts are (whole when small,
+/// else cut around where they first differ under `options`); with the
+/// bytes left out.
+pub fn kept_file(
+    name: &str,
+    want: &[u8],
+    got: &[u8],
+    options: &crate::compare::Options,
+) -> (KeptFile, u64) {
+    let (want, got) = (transcript::of_output(want), transcript::of_output(got));
+    let diff = crate::compare::terminal_diff(&want, &got, options, &[]);
+    let kept = kept_transcripts(&want, &got, &diff);
+    let file = KeptFile {
+        name: name.to_string(),
+        expected: kept.expected,
+        actual: kept.actual,
+    };
+    (file, kept.not_shown)
+}
+
+/// A given file as reports keep it: `head`, its first bytes (at most
+/// [`GIVEN_ROOM`]), shown as a transcript shows output, and a mark of
+/// the rest of its `size` bytes left out.
+pub fn given_file(name: &str, head: &[u8], size: u64) -> GivenFile {
+    let head = &head[..head.len().min(GIVEN_ROOM)];
+    let mut text = transcript::printable(&transcript::of_output(head));
+    let left = size.saturating_sub(head.len() as u64);
+    if left > 0 {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let count = crate::text::visible::bytes_count(left);
+        text.push_str(&format!("  … {count} more not shown\n"));
+    }
+    GivenFile {
+        name: name.to_string(),
+        text,
     }
 }
 
@@ -715,8 +791,8 @@ pub fn limited(text: &mut String, room: usize) -> u64 {
     left
 }
 
-/// Keeps one student's transcripts within [`STUDENT_TRANSCRIPTS`]:
-/// public cases first, then hidden ones, in the suite's order; a case
+/// Keeps one student's transcripts (and output files) within
+/// [`STUDENT_TRANSCRIPTS`]: public cases first, then hidden ones, in the suite's order; a case
 /// past the budget keeps none, and what it lost is counted in its
 /// `not_shown`.
 pub fn within_budget(cases: &mut [CaseResult]) {
@@ -725,8 +801,14 @@ pub fn within_budget(cases: &mut [CaseResult]) {
     let mut used = 0;
     for i in order {
         let case = &mut cases[i];
+        let files: usize = case
+            .files
+            .iter()
+            .map(|f| f.expected.len() + f.actual.len())
+            .sum();
         let size = case.expected.as_ref().map_or(0, String::len)
-            + case.actual.as_ref().map_or(0, String::len);
+            + case.actual.as_ref().map_or(0, String::len)
+            + files;
         if used + size <= STUDENT_TRANSCRIPTS {
             used += size;
             continue;
@@ -734,6 +816,7 @@ pub fn within_budget(cases: &mut [CaseResult]) {
         case.expected = None;
         case.actual = None;
         case.prompts = None;
+        case.files.clear();
         case.not_shown += size as u64;
     }
 }
@@ -855,6 +938,8 @@ mod tests {
             parts: Vec::new(),
             exit_status: None,
             reference_exit_status: None,
+            files: Vec::new(),
+            given: Vec::new(),
             prompts: Some(Prompts {
                 expected: crate::compare::Turns::default(),
                 actual: crate::compare::Turns::default(),
@@ -872,6 +957,51 @@ mod tests {
         assert!(cases[1].actual.is_none() && cases[1].expected.is_none());
         assert!(cases[1].prompts.is_none() && cases[0].prompts.is_some());
         assert_eq!(cases[1].not_shown, 2 * half as u64);
+        // Output files count toward the budget and go with the transcripts.
+        let mut cases = vec![
+            case("public", Visibility::Public, half),
+            case("files", Visibility::Public, 0),
+        ];
+        cases[1].files = vec![KeptFile {
+            name: "out.txt".into(),
+            expected: "e".repeat(STUDENT_TRANSCRIPTS),
+            actual: String::new(),
+        }];
+        within_budget(&mut cases);
+        assert!(cases[0].actual.is_some() && cases[1].files.is_empty());
+        assert_eq!(cases[1].not_shown, STUDENT_TRANSCRIPTS as u64);
+    }
+
+    #[test]
+    fn output_files_and_given_files_are_kept_within_their_bounds() {
+        let want: Vec<u8> = (0..100_000)
+            .flat_map(|i| format!("row {i}\n").into_bytes())
+            .collect();
+        let mut got = want.clone();
+        got[50_000] = b'X';
+        let options = crate::compare::Options::default();
+        let (file, left) = kept_file("out.txt", &want, &got, &options);
+        let room = transcript::excerpt::TRANSCRIPT_ROOM + 1024;
+        assert!(file.expected.len() <= room && file.actual.len() <= room);
+        assert!(file.actual.contains('X'), "the difference is kept");
+        assert!(left > 1_000_000, "{left}");
+        let (small, left) = kept_file("a.csv", b"a\n b\n", b"a\nb\n", &options);
+        assert_eq!(
+            (small.expected.as_str(), small.actual.as_str(), left),
+            ("a\n b\n", "a\nb\n", 0)
+        );
+        let head = vec![b'x'; GIVEN_ROOM * 3];
+        let given = given_file("in.txt", &head, 1 << 20);
+        assert!(given.text.len() < GIVEN_ROOM + 60, "{}", given.text.len());
+        let more = crate::text::visible::bytes_count((1 << 20) - GIVEN_ROOM as u64);
+        assert!(
+            given
+                .text
+                .ends_with(&format!("  … {more} more not shown\n")),
+            "{}",
+            given.text
+        );
+        assert_eq!(given_file("b", b"a\x1b\n", 3).text, "a\\x1b\n");
     }
 
     #[test]

@@ -424,7 +424,8 @@ fn a_file_written_is_graded_against_the_references() {
     );
     let said = stdout(&checked);
     assert!(
-        said.contains("Your after.csv differs from the reference's (exact):"),
+        said.contains("Your program's after.csv differs from the reference's.\n")
+            && said.contains("after.csv, compared line by line, exactly:\n"),
         "{said}"
     );
     assert!(said.contains("ada,9") && said.contains("cy,7"), "{said}");
@@ -1494,4 +1495,85 @@ fn stderr_kept_apart_is_not_a_terminal_and_stdout_still_is() {
             "{detect}"
         );
     }
+}
+
+/// A failed case's output files are shown beside the reference's, and a
+/// public case's given files with them; a hidden case's given file (and
+/// the files its run wrote) reach no report a student sees, only the
+/// TA's details.
+#[test]
+fn a_hidden_cases_given_file_reaches_no_students_report() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = rank_suite(w);
+    write_all(
+        &suite,
+        &[
+            ("data/secret.csv", "name,score\nzelda-secret,5\nyan,8\n"),
+            (
+                "secret.yaml",
+                "mode: files\nvisibility: hidden\nfiles: {before.csv: data/secret.csv, after.csv: \
+                 data/old-after.csv}\n",
+            ),
+        ],
+    );
+    pin(w, &suite);
+    let class = w.join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(fixture("scores/order.py"), class.join("order.py")).unwrap();
+    let results = grade(w, &suite, &class);
+    assert_eq!(
+        failures(&results)[0].2,
+        [
+            "ranks: wrong-output",
+            "says: wrong-output",
+            "secret: wrong-output"
+        ]
+    );
+    let feedback = w.join("out/feedback");
+    let listed: Vec<_> = fs::read_dir(&feedback)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let read = |name: &str| {
+        fs::read_to_string(feedback.join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}: {listed:?}"))
+    };
+    // A folder holding one program is one submission, named by the folder.
+    let (page, md) = (read("class.html"), read("class.md"));
+    // The public case: its after.csv side by side, its before.csv shown.
+    assert!(
+        page.contains("<strong>after.csv</strong>, compared line by line, exactly:"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<strong>before.csv</strong>:</p>\n<pre>name,score\nbob,7\nada,9\ncy,7\n</pre>"
+        ),
+        "{page}"
+    );
+    assert!(md.contains("| ✗ | 2 | ada,9 |"), "{md}");
+    assert!(
+        md.contains("The case gave your program before.csv:"),
+        "{md}"
+    );
+    for entry in fs::read_dir(&feedback).unwrap() {
+        let path = entry.unwrap().path();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("zelda"), "{}: {text}", path.display());
+    }
+    // The TA's details keep the hidden case's files, never its input.
+    let details = fs::read_to_string(w.join("out/details/class.json")).unwrap();
+    let details: Value = serde_json::from_str(&details).unwrap();
+    let secret = details["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "secret")
+        .unwrap();
+    assert!(secret["files"][0]["actual"]
+        .as_str()
+        .unwrap()
+        .contains("zelda-secret,5"));
+    assert!(secret.get("given").is_none(), "{secret}");
 }

@@ -153,6 +153,20 @@ impl Options {
             parts.join("; ")
         }
     }
+
+    /// How a file is compared under these options, for a heading or a
+    /// legend after its name: "line by line, exactly", "as CSV",
+    /// "line by line, ignoring case".
+    pub fn file_comparison(&self) -> String {
+        let described = self.describe();
+        if described == "exact" {
+            "line by line, exactly".into()
+        } else if self.csv {
+            described.replacen("fields compared as CSV", "as CSV", 1)
+        } else {
+            format!("line by line, {described}")
+        }
+    }
 }
 
 /// Output never graded, such as the student's identifying header: from

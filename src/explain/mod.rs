@@ -389,30 +389,24 @@ fn output_files(
         if case.mode == Mode::Ending {
             continue;
         }
-        let got = file.bytes().unwrap_or_default();
-        let Some(want) = expected
-            .files
-            .iter()
-            .find(|(n, _)| *n == file.name)
-            .map(|(_, bytes)| bytes.as_slice())
-        else {
-            continue;
-        };
         if file.binary {
-            if let Some(difference) = outputs::binary_difference(&file.name, want, got) {
+            let got = file.bytes().unwrap_or_default();
+            let want = outputs::reference_file(expected, &file.name);
+            let difference =
+                want.and_then(|want| outputs::binary_difference(&file.name, want, got));
+            if let Some(difference) = difference {
                 let _ = writeln!(text, "  {}", style.strong(&format!("Your {difference}.")));
                 return false;
             }
             continue;
         }
-        let options = outputs::text_options(case);
-        if compare::same_output(want, got, &options, &[]) {
+        let Some((want, got)) = outputs::text_difference(case, expected, file) else {
             continue;
-        }
+        };
         let shown = Shown {
-            heading: format!("Your {name}"),
+            heading: name.clone(),
             name,
-            options,
+            options: outputs::text_options(case),
         };
         return text_diff(&shown, (want, got), (style, room), text);
     }
@@ -428,9 +422,9 @@ struct Shown {
     options: Options,
 }
 
-/// The diff of two texts that differ, as an output file's is shown: a
-/// heading with the options, the first difference in a sentence, then
-/// the lines. True when the diff was trimmed.
+/// The diff of two texts that differ, as an output file's is shown: the
+/// first difference in a sentence, a heading saying what was compared,
+/// then the lines. True when the diff was trimmed.
 fn text_diff(
     shown: &Shown,
     (want, got): (&[u8], &[u8]),
@@ -438,26 +432,17 @@ fn text_diff(
     text: &mut String,
 ) -> bool {
     let options = &shown.options;
-    let _ = writeln!(
-        text,
-        "  {}",
-        style.strong(&format!(
-            "{} differs from the reference's ({}):",
-            shown.heading,
-            options.describe()
-        ))
-    );
-    let as_lines = |bytes: &[u8]| {
-        let mut transcript = crate::transcript::Transcript::new();
-        transcript.push_output(bytes);
-        crate::transcript::lines(&transcript, false)
-    };
-    let (want, got) = (as_lines(want), as_lines(got));
+    let of_output = crate::transcript::of_output;
+    let (want, got) = (of_output(want), of_output(got));
     let lines = terminal_diff(&want, &got, options, &[]);
     let diff = TerminalDiff::of(&want, &got, options, &lines);
     if let Some(first) = diff.first_file_difference(&shown.name) {
         let _ = writeln!(text, "  {first}");
     }
+    // What was compared, not again that it differs: the sentence above
+    // and the reason say that.
+    let heading = format!("{}, compared {}:", shown.heading, options.file_comparison());
+    let _ = writeln!(text, "  {}", style.strong(&heading));
     diff.render(text, style, room)
 }
 
@@ -712,6 +697,40 @@ fn show_line(line: &TermLine, style: &Style, mark: bool) -> String {
     text
 }
 
+/// `line`, paired as changed with `other`, with the spaces it has more
+/// than `other` at the edges of what changed shown as `·` (` Hannah`
+/// against `Hannah`), as the pages show them; as it is when more than
+/// spaces changed.
+fn with_change_shown<'a>(line: &'a TermLine, other: &TermLine) -> std::borrow::Cow<'a, TermLine> {
+    use std::borrow::Cow;
+    let (Ok(text), Ok(theirs)) = (
+        std::str::from_utf8(&line.output),
+        std::str::from_utf8(&other.output),
+    ) else {
+        return Cow::Borrowed(line);
+    };
+    let Some((span, their_span)) = visible::changed_spans(text, theirs) else {
+        return Cow::Borrowed(line);
+    };
+    let part = &text[span.clone()];
+    // Only spaces were added or lost: a space beside a changed number
+    // is no news, and the comparison may not count it.
+    let spaces_only = part.trim_matches(' ') == theirs[their_span].trim_matches(' ');
+    if part.trim_matches(' ') == part || !spaces_only {
+        return Cow::Borrowed(line);
+    }
+    let shown = format!(
+        "{}{}{}",
+        &text[..span.start],
+        visible::changed_part(part),
+        &text[span.end..]
+    );
+    Cow::Owned(TermLine {
+        output: shown.into_bytes(),
+        ..line.clone()
+    })
+}
+
 /// A differing line for a diff: invisible characters marked, and an
 /// empty line said to be one (a diff line showing nothing is easy to
 /// miss).
@@ -936,18 +955,20 @@ impl<'a> TerminalDiff<'a> {
                 "{after}, the reference {did} {}, which your program does not {does}.",
                 quote(w)
             ),
-            (_, Some(w), Some(g)) => match self.numbers_apart(w, g) {
-                Some(apart) => format!(
-                    "{after}, {apart}: the reference {did} {}; your program {did} {}.",
-                    quote(w),
-                    quote(g)
-                ),
-                None => format!(
-                    "{after}, the reference {did} {}; your program {did} {}.",
-                    quote(w),
-                    quote(g)
-                ),
-            },
+            (_, Some(w), Some(g)) => {
+                // A space that changed is shown as the diff below shows it.
+                let (w_shown, g_shown) = (with_change_shown(w, g), with_change_shown(g, w));
+                let (theirs, yours) = (quote(&w_shown), quote(&g_shown));
+                match self.numbers_apart(w, g) {
+                    Some(apart) => format!(
+                        "{after}, {apart}: the reference {did} {theirs}; your program {did} \
+                         {yours}."
+                    ),
+                    None => format!(
+                        "{after}, the reference {did} {theirs}; your program {did} {yours}."
+                    ),
+                }
+            }
             _ => return None,
         })
     }
@@ -998,6 +1019,7 @@ impl<'a> TerminalDiff<'a> {
         let ins = new.len().min(left / 2).max(new.len().min(1));
         let dels = old.len().min(left.saturating_sub(ins));
         let ins = new.len().min(left.saturating_sub(dels));
+        let (old_lines, new_lines) = (old.clone(), new.clone());
         let sides = [
             (
                 &self.want,
@@ -1029,6 +1051,24 @@ impl<'a> TerminalDiff<'a> {
                     self.got_compared(kept[i])
                 } else {
                     std::borrow::Cow::Borrowed(&lines[kept[i]])
+                };
+                // Its counterpart, the line of the other side at the same
+                // place in a change: a space that changed there is shown.
+                let k = i - range.start;
+                let other = match (tag, sign) {
+                    (DiffTag::Replace, "-") => new_lines
+                        .clone()
+                        .nth(k)
+                        .map(|j| self.got_compared(self.got_kept[j])),
+                    (DiffTag::Replace, _) => old_lines
+                        .clone()
+                        .nth(k)
+                        .map(|j| std::borrow::Cow::Borrowed(&self.want[self.want_kept[j]])),
+                    _ => None,
+                };
+                let line = match &other {
+                    Some(other) => with_change_shown(line.as_ref(), other),
+                    None => line,
                 };
                 let line = line.as_ref();
                 let _ = writeln!(
@@ -1197,6 +1237,29 @@ mod tests {
         let mut out = String::new();
         diff.render(&mut out, &Style::PLAIN, Room::default());
         (diff.first_difference().unwrap_or_default(), out)
+    }
+
+    #[test]
+    fn a_space_added_or_lost_in_a_changed_line_is_shown() {
+        let (first, diff) = diff_of(
+            &[Some("first\nHannah,Abbott\nKatie,Bell\n")],
+            &[Some("first\n Hannah,Abbott\nKatie, Bell\n")],
+            &Options::default(),
+        );
+        assert!(
+            first.ends_with("your program printed `·Hannah,Abbott`."),
+            "{first}"
+        );
+        assert!(diff.contains("   - Hannah,Abbott\n"), "{diff}");
+        assert!(diff.contains("   + ·Hannah,Abbott\n"), "{diff}");
+        assert!(diff.contains("   + Katie,·Bell\n"), "{diff}");
+        // More than a space changed: the lines as they are.
+        let (_, diff) = diff_of(
+            &[Some("Celsius:  37.5\n")],
+            &[Some("Celsius: 38.5\n")],
+            &Options::default(),
+        );
+        assert!(diff.contains("   - Celsius:  37.5\n"), "{diff}");
     }
 
     #[test]

@@ -155,6 +155,8 @@ fn anonymize_cases(submission: &mut SubmissionResult, names: &mut HashMap<String
         case.actual = None;
         case.not_shown = 0;
         case.prompts = None;
+        case.files.clear();
+        case.given.clear();
     }
 }
 

@@ -7,7 +7,9 @@
 //! reference's and the program's terminal transcripts side by side, the
 //! lines that differ highlighted as the case's comparison sees them (its
 //! options, the suite's ignored regions: see [`crate::compare::side_by_side`]),
-//! lines it does not compare greyed.
+//! lines it does not compare greyed, what changed inside a line paired as
+//! changed marked; each output file that differs shown the same way
+//! under a legend of its own; and the files a public case gave.
 //!
 //! Pages are self-contained: an inline stylesheet, no scripts, fonts,
 //! images or links outside the folder, and a Content-Security-Policy that
@@ -25,8 +27,8 @@ use super::{Exporter, Sink};
 use crate::case::Visibility;
 use crate::compare::{self, Options, Region, RowKind, Turns};
 use crate::explain::diagnoses::{self, Told};
-use crate::results::{ClassResults, Exploration, Status, SubmissionResult};
-use crate::text::points;
+use crate::results::{CaseResult, ClassResults, Exploration, KeptFile, Status, SubmissionResult};
+use crate::text::{points, visible};
 use crate::verdict::Verdict;
 
 /// The TAs' page, beside `feedback/` (not in it: that folder is what
@@ -125,6 +127,8 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 .diff td.gap { background: #2d333b; }
 .diff td.t.skip, .legend .skip { color: #8b949e; }
 .ws { color: var(--fail); }
+mark.change { background: #ffd33d; color: #1f2328; border-radius: 2px; }
+.legend mark.change { padding: 0 4px; }
 pre.explain { background: #fff; }
 pre.explain .ref { display: inline-block; width: 100%; background: var(--pass-bg); }
 pre.explain .you { display: inline-block; width: 100%; background: var(--fail-bg); }
@@ -382,7 +386,17 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
             );
         }
     }
+    for file in &result.files {
+        out.push_str(&output_file(file, &result.options()));
+    }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
+        if expected.is_empty() && actual.is_empty() {
+            // Neither printed anything (a case that judges its files):
+            // an empty table would say nothing.
+            out.push_str(&given_files(result));
+            out.push_str("</section>\n");
+            return out;
+        }
         let prompts = result.prompts.as_ref().map(|p| p.pair());
         let shown = if result.judges_only_the_ending() {
             transcripts_only(expected, actual)
@@ -391,7 +405,39 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
         };
         out.push_str(&shown);
     }
+    out.push_str(&given_files(result));
     out.push_str("</section>\n");
+    out
+}
+
+/// An output file that differs, the reference's beside the program's as
+/// transcripts are shown, under a legend that says how it was compared.
+fn output_file(file: &KeptFile, options: &Options) -> String {
+    let options = Options {
+        prompts: false,
+        ..*options
+    };
+    let legend = format!(
+        "<strong>{}</strong>, compared {}: <span class=\"ref\">the reference&#39;s</span> and \
+         <span class=\"you\">your program&#39;s</span>, the lines that count as different \
+         highlighted and <mark class=\"change\">what changed</mark> in a line marked",
+        esc(&file.name),
+        esc(&options.file_comparison())
+    );
+    paired(&file.expected, &file.actual, &options, &[], None, legend)
+}
+
+/// The files a public case gave the program, each in a `<pre>`.
+fn given_files(result: &CaseResult) -> String {
+    let mut out = String::new();
+    for file in &result.given {
+        let _ = write!(
+            out,
+            "<p class=\"legend\">The case gave your program <strong>{}</strong>:</p>\n<pre>{}</pre>\n",
+            esc(&file.name),
+            esc(&file.text)
+        );
+    }
     out
 }
 
@@ -440,6 +486,27 @@ pub fn side_by_side(
     regions: &[Region],
     prompts: Option<(&Turns, &Turns)>,
 ) -> String {
+    let mut legend = String::from(
+        "The whole transcripts, as a terminal shows them (what was typed follows the prompt). \
+         Lines that count as different are highlighted: <span class=\"ref\">the \
+         reference</span> and <span class=\"you\">your program</span>",
+    );
+    if *options != Options::default() {
+        let _ = write!(legend, " ({})", esc(&options.describe()));
+    }
+    paired(expected, actual, options, regions, prompts, legend)
+}
+
+/// Two texts as tables side by side, paired as the comparison pairs
+/// them, under `legend` (HTML, its sentence not yet ended).
+fn paired(
+    expected: &str,
+    actual: &str,
+    options: &Options,
+    regions: &[Region],
+    prompts: Option<(&Turns, &Turns)>,
+    legend: String,
+) -> String {
     let want: Vec<&str> = expected.lines().collect();
     let got: Vec<&str> = actual.lines().collect();
     let prompts = prompts.filter(|_| options.prompts);
@@ -450,14 +517,7 @@ pub fn side_by_side(
         regions,
         prompts,
     );
-    let mut out = String::from(
-        "<p class=\"legend\">The whole transcripts, as a terminal shows them (what was typed \
-         follows the prompt). Lines that count as different are highlighted: \
-         <span class=\"ref\">the reference</span> and <span class=\"you\">your program</span>",
-    );
-    if *options != Options::default() {
-        let _ = write!(out, " ({})", esc(&options.describe()));
-    }
+    let mut out = format!("<p class=\"legend\">{legend}");
     // A prompt at the start of a line of the program's (issue 46): greyed
     // as the lines not compared are.
     let starts: Vec<(usize, usize)> = prompts
@@ -591,10 +651,9 @@ fn diff_table(
     }
     out.push_str("<tbody>\n");
     for row in rows {
-        let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
-        let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
+        let [(left, left_changed), (right, right_changed)] = view::sides(row, want, got);
         out.push_str("<tr>");
-        out.push_str(&diff_cells(left, row.kind, "ref"));
+        out.push_str(&diff_cells(left, row.kind, "ref", left_changed));
         let prompt = row
             .actual
             .and_then(|i| starts.iter().find(|(line, _)| *line == i))
@@ -603,7 +662,7 @@ fn diff_table(
             (Some((n, text)), Some(from)) if text.is_char_boundary(from) => {
                 with_prompt(n, text, from, row.kind)
             }
-            _ => diff_cells(right, row.kind, "you"),
+            _ => diff_cells(right, row.kind, "you", right_changed),
         };
         out.push_str(&cells);
         out.push_str("</tr>\n");
@@ -613,14 +672,23 @@ fn diff_table(
 }
 
 /// A line number and a line of one side; `side` is its class when the
-/// line differs.
-fn diff_cells(line: Option<(usize, &str)>, kind: RowKind, side: &str) -> String {
+/// line differs, and `changed` what changed in it when it is paired
+/// with a line of the other side.
+fn diff_cells(
+    line: Option<(usize, &str)>,
+    kind: RowKind,
+    side: &str,
+    changed: Option<std::ops::Range<usize>>,
+) -> String {
     match (line, kind) {
         (None, _) => "<td class=\"n gap\"></td><td class=\"t gap\"></td>".to_string(),
         (Some((n, text)), RowKind::Differs) => format!(
             "<td class=\"n\">{}</td><td class=\"t {side}\">{}</td>",
             n + 1,
-            marked(text)
+            match changed {
+                Some(span) => marked_change(text, span),
+                None => marked(text),
+            }
         ),
         (Some((n, text)), RowKind::NotCompared) => format!(
             "<td class=\"n\">{}</td><td class=\"t skip\">{}</td>",
@@ -649,6 +717,28 @@ fn with_prompt(n: usize, text: &str, from: usize, kind: RowKind) -> String {
          not compared\">{}</span>{rest}</td>",
         n + 1,
         esc(prompt)
+    )
+}
+
+/// A changed line whose bytes `span` are what changed: those in a
+/// `<mark>`, spaces and tabs in them shown (a leading space too), the
+/// rest as [`marked`] shows a changed line.
+fn marked_change(text: &str, span: std::ops::Range<usize>) -> String {
+    let (Some(before), Some(part), Some(after)) = (
+        text.get(..span.start),
+        text.get(span.clone()),
+        text.get(span.end..),
+    ) else {
+        return marked(text);
+    };
+    if part.is_empty() {
+        return marked(text);
+    }
+    format!(
+        "{}<mark class=\"change\">{}</mark>{}",
+        esc(before).replace('\t', "<span class=\"ws\">␉</span>"),
+        esc(&visible::changed_part(part)),
+        marked(after)
     )
 }
 
@@ -1103,6 +1193,38 @@ mod tests {
         assert!(html.contains("<td class=\"n\">2</td><td class=\"t\">board</td><td class=\"n\">2</td><td class=\"t\">board</td>"));
         assert!(html.contains("<td class=\"t ref\">X wins</td><td class=\"n\">3</td><td class=\"t you\">O wins &lt;script&gt;</td>"), "{html}");
         assert!(!html.contains("<script"));
+        // The output file beside the reference's, under its own legend,
+        // what changed marked; the file the case gave, escaped.
+        assert!(
+            html.contains(
+                "<p class=\"legend\"><strong>after.csv</strong>, compared line by line, exactly:"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<td class=\"t you\"><mark class=\"change\">·</mark>SECRET-public-fail-file &lt;i&gt;</td>"), "{html}");
+        assert!(
+            html.contains(
+                "<strong>before.csv</strong>:</p>\n<pre>SECRET-public-fail-given &lt;u&gt;\n</pre>"
+            ),
+            "{html}"
+        );
+        assert!(
+            !html.contains("SECRET-hidden-fail-given") && !html.contains("SECRET-hidden-fail-file")
+        );
+    }
+
+    #[test]
+    fn no_empty_transcripts_table_when_nothing_was_printed() {
+        let mut class = class();
+        let cases = &mut class.submissions[0].cases;
+        let Some(case) = cases.iter_mut().find(|c| c.name == "public-fail") else {
+            panic!("the test class has a failed public case");
+        };
+        case.expected = Some(String::new());
+        case.actual = Some(String::new());
+        let html = feedback(&class, &class.submissions[0]);
+        assert!(!html.contains("The whole transcripts"), "{html}");
+        assert!(html.contains("<strong>after.csv</strong>"), "{html}");
     }
 
     #[test]
@@ -1277,7 +1399,7 @@ mod tests {
         let exact = Options::default();
         let table = side_by_side("same\nend \n", "same\nend\nmore\n", &exact, &[], None);
         assert!(
-            table.contains("<td class=\"t ref\">end<span class=\"ws\">·</span></td>"),
+            table.contains("<td class=\"t ref\">end<mark class=\"change\">·</mark></td>"),
             "{table}"
         );
         assert!(table.contains("<td class=\"n gap\"></td><td class=\"t gap\"></td><td class=\"n\">3</td><td class=\"t you\">more</td>"), "{table}");
@@ -1316,7 +1438,7 @@ mod tests {
             "spacing the options ignore is not highlighted: {table}"
         );
         assert!(
-            table.contains("<td class=\"t ref\">X wins</td><td class=\"n\">4</td><td class=\"t you\">O wins</td>"),
+            table.contains("<td class=\"t ref\"><mark class=\"change\">X</mark> wins</td><td class=\"n\">4</td><td class=\"t you\"><mark class=\"change\">O</mark> wins</td>"),
             "{table}"
         );
     }
@@ -1359,7 +1481,7 @@ mod tests {
             );
         }
         assert!(
-            table.contains("<td class=\"t ref\">You are 5 feet tall.</td><td class=\"n\">3</td><td class=\"t you\">You are 6 feet tall.</td>"),
+            table.contains("<td class=\"t ref\">You are <mark class=\"change\">5</mark> feet tall.</td><td class=\"n\">3</td><td class=\"t you\">You are <mark class=\"change\">6</mark> feet tall.</td>"),
             "{table}"
         );
         assert!(

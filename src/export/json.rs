@@ -79,13 +79,16 @@ impl Exporter for Json {
     }
 }
 
-/// A student's result as this file holds it: without the transcripts.
+/// A student's result as this file holds it: without the transcripts
+/// and files (their details file has them).
 fn lean(student: &SubmissionResult) -> SubmissionResult {
     let mut lean = student.clone();
     for case in &mut lean.cases {
         case.expected = None;
         case.actual = None;
         case.prompts = None;
+        case.files.clear();
+        case.given.clear();
     }
     if let Some(game) = lean.exploration.as_mut().and_then(|e| e.found.as_mut()) {
         game.expected = None;

@@ -4,8 +4,10 @@
 //! The score; every case with its verdict and points; for each public
 //! case that did not pass, its description, reason and explanation (in a
 //! fenced code block whose fence is longer than any run of backticks in
-//! the text). Hidden cases show their name, verdict and points only:
-//! their reason, explanation and transcripts would reveal their input.
+//! the text), each output file that differs as a table beside the
+//! reference's, and the files the case gave. Hidden cases show their
+//! name, verdict and points only: their reason, explanation, files and
+//! transcripts would reveal their input.
 //! A program that does not compile gets the compiler's messages. Where
 //! the program breaks (its diagnoses) has a section of its own, a hidden
 //! case unnamed (see [`crate::explain::diagnoses`]); it never changes
@@ -21,9 +23,10 @@ use std::path::PathBuf;
 use super::view::{self, rows, Row};
 use super::{Exporter, Sink};
 use crate::case::Visibility;
+use crate::compare::{self, Options, RowKind};
 use crate::explain::diagnoses::{self, Told};
-use crate::results::{ClassResults, Exploration, SubmissionResult};
-use crate::text::points;
+use crate::results::{ClassResults, Exploration, KeptFile, SubmissionResult};
+use crate::text::{points, visible};
 
 /// The folder feedback goes in.
 pub const DIR: &str = "feedback";
@@ -214,7 +217,83 @@ fn explanation(row: &Row<'_>) -> Option<String> {
     if !result.explanation.trim().is_empty() {
         out.push_str(&fenced(&result.explanation));
     }
+    for file in &result.files {
+        out.push_str(&output_file(file, &result.options()));
+    }
+    for file in &result.given {
+        let _ = write!(
+            out,
+            "\nThe case gave your program {}:\n\n{}",
+            inline(&file.name),
+            fenced(&file.text)
+        );
+    }
     Some(out)
+}
+
+/// An output file that differs as a table, the reference's beside the
+/// program's, paired as the comparison pairs them (as the page's table
+/// does), under a sentence that says how it was compared.
+fn output_file(file: &KeptFile, options: &Options) -> String {
+    let options = Options {
+        prompts: false,
+        ..*options
+    };
+    let mut out = format!(
+        "\n{}, compared {}: ✗ marks the lines that count as different, **bold** what \
+         changed in a line.\n\n| | line | the reference's | line | your program's |\n\
+         |---|---:|---|---:|---|\n",
+        inline(&file.name),
+        inline(&options.file_comparison())
+    );
+    let want: Vec<&str> = file.expected.lines().collect();
+    let got: Vec<&str> = file.actual.lines().collect();
+    let rows = compare::side_by_side(
+        file.expected.as_bytes(),
+        file.actual.as_bytes(),
+        &options,
+        &[],
+        None,
+    );
+    for row in rows {
+        let [left, right] = view::sides(&row, &want, &got);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            if row.kind == RowKind::Differs {
+                "✗"
+            } else {
+                ""
+            },
+            cells(left),
+            cells(right)
+        );
+    }
+    out
+}
+
+/// A line's number and text as two cells of a table, what changed in it
+/// (`changed`) in bold, spaces there and at its end shown as `·`.
+fn cells((line, changed): view::Side<'_>) -> String {
+    let Some((n, text)) = line else {
+        return " | ".to_string();
+    };
+    let body = text.trim_end_matches(' ');
+    let trailing = "·".repeat(text.len() - body.len());
+    let parts = changed.and_then(|span| {
+        let part = body.get(span.clone()).filter(|p| !p.is_empty())?;
+        Some((body.get(..span.start)?, part, body.get(span.end..)?))
+    });
+    let shown = match parts {
+        Some((before, part, after)) => format!(
+            "{}**{}**{}",
+            inline(before),
+            inline(&visible::changed_part(part)),
+            inline(after)
+        ),
+        None => inline(body),
+    };
+    format!("{} | {shown}{trailing}", n + 1)
 }
 
 /// `text` in a fenced code block that nothing in it can close: the fence
@@ -274,6 +353,26 @@ mod tests {
         assert!(!md.contains("SECRET-hidden-fail"), "{md}");
         assert!(!md.contains("hidden-fail description"), "{md}");
         assert!(!md.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn a_public_failures_files_are_shown_a_hidden_ones_never() {
+        let md = student(0);
+        // The output file side by side, what changed in a line in bold
+        // (the leading space as `·`), Markdown in it escaped.
+        assert!(
+            md.contains("after.csv, compared line by line, exactly: ✗ marks"),
+            "{md}"
+        );
+        assert!(md.contains("|  | 1 | first | 1 | first |\n"), "{md}");
+        assert!(
+            md.contains("| ✗ | 2 | SECRET-public-fail-file \\<i\\> | 2 | **·**SECRET-public-fail-file \\<i\\> |"),
+            "{md}"
+        );
+        assert!(md.contains("The case gave your program before.csv:\n\n```text\nSECRET-public-fail-given <u>\n```"), "{md}");
+        // A hidden case's given file (and its output files) show nowhere.
+        assert!(!md.contains("SECRET-hidden-fail-given"), "{md}");
+        assert!(!md.contains("SECRET-hidden-fail-file"), "{md}");
     }
 
     #[test]

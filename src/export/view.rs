@@ -175,8 +175,37 @@ pub fn reason(result: &CaseResult) -> Option<String> {
         return None;
     }
     let sentence = crate::text::capitalized(reason);
-    let opening = result.explanation.trim_start();
+    // The explanation opens with the reason, after the command line the
+    // case ran when it gives arguments.
+    let opening = result
+        .explanation
+        .lines()
+        .map(str::trim_start)
+        .find(|line| !line.is_empty() && !line.starts_with("Run as:"))
+        .unwrap_or_default();
     (!opening.starts_with(&sentence)).then(|| printable(&sentence).into_owned())
+}
+
+/// One side of a row of two texts side by side: its line number (from
+/// 0) and text, and, where the row pairs two lines as changed, the bytes
+/// of it that changed.
+pub type Side<'a> = (Option<(usize, &'a str)>, Option<std::ops::Range<usize>>);
+
+/// The two sides of `row` ([`crate::compare::side_by_side`]'s) of the
+/// texts whose lines are `want` and `got`, as the page and the Markdown
+/// show them.
+pub fn sides<'a>(row: &crate::compare::Row, want: &[&'a str], got: &[&'a str]) -> [Side<'a>; 2] {
+    let left = row.expected.and_then(|i| want.get(i).map(|t| (i, *t)));
+    let right = row.actual.and_then(|i| got.get(i).map(|t| (i, *t)));
+    // Two lines paired as changed: what changed inside them is marked.
+    let spans = match (left, right, row.kind) {
+        (Some((_, a)), Some((_, b)), crate::compare::RowKind::Differs) => {
+            crate::text::visible::changed_spans(a, b)
+        }
+        _ => None,
+    };
+    let (a, b) = spans.map_or((None, None), |(a, b)| (Some(a), Some(b)));
+    [(left, a), (right, b)]
 }
 
 /// A submission's status in a word, as files spell it.
@@ -338,6 +367,23 @@ pub(crate) mod tests {
             parts: Vec::new(),
             exit_status: None,
             reference_exit_status: None,
+            files: if failed {
+                vec![crate::results::KeptFile {
+                    name: "after.csv".into(),
+                    expected: format!("first\nSECRET-{name}-file <i>\n"),
+                    actual: format!("first\n SECRET-{name}-file <i>\n"),
+                }]
+            } else {
+                Vec::new()
+            },
+            given: if failed {
+                vec![crate::results::GivenFile {
+                    name: "before.csv".into(),
+                    text: format!("SECRET-{name}-given <u>\n"),
+                }]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -348,6 +394,12 @@ pub(crate) mod tests {
         result.explanation =
             "  drop_piece(board, 4, 1) returned 2; the reference returns 3.\n".into();
         assert_eq!(reason(&result), None, "code keeps its lower case");
+        result.explanation = format!("  Run as: $ ./p x\n{}", result.explanation);
+        assert_eq!(
+            reason(&result),
+            None,
+            "said once after the command line too"
+        );
         result.explanation = "  The board differs.\n".into();
         assert_eq!(
             reason(&result).as_deref(),

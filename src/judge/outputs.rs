@@ -135,6 +135,33 @@ pub fn binary_difference(name: &str, want: &[u8], got: &[u8]) -> Option<String> 
     })
 }
 
+/// The reference's version of output file `name`, if it wrote one.
+pub fn reference_file<'a>(expected: &'a ReferenceRun, name: &str) -> Option<&'a [u8]> {
+    expected
+        .files
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, bytes)| bytes.as_slice())
+}
+
+/// The reference's and the program's versions of `file`, when it is a
+/// text file the program wrote that is not as the reference's under the
+/// case's comparison (under `mode: ending` a file only has to be
+/// written, so none differs).
+pub fn text_difference<'a>(
+    case: &Case,
+    expected: &'a ReferenceRun,
+    file: &'a LeftFile,
+) -> Option<(&'a [u8], &'a [u8])> {
+    if file.binary || case.mode == Mode::Ending {
+        return None;
+    }
+    let got = file.bytes()?;
+    let want = reference_file(expected, &file.name)?;
+    let same = compare::same_output(want, got, &text_options(case), &[]);
+    (!same).then_some((want, got))
+}
+
 /// What is wrong with the first file of `files` that is not as the
 /// reference's, in words ("your program's after.csv differs from the
 /// reference's"); `None` when all are right. Under `mode: ending` a
@@ -148,11 +175,7 @@ pub fn fault(case: &Case, expected: &ReferenceRun, files: &[LeftFile]) -> Option
             return None;
         }
         let got = file.bytes().unwrap_or_default();
-        let want = expected
-            .files
-            .iter()
-            .find(|(name, _)| *name == file.name)
-            .map(|(_, bytes)| bytes.as_slice())?;
+        let want = reference_file(expected, &file.name)?;
         let name = &file.name;
         if file.binary {
             binary_difference(name, want, got).map(|d| format!("your program's {d}"))

@@ -5,16 +5,17 @@
 use std::fmt::Write;
 
 /// `bytes` as text that is safe to print: control characters, escape
-/// sequences and invalid UTF-8 become `\x1b`-style escapes. Tabs stay.
+/// sequences and invalid UTF-8 become `\x1b`-style escapes, but a
+/// carriage return is `␍`, as [`marked`] writes it, so that it reads the
+/// same everywhere (a sentence, a diff's context line, a changed line, a
+/// page). Tabs stay.
 pub fn safe(bytes: &[u8]) -> String {
     render(bytes, false, false)
 }
 
-/// Like [`safe`], but a carriage return is `␍`, as [`marked`] writes
-/// it: how a transcript shows a line that is not marked, so that a
-/// carriage return reads the same on every line of a report.
+/// How a transcript shows a line that is not marked: as [`safe`].
 pub fn transcript(bytes: &[u8]) -> String {
-    render_marks(bytes, Marks::CarriageReturns, false)
+    safe(bytes)
 }
 
 /// Like [`safe`], and also shows invisible characters: tabs as `␉`,
@@ -36,9 +37,8 @@ pub enum Show {
     Marked,
     /// Invisible characters marked, the line going on after it.
     MarkedInside,
-    /// A line of context in a diff: as [`safe`], but a carriage return
-    /// is `␍` as on the changed lines around it (one notation for it in
-    /// a diff, never `\x0d` on one line and `␍` on the next).
+    /// A line of context in a diff: as [`safe`] (a carriage return is
+    /// `␍` there as on the changed lines around it).
     Context,
 }
 
@@ -48,7 +48,7 @@ impl Show {
             Show::Safe => render(bytes, false, false),
             Show::Marked => render(bytes, true, true),
             Show::MarkedInside => render(bytes, true, false),
-            Show::Context => transcript(bytes),
+            Show::Context => safe(bytes),
         }
     }
 
@@ -59,6 +59,52 @@ impl Show {
             other => other,
         }
     }
+}
+
+/// Where two lines paired as changed differ: in each, the range between
+/// what both start with and what both end with (on character
+/// boundaries), so that a page can mark only what changed (` Hannah`
+/// against `Hannah`: the space). `None` when what they share is less
+/// than what changed: two different lines, where a mark would only
+/// cover most of each.
+pub fn changed_spans(a: &str, b: &str) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    let start: usize = a
+        .chars()
+        .zip(b.chars())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let (a_rest, b_rest) = (&a[start..], &b[start..]);
+    let end: usize = a_rest
+        .chars()
+        .rev()
+        .zip(b_rest.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let (a_span, b_span) = (start..a.len() - end, start..b.len() - end);
+    let changed = a_span.len().max(b_span.len());
+    (start + end > changed).then_some((a_span, b_span))
+}
+
+/// A changed part of a line as shown inside a mark: the spaces at its
+/// edges as `·` and tabs as `␉`, as [`marked`] shows them at a line's
+/// end, so that a space added or lost (a leading one too) can be seen;
+/// spaces between other changed characters stay spaces (`O . .`).
+pub fn changed_part(text: &str) -> String {
+    let body = text.trim_matches(' ');
+    let lead = text.len() - text.trim_start_matches(' ').len();
+    let trail = if body.is_empty() {
+        0
+    } else {
+        text.len() - text.trim_end_matches(' ').len()
+    };
+    format!(
+        "{}{}{}",
+        "·".repeat(lead),
+        body.replace('\t', "␉"),
+        "·".repeat(trail)
+    )
 }
 
 /// The most characters of one line of a program's output that reports
@@ -187,21 +233,9 @@ fn fit(bytes: &[u8], start: usize, end: usize, show: Show, keep: Keep) -> (usize
     (start, end)
 }
 
-/// Which invisible characters a rendering marks.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Marks {
-    None,
-    CarriageReturns,
-    All,
-}
-
+/// `bytes` escaped, and with `mark` its invisible characters marked
+/// (the spaces at its end too when `at_line_end`).
 fn render(bytes: &[u8], mark: bool, at_line_end: bool) -> String {
-    let marks = if mark { Marks::All } else { Marks::None };
-    render_marks(bytes, marks, at_line_end)
-}
-
-fn render_marks(bytes: &[u8], marks: Marks, at_line_end: bool) -> String {
-    let mark = marks == Marks::All;
     let trailing_from = if mark && at_line_end {
         bytes.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)
     } else {
@@ -212,7 +246,7 @@ fn render_marks(bytes: &[u8], marks: Marks, at_line_end: bool) -> String {
     while !rest.is_empty() {
         match std::str::from_utf8(rest) {
             Ok(text) => {
-                push_text(&mut out, text, marks);
+                push_text(&mut out, text, mark);
                 rest = &[];
             }
             Err(e) => {
@@ -221,7 +255,7 @@ fn render_marks(bytes: &[u8], marks: Marks, at_line_end: bool) -> String {
                 push_text(
                     &mut out,
                     std::str::from_utf8(good).unwrap_or_default(),
-                    marks,
+                    mark,
                 );
                 let skip = e.error_len().unwrap_or(bad.len()).max(1);
                 for b in &bad[..skip] {
@@ -237,13 +271,13 @@ fn render_marks(bytes: &[u8], marks: Marks, at_line_end: bool) -> String {
     out
 }
 
-fn push_text(out: &mut String, text: &str, marks: Marks) {
-    let mark = marks == Marks::All;
+fn push_text(out: &mut String, text: &str, mark: bool) {
     for c in text.chars() {
         match c {
             '\t' if mark => out.push('␉'),
             '\t' => out.push('\t'),
-            '\r' if marks != Marks::None => out.push('␍'),
+            // One notation for a carriage return, marked or not.
+            '\r' => out.push('␍'),
             '\u{a0}' if mark => out.push('⍽'),
             c if c.is_control() => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
@@ -264,6 +298,7 @@ mod tests {
         assert_eq!(safe("é\u{9b}".as_bytes()), "é\\x9b");
         assert_eq!(safe(b"a\tb"), "a\tb");
         assert_eq!(safe(b"\0"), "\\x00");
+        assert_eq!(safe(b"a\r"), "a␍", "as marked lines write it");
     }
 
     #[test]
@@ -309,6 +344,24 @@ mod tests {
         assert_eq!(thousands(1_048_012), "1,048,012");
         assert_eq!(thousands(999), "999");
         assert_eq!(bytes_count(1), "1 byte");
+    }
+
+    #[test]
+    fn only_what_changed_inside_a_line_is_marked() {
+        let (want, got) = changed_spans("Hannah,Abbott", " Hannah,Abbott").unwrap();
+        assert_eq!((want, got.clone()), (0..0, 0..1));
+        assert_eq!(changed_part(&" Hannah,Abbott"[got]), "·");
+        // The common end is not counted twice where the lines overlap.
+        assert_eq!(changed_spans("aa", "aaa"), Some((2..2, 2..3)));
+        assert_eq!(changed_spans("X wins", "O wins"), Some((0..1, 0..1)));
+        assert_eq!(changed_spans("wins: né", "wins: nè"), Some((7..9, 7..9)));
+        assert_eq!(changed_spans("same", "same"), Some((4..4, 4..4)));
+        // Lines that share little are different lines, not marked.
+        assert_eq!(changed_spans("For each move", "F . . . ."), None);
+        assert_eq!(changed_spans("", "x"), None);
+        assert_eq!(changed_part("a\tb c"), "a␉b c");
+        assert_eq!(changed_part(" X  "), "·X··");
+        assert_eq!(changed_part("  "), "··");
     }
 
     #[test]

@@ -14,4 +14,4 @@ mod terminal;
 
 pub use events::{within_lines, Event, Transcript};
 pub use excerpt::{excerpt, Excerpt, Focus};
-pub use terminal::{lines, printable, TermLine, WAITING};
+pub use terminal::{lines, of_output, printable, TermLine, WAITING};

@@ -39,6 +39,14 @@ impl TermLine {
     }
 }
 
+/// The lines of a file (or any output nothing was typed into) as a
+/// terminal shows them: how reports show output files.
+pub fn of_output(bytes: &[u8]) -> Vec<TermLine> {
+    let mut transcript = Transcript::new();
+    transcript.push_output(bytes);
+    lines(&transcript, false)
+}
+
 /// The terminal lines of a transcript; `waiting` marks the end when the
 /// program was left waiting for input.
 pub fn lines(transcript: &Transcript, waiting: bool) -> Vec<TermLine> {
