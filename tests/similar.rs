@@ -13,7 +13,7 @@ use referee::similar::{self, tokens::Language, Program, Report, Source, Sources}
 
 #[path = "similar/disguises.rs"]
 mod disguises;
-use disguises::{disguises, rename};
+use disguises::{disguises, rename, INDEPENDENT};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -22,23 +22,6 @@ fn root() -> PathBuf {
 fn read(path: &str) -> String {
     fs::read_to_string(root().join(path)).unwrap()
 }
-
-/// Programs written apart from each other (and from the two originals
-/// the disguises start from), in four languages.
-const INDEPENDENT: [&str; 12] = [
-    "tests/fixtures/pentago/correct.c",
-    "tests/fixtures/connect4/correct.c",
-    "examples/temperature/solution.c",
-    "tests/fixtures/caesar/caesar.c",
-    "tests/fixtures/temperature/wc.c",
-    "tests/fixtures/temperature/support.c",
-    "tests/fixtures/languages/pentago.cpp",
-    "tests/fixtures/java/Solution.java",
-    "tests/fixtures/connect4-bomb/correct.py",
-    "tests/fixtures/caesar/caesar.py",
-    "tests/fixtures/fuel/fuel.py",
-    "tests/fixtures/scores/rank.py",
-];
 
 fn program(id: &str, name: &str, text: String) -> Program {
     Program {
@@ -161,6 +144,18 @@ fn referee(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
     )
 }
 
+/// `referee similar FLAG FOLDER --out OUT CLASS`.
+fn similar_with(flag: &str, folder: &Path, out: &Path, class: &Path) -> (i32, String, String) {
+    referee(&[
+        "similar".as_ref(),
+        flag.as_ref(),
+        folder.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        class.as_os_str(),
+    ])
+}
+
 fn similar_json(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&fs::read(out.join("similarity.json")).unwrap()).unwrap()
 }
@@ -245,14 +240,7 @@ fn starter_code_the_whole_class_was_given_makes_no_pair_similar() {
     )
     .unwrap();
     let out = dir.path().join("refused");
-    let (code, stdout, stderr) = referee(&[
-        "similar".as_ref(),
-        "--cases".as_ref(),
-        suite.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        class.as_os_str(),
-    ]);
+    let (code, stdout, stderr) = similar_with("--cases", &suite, &out, &class);
     assert_ne!(code, 0, "{stdout}{stderr}");
     assert!(
         stderr.contains("suite.yaml:2") && stderr.contains("starter file `handout/missing.c`"),
@@ -392,14 +380,7 @@ fn pairs_list_the_failures_they_share_in_a_graded_class() {
     }
     // Graded into one folder and compared into another: --results.
     let apart = dir.path().join("apart");
-    let (code, stdout, stderr) = referee(&[
-        "similar".as_ref(),
-        "--results".as_ref(),
-        out.as_os_str(),
-        "--out".as_ref(),
-        apart.as_os_str(),
-        class.as_os_str(),
-    ]);
+    let (code, stdout, stderr) = similar_with("--results", &out, &apart, &class);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let report_apart = similar_json(&apart);
     assert_eq!(report_apart["pairs"], report["pairs"]);
@@ -493,14 +474,7 @@ fn a_suites_own_language_is_compared_as_text() {
         fs::write(class.join(student).join("game.js"), text).unwrap();
     }
     let out = dir.path().join("out");
-    let (code, stdout, stderr) = referee(&[
-        "similar".as_ref(),
-        "--cases".as_ref(),
-        suite.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        class.as_os_str(),
-    ]);
+    let (code, stdout, stderr) = similar_with("--cases", &suite, &out, &class);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let report = similar_json(&out);
     assert!(json_score(&report, "alice", "bob") >= 0.9, "{report}");

@@ -1256,6 +1256,16 @@ fn syntax_in_words(raw: &str, at: Option<char>) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    /// What `suite` says of its case file `name`, or nothing.
+    fn problem_in(suite: &Suite, name: &str) -> String {
+        suite
+            .problems
+            .iter()
+            .find(|p| p.file.ends_with(name))
+            .map(|p| p.to_string())
+            .unwrap_or_default()
+    }
+
     fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for (name, text) in files {
@@ -1456,14 +1466,7 @@ mod tests {
                 ("together", Together, true, false),
             ]
         );
-        let problem = |name: &str| {
-            suite
-                .problems
-                .iter()
-                .find(|p| p.file.ends_with(name))
-                .map(|p| p.to_string())
-                .unwrap_or_default()
-        };
+        let problem = |name: &str| problem_in(&suite, name);
         let bad = problem("bad.yaml");
         assert!(
             bad.contains(":3:") && bad.contains("unknown variant `separate`"),
@@ -1532,14 +1535,7 @@ mod tests {
             .map(|c| (c.name.as_str(), c.play_points(), c.ending_points))
             .collect();
         assert_eq!(split, [("files", 1.0, 1.0), ("text", 1.5, 0.5)]);
-        let problem = |name: &str| {
-            suite
-                .problems
-                .iter()
-                .find(|p| p.file.ends_with(name))
-                .map(|p| p.to_string())
-                .unwrap_or_default()
-        };
+        let problem = |name: &str| problem_in(&suite, name);
         assert!(
             problem("ending.yaml").contains("ending_points means nothing with `mode: ending`"),
             "{}",
@@ -1591,14 +1587,7 @@ mod tests {
         );
         assert_eq!(locked.absent, ["out.csv"]);
         assert_eq!(suite.cases.len(), 1, "{:?}", suite.problems);
-        let problem = |name: &str| {
-            suite
-                .problems
-                .iter()
-                .find(|p| p.file.ends_with(name))
-                .map(|p| p.to_string())
-                .unwrap_or_default()
-        };
+        let problem = |name: &str| problem_in(&suite, name);
         for (name, says) in [
             ("b-number.yaml", "write it in quotes"),
             ("c-setuid.yaml", "no set-user-ID or sticky bits"),
@@ -1730,14 +1719,7 @@ mod tests {
             settings,
             [(Mode::Ending, Same), (Mode::Text, Same), (Mode::Text, Any)]
         );
-        let problem = |name: &str| {
-            suite
-                .problems
-                .iter()
-                .find(|p| p.file.ends_with(name))
-                .map(|p| p.to_string())
-                .unwrap_or_default()
-        };
+        let problem = |name: &str| problem_in(&suite, name);
         assert!(
             problem("points.yaml").contains("all the case's points are for how the run ends"),
             "{}",

@@ -2,6 +2,23 @@
 //! keeps what it does: shared by tests/similar.rs (each still ranks the
 //! copy first) and benches/similar.rs (the same, beside a peer).
 
+/// Programs written apart from each other (and from the two originals
+/// the disguises start from), in four languages: the C ones first.
+pub const INDEPENDENT: [&str; 12] = [
+    "tests/fixtures/pentago/correct.c",
+    "tests/fixtures/connect4/correct.c",
+    "examples/temperature/solution.c",
+    "tests/fixtures/caesar/caesar.c",
+    "tests/fixtures/temperature/wc.c",
+    "tests/fixtures/temperature/support.c",
+    "tests/fixtures/languages/pentago.cpp",
+    "tests/fixtures/java/Solution.java",
+    "tests/fixtures/connect4-bomb/correct.py",
+    "tests/fixtures/caesar/caesar.py",
+    "tests/fixtures/fuel/fuel.py",
+    "tests/fixtures/scores/rank.py",
+];
+
 const C_WORDS: &[&str] = &[
     "int", "char", "void", "return", "if", "else", "for", "while", "do", "break", "continue",
     "include", "define", "static", "const", "sizeof", "double", "float", "long", "unsigned",
