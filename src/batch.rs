@@ -523,14 +523,42 @@ fn kept_files(prepared: &Prepared<'_>, outcome: &CaseOutcome) -> (Vec<KeptFile>,
         .files
         .iter()
         .filter_map(|file| {
-            let (want, got) =
-                crate::judge::outputs::text_difference(prepared.case, reference, file)?;
-            let (kept, left) = results::kept_file(&file.name, want, got, &options);
+            let (kept, left) = match missing_file(prepared.case, reference, file) {
+                Some(want) => {
+                    let (kept, left) = results::kept_file(&file.name, want, b"", &options);
+                    (
+                        KeptFile {
+                            missing: true,
+                            ..kept
+                        },
+                        left,
+                    )
+                }
+                None => {
+                    let (want, got) =
+                        crate::judge::outputs::text_difference(prepared.case, reference, file)?;
+                    results::kept_file(&file.name, want, got, &options)
+                }
+            };
             not_shown += left;
             Some(kept)
         })
         .collect();
     (files, not_shown)
+}
+
+/// The reference's version of a text output file the program did not
+/// leave as a plain file, so that the student sees what was expected of
+/// it; `None` for a file it left, or one only `mode: ending` asks for.
+fn missing_file<'a>(
+    case: &crate::case::Case,
+    reference: &'a crate::expected::ReferenceRun,
+    file: &crate::judge::outputs::LeftFile,
+) -> Option<&'a [u8]> {
+    if file.binary || case.mode == crate::case::Mode::Ending || file.bytes().is_some() {
+        return None;
+    }
+    crate::judge::outputs::reference_file(reference, &file.name)
 }
 
 /// The files a public case gave the program, their starts kept for its

@@ -395,8 +395,12 @@ pub struct KeptFile {
     pub name: String,
     /// The reference's, cut to size as a transcript is.
     pub expected: String,
-    /// The program's, cut to size.
+    /// The program's, cut to size (empty when missing).
     pub actual: String,
+    /// True when the program left no plain file by that name (nothing,
+    /// a link, a folder, one too large): the reference's is shown alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missing: bool,
 }
 
 /// A file a case gave the program, as reports keep it.
@@ -709,6 +713,7 @@ pub fn kept_file(
         name: name.to_string(),
         expected: kept.expected,
         actual: kept.actual,
+        missing: false,
     };
     (file, kept.not_shown)
 }
@@ -966,6 +971,7 @@ mod tests {
             name: "out.txt".into(),
             expected: "e".repeat(STUDENT_TRANSCRIPTS),
             actual: String::new(),
+            missing: true,
         }];
         within_budget(&mut cases);
         assert!(cases[0].actual.is_some() && cases[1].files.is_empty());

@@ -1577,3 +1577,54 @@ fn a_hidden_cases_given_file_reaches_no_students_report() {
         .contains("zelda-secret,5"));
     assert!(secret.get("given").is_none(), "{secret}");
 }
+
+/// A program that writes no output file at all still sees the file it
+/// was asked for: the reference's, beside nothing, on its page and in
+/// its Markdown, and kept as `missing` in its details.
+#[test]
+fn a_file_never_written_is_shown_as_the_reference_wrote_it() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let class = w.join("class");
+    let right = fs::read_to_string(fixture("scourgify-class/right.py")).unwrap();
+    write_all(
+        &class,
+        &[("nothing.py", "print('done')\n"), ("right.py", &right)],
+    );
+    let results = grade(w, &fixture("scourgify"), &class);
+    let case = case_of(&results, "nothing", "cleans");
+    assert_eq!(case["verdict"], "wrong-output", "{case}");
+    let said = case["explanation"].as_str().unwrap();
+    assert_eq!(
+        said.matches("did not write after.csv").count(),
+        1,
+        "said once: {said}"
+    );
+    let details = read_json(&w.join("out/details/nothing.json"));
+    let kept = details["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "cleans")
+        .map(|c| c["files"][0].clone())
+        .unwrap();
+    assert_eq!(kept["name"], "after.csv", "{details}");
+    assert_eq!(kept["missing"], true, "{details}");
+    assert_eq!(kept["actual"], "", "{details}");
+    assert!(
+        kept["expected"]
+            .as_str()
+            .unwrap()
+            .starts_with("first,last,house\nHannah,Abbott,Hufflepuff\n"),
+        "{details}"
+    );
+    let page = fs::read_to_string(w.join("out/feedback/nothing.html")).unwrap();
+    assert!(page.contains("your program left no such file"), "{page}");
+    assert!(page.contains("Hannah,Abbott,Hufflepuff"), "{page}");
+    let markdown = fs::read_to_string(w.join("out/feedback/nothing.md")).unwrap();
+    assert!(
+        markdown.contains("after.csv: your program left no such file"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("Hannah,Abbott,Hufflepuff"), "{markdown}");
+}

@@ -376,14 +376,11 @@ fn output_files(
     for file in &outcome.files {
         let name = visible::safe(file.name.as_bytes());
         if let Some(refusal) = file.refusal() {
-            let _ = writeln!(
-                text,
-                "  {}",
-                style.strong(&format!(
-                    "Your program {}.",
-                    visible::safe(refusal.as_bytes())
-                ))
-            );
+            let sentence = format!("Your program {}.", visible::safe(refusal.as_bytes()));
+            // Not again where the reason opens the explanation with it.
+            if !text.contains(&sentence) {
+                let _ = writeln!(text, "  {}", style.strong(&sentence));
+            }
             return false;
         }
         if case.mode == Mode::Ending {

@@ -417,6 +417,14 @@ fn output_file(file: &KeptFile, options: &Options) -> String {
         prompts: false,
         ..*options
     };
+    if file.missing {
+        let legend = format!(
+            "<strong>{}</strong>: your program left no such file (see above); \
+             <span class=\"ref\">the reference&#39;s</span> is on the left",
+            esc(&file.name)
+        );
+        return paired(&file.expected, "", &options, &[], None, legend);
+    }
     let legend = format!(
         "<strong>{}</strong>, compared {}: <span class=\"ref\">the reference&#39;s</span> and \
          <span class=\"you\">your program&#39;s</span>, the lines that count as different \

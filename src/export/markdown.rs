@@ -239,12 +239,22 @@ fn output_file(file: &KeptFile, options: &Options) -> String {
         prompts: false,
         ..*options
     };
+    let heading = if file.missing {
+        format!(
+            "{}: your program left no such file; the reference's is on the left.",
+            inline(&file.name)
+        )
+    } else {
+        format!(
+            "{}, compared {}: ✗ marks the lines that count as different, **bold** what \
+             changed in a line.",
+            inline(&file.name),
+            inline(&options.file_comparison())
+        )
+    };
     let mut out = format!(
-        "\n{}, compared {}: ✗ marks the lines that count as different, **bold** what \
-         changed in a line.\n\n| | line | the reference's | line | your program's |\n\
-         |---|---:|---|---:|---|\n",
-        inline(&file.name),
-        inline(&options.file_comparison())
+        "\n{heading}\n\n| | line | the reference's | line | your program's |\n\
+         |---|---:|---|---:|---|\n"
     );
     let want: Vec<&str> = file.expected.lines().collect();
     let got: Vec<&str> = file.actual.lines().collect();

@@ -372,6 +372,7 @@ pub(crate) mod tests {
                     name: "after.csv".into(),
                     expected: format!("first\nSECRET-{name}-file <i>\n"),
                     actual: format!("first\n SECRET-{name}-file <i>\n"),
+                    missing: false,
                 }]
             } else {
                 Vec::new()
