@@ -278,7 +278,7 @@ fn a_bad_compiler_key_is_said_with_its_file_and_line() {
 #[test]
 #[ignore = "needs clang-19: cargo test --test compiler -- --ignored (see the README; .ci/run installs it)"]
 fn without_a_control_group_a_build_by_clang_holds_itself() {
-    use common::attack::{is_root, open_to_all, referee_as, As};
+    use common::attack::{is_root, out_for_anyone, referee_as, As};
     assert!(
         is_root(),
         "this test switches to an ordinary user: run it as root"
@@ -287,11 +287,7 @@ fn without_a_control_group_a_build_by_clang_holds_itself() {
     let w = work.path();
     let suite = lab(w, "clang", CLANG_SUITE);
     let class = class(w);
-    let out = w.join("out");
-    fs::create_dir_all(&out).unwrap();
-    open_to_all(w);
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&out, fs::Permissions::from_mode(0o777)).unwrap();
+    let out = out_for_anyone(w, "out");
     let args = [
         "grade",
         "--cases",

@@ -1241,7 +1241,7 @@ fn reader_class(w: &Path) -> PathBuf {
 /// the same both ways.
 #[test]
 fn a_case_can_give_a_file_that_cannot_be_read_or_none_at_all() {
-    use common::attack::{is_root, open_to_all, referee_as, As};
+    use common::attack::{is_root, out_for_anyone, referee_as, As};
     assert!(
         is_root(),
         "this test switches to an ordinary user: run it as root"
@@ -1252,11 +1252,7 @@ fn a_case_can_give_a_file_that_cannot_be_read_or_none_at_all() {
     let class = reader_class(w);
     let mut seen = Vec::new();
     for who in [As::Me, As::Ordinary] {
-        let out = w.join(format!("out-{}", seen.len()));
-        fs::create_dir_all(&out).unwrap();
-        open_to_all(w);
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&out, fs::Permissions::from_mode(0o777)).unwrap();
+        let out = out_for_anyone(w, &format!("out-{}", seen.len()));
         let args = [
             "grade",
             "--cases",

@@ -317,6 +317,18 @@ pub fn holding(dir: &Path, canary: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// A folder `name` in `work` that any user may write reports into, with
+/// `work` and everything in it opened to every user ([`open_to_all`]):
+/// where referee run as an ordinary user grades.
+pub fn out_for_anyone(work: &Path, name: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let out = work.join(name);
+    fs::create_dir_all(&out).unwrap();
+    open_to_all(work);
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o777)).unwrap();
+    out
+}
+
 /// Opens `dir` and everything in it to every user, as a class folder
 /// checked out or unzipped usually is: the sandbox, not file
 /// permissions, must keep secrets.
