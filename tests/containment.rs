@@ -847,3 +847,49 @@ fn shared_memory_does_not_outlive_its_run() {
     let found = batch.printed("reads-shared-memory");
     assert!(found.contains(&"NONE".to_string()), "{found:?}");
 }
+
+/// A referee as PID 1 of its own namespace sees other process numbers
+/// than a referee beside it. It must not take the other's groups for
+/// those of a referee that is gone: removing one between its making and
+/// the keeper's moving in left that referee without memory limits (the
+/// failure CI saw while the PID 1 tests ran beside `doctor`).
+#[test]
+fn a_referee_as_pid_1_leaves_the_groups_of_referees_beside_it() {
+    assert!(is_root(), "run the containment tests as root");
+    // A group named as a referee of this namespace would name its own:
+    // this test process is alive here, and nowhere inside the other.
+    let pids = own_v1_group("pids").expect("the pids hierarchy (version 1) is mounted here");
+    let beside = pids.join(format!("referee-{}", std::process::id()));
+    fs::create_dir_all(&beside).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let doctor = referee_as(As::Pid1, work.path(), &["doctor"], &[], None);
+    let kept = beside.is_dir();
+    let _ = fs::remove_dir(&beside);
+    assert!(doctor.status.success(), "{}", stderr(&doctor));
+    assert!(
+        stdout(&doctor).contains("limited for the run as a whole"),
+        "the referee as PID 1 has memory limits of its own:\n{}",
+        stdout(&doctor)
+    );
+    assert!(kept, "the referee as PID 1 removed {}", beside.display());
+}
+
+/// This process's group folder in the version 1 hierarchy of `controller`.
+fn own_v1_group(controller: &str) -> Option<PathBuf> {
+    let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| {
+        let mut f = l.splitn(3, ':');
+        let (_, names, path) = (f.next()?, f.next()?, f.next()?);
+        names.split(',').any(|n| n == controller).then_some(path)
+    })?;
+    let mounts = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let (root, point) = mounts.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        let mut r = right.split_whitespace();
+        (r.next()? == "cgroup" && r.nth(1)?.split(',').any(|o| o == controller)).then_some(())?;
+        let mut f = left.split_whitespace();
+        Some((f.nth(3)?.to_string(), f.next()?.to_string()))
+    })?;
+    let relative = path.strip_prefix(root.as_str()).unwrap_or(path);
+    Some(PathBuf::from(point).join(relative.trim_start_matches('/')))
+}

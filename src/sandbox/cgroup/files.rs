@@ -281,20 +281,79 @@ pub fn remove_tree(dir: &Path) {
     let _ = fs::remove_dir(dir);
 }
 
-/// The `referee-<pid>` groups in `dir` of referee processes that are gone.
+/// Where this referee sees processes from: its PID namespace, and whether
+/// `/proc` shows that namespace's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Here {
+    /// The inode of `/proc/self/ns/pid`.
+    namespace: u64,
+    /// Whether `/proc/self` is this process's own number, so that
+    /// `/proc/<pid>` answers for this namespace.
+    proc_is_ours: bool,
+}
+
+/// The inode of the machine's first PID namespace (the kernel's
+/// `PROC_PID_INIT_INO`): the one every process not in a container or an
+/// `unshare --pid` is in.
+const INITIAL_PID_NAMESPACE: u64 = 0xEFFF_FFFC;
+
+impl Here {
+    /// Read from `/proc/self`.
+    pub fn now() -> Here {
+        use std::os::unix::fs::MetadataExt;
+        let namespace = fs::metadata("/proc/self/ns/pid").map_or(0, |m| m.ino());
+        let proc_is_ours = fs::read_link("/proc/self")
+            .is_ok_and(|p| p.to_str() == Some(&std::process::id().to_string()));
+        Here {
+            namespace,
+            proc_is_ours,
+        }
+    }
+
+    /// The name of this referee's groups: `referee-<pid>`, and the PID
+    /// namespace after it when that is not the machine's first, since
+    /// numbers repeat from one namespace to the next.
+    pub fn group_name(&self, pid: u32) -> String {
+        if self.namespace == INITIAL_PID_NAMESPACE {
+            format!("referee-{pid}")
+        } else {
+            format!("referee-{pid}-ns{}", self.namespace)
+        }
+    }
+
+    /// Whether the group `name` was left by a referee that is gone. Only a
+    /// referee of this namespace can tell: another namespace's process
+    /// numbers mean nothing here, and removing a living referee's group
+    /// between making it and moving its keeper in fails that referee.
+    fn is_stale(&self, name: &str, alive: impl Fn(u32) -> bool) -> bool {
+        let Some(rest) = name.strip_prefix("referee-") else {
+            return false;
+        };
+        let (pid, namespace) = match rest.split_once("-ns") {
+            Some((pid, ns)) => (pid, ns.parse::<u64>().ok()),
+            None => (rest, Some(INITIAL_PID_NAMESPACE)),
+        };
+        let (Ok(pid), Some(namespace)) = (pid.parse::<u32>(), namespace) else {
+            return false;
+        };
+        self.proc_is_ours && namespace == self.namespace && !alive(pid)
+    }
+}
+
+/// The groups in `dir` of referee processes of this PID namespace that
+/// are gone.
 pub fn stale_groups(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
+    let here = Here::now();
     entries
         .flatten()
         .filter(|entry| {
             entry
                 .file_name()
                 .to_str()
-                .and_then(|n| n.strip_prefix("referee-"))
-                .and_then(|p| p.parse::<u32>().ok())
-                .is_some_and(|pid| !alive(pid))
+                .is_some_and(|name| here.is_stale(name, alive))
         })
         .map(|entry| entry.path())
         .collect()
@@ -317,6 +376,44 @@ pub fn field(text: &str, name: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_gone_referee_of_this_pid_namespace_is_stale() {
+        let first = Here {
+            namespace: INITIAL_PID_NAMESPACE,
+            proc_is_ours: true,
+        };
+        let inner = Here {
+            namespace: 4026532100,
+            proc_is_ours: true,
+        };
+        let gone = |_| false;
+        assert_eq!(first.group_name(42), "referee-42");
+        assert_eq!(inner.group_name(1), "referee-1-ns4026532100");
+        assert!(first.is_stale("referee-42", gone));
+        assert!(!first.is_stale("referee-42", |_| true));
+        // A referee as PID 1 of its own namespace sees other numbers: it
+        // leaves the first namespace's groups, and they leave its.
+        assert!(!inner.is_stale("referee-42", gone));
+        assert!(!first.is_stale("referee-1-ns4026532100", gone));
+        assert!(inner.is_stale("referee-1-ns4026532100", gone));
+        assert!(!inner.is_stale("referee-1-ns4026532101", gone));
+        // A /proc of another namespace cannot say who is alive.
+        let blind = Here {
+            proc_is_ours: false,
+            ..first
+        };
+        assert!(!blind.is_stale("referee-42", gone));
+        for other in [
+            "referee-",
+            "referee-x",
+            "referee-1-nsx",
+            "slot0",
+            "referee-uids",
+        ] {
+            assert!(!first.is_stale(other, gone), "{other}");
+        }
+    }
 
     #[test]
     fn a_kept_control_file_reads_what_it_holds_now() {

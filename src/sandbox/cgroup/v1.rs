@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::files::{
-    below, c_path, field, own_path, remove_tree, stale_groups, Control, Mounts, Unavailable,
+    below, c_path, field, own_path, remove_tree, stale_groups, Control, Here, Mounts, Unavailable,
     Written,
 };
 
@@ -51,7 +51,7 @@ impl Base {
     }
 
     fn mine(&self) -> [PathBuf; 2] {
-        let name = format!("referee-{}", std::process::id());
+        let name = Here::now().group_name(std::process::id());
         [self.pids.join(&name), self.memory.join(&name)]
     }
 

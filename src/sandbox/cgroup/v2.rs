@@ -31,8 +31,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::files::{
-    below, c_path, own_path, remove_tree, stale_groups, Control, Mounts, Refusal, Unavailable,
-    Written,
+    below, c_path, own_path, remove_tree, stale_groups, Control, Here, Mounts, Refusal,
+    Unavailable, Written,
 };
 
 const WANTED: [&str; 2] = ["pids", "memory"];
@@ -114,7 +114,7 @@ impl Base {
                 .collect(),
         };
         let me = std::process::id();
-        let mine = start.join(format!("referee-{me}"));
+        let mine = start.join(Here::now().group_name(me));
         let fail = |what: &'static str, source: io::Error| Unavailable::Setup {
             what,
             dir: start.clone(),
