@@ -649,19 +649,13 @@ fn text_case(
     Explanation { text, trimmed }
 }
 
-/// Both statuses of a run whose status is its only difference, and what
-/// a status is: a student who has never met one reads what to change.
+/// What a status is, for a run whose status is its only difference: the
+/// reason above already gives both statuses, and a student who has never
+/// met one reads what to change.
 fn exit_statuses(text: &mut String, fault: Option<EndingFault>, style: &Style) {
-    let Some((code, reference)) = fault.and_then(EndingFault::only_status) else {
+    if fault.and_then(EndingFault::only_status).is_none() {
         return;
-    };
-    let _ = writeln!(
-        text,
-        "  {}",
-        style.strong(&format!(
-            "The reference exits with status {reference}; your program exited with status {code}."
-        ))
-    );
+    }
     let _ = writeln!(
         text,
         "  {}",

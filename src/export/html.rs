@@ -376,8 +376,9 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
     }
     if let (Some(reference), Some(code)) = (result.reference_exit_status, result.exit_status) {
         // Both statuses, coloured as the transcripts are: the tables
-        // below show only what was printed.
-        if reference != code {
+        // below show only what was printed. A wrong status alone is the
+        // verdict, said by the explanation already.
+        if reference != code && result.verdict != Verdict::ExitStatus {
             let _ = writeln!(
                 out,
                 "<p class=\"reason\">Exit status: <span class=\"ref\">the reference exits \
