@@ -508,6 +508,13 @@ pub(crate) fn grade_each<K: Send>(
             .collect(),
         python: submission.language == submission::Language::Python,
     };
+    if suite.leaks && !diagnosing.checker.applies() && settings.diagnose != Diagnose::Never {
+        crate::notice::once(
+            "leaks-c-only",
+            "this suite counts leaks (`leaks: true`), which referee does for C and C++ \
+             programs only: the memory of programs in other languages is not looked at",
+        );
+    }
     let judged = run_all(
         &built,
         suite,

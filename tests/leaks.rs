@@ -348,3 +348,37 @@ fn correct_programs_stay_quiet_with_leaks_counted() {
         &["--diagnose"],
     ));
 }
+
+/// Leaks are counted in C and C++ only: a Python program checked on a
+/// suite that counts them is graded as ever, and the student is told once
+/// that its memory is not looked at, where a C program is told nothing.
+#[test]
+fn a_suite_counting_leaks_says_it_looks_at_c_and_cpp_only() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = speller(w, true);
+    let program = w.join("speller.py");
+    fs::write(
+        &program,
+        "import sys\nfor line in sys.stdin:\n    print(line.strip())\n",
+    )
+    .unwrap();
+    let note = "which referee does for C and C++ programs only";
+    let cases = suite.to_str().unwrap();
+    let python = referee_in(w, &["check", "--cases", cases, program.to_str().unwrap()]);
+    assert!(
+        stdout(&python).contains("Score: 0/2"),
+        "{}",
+        stdout(&python)
+    );
+    assert_eq!(
+        stderr(&python).matches(note).count(),
+        1,
+        "{}",
+        stderr(&python)
+    );
+    let c = test_file("fixtures/leaks/leaks.c");
+    let c = referee_in(w, &["check", "--cases", cases, c.to_str().unwrap()]);
+    assert!(stdout(&c).contains("Score: 2/2"), "{}", stdout(&c));
+    assert!(!stderr(&c).contains(note), "{}", stderr(&c));
+}
