@@ -225,6 +225,38 @@ fn failures_keep_the_whole_transcripts_in_files() {
     assert!(yours.contains("It's a tie!\nFinal board: \n"));
 }
 
+/// Every failed case keeps its transcripts, not only the one explained:
+/// a student fixing the first can read what the others printed.
+#[test]
+fn every_failed_case_keeps_its_transcripts() {
+    let work = tempfile::tempdir().unwrap();
+    let program = test_file("fixtures/connect4/bugs/board-upside-down.c");
+    let out = referee_in(work.path(), &["check", program.to_str().unwrap()]);
+    let said = stdout(&out);
+    assert!(said.contains("3 of 3 cases failed"), "{said}");
+    assert!(
+        said.contains(
+            "The other failed cases' transcripts are in referee-check/: \
+             seed-example-2, seed-example-3"
+        ),
+        "{said}"
+    );
+    for case in ["seed-example-1", "seed-example-2", "seed-example-3"] {
+        let dir = work.path().join("referee-check").join(case);
+        let expected = fs::read_to_string(dir.join("expected.txt")).unwrap();
+        let yours = fs::read_to_string(dir.join("yours.txt")).unwrap();
+        assert_ne!(expected, yours, "{case}");
+    }
+    // A program that passes a case keeps nothing of it.
+    let one_wrong = test_file("fixtures/connect4/bugs/tie-with-exclamation.c");
+    let out = referee_in(work.path(), &["check", one_wrong.to_str().unwrap()]);
+    assert!(
+        !stdout(&out).contains("The other failed cases"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn colour_only_on_request_when_output_is_a_pipe() {
     let program = test_file("fixtures/connect4/bugs/tie-with-exclamation.c");

@@ -95,6 +95,24 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         .or_else(|| outcomes().find(|(_, o)| o.judgement.verdict == Verdict::FormatDiffers));
     if let Some((prepared, outcome)) = failed {
         explain_failure(prepared, outcome, &suite, &args.save, &style);
+        let others: Vec<String> = outcomes()
+            .filter(|(p, o)| o.judgement.verdict != Verdict::Pass && !std::ptr::eq(*p, prepared))
+            .filter_map(|(p, o)| match save_case(&args.save, p, o) {
+                Ok(saved) => saved.map(|_| p.case.name.clone()),
+                Err(e) => {
+                    eprintln!("referee: warning: cannot save the transcripts: {e}");
+                    None
+                }
+            })
+            .collect();
+        if !others.is_empty() {
+            let line = format!(
+                "The other failed cases' transcripts are in {}/: {}",
+                args.save.display(),
+                others.join(", ")
+            );
+            println!("  {}", style.dim(&line));
+        }
     }
     print!(
         "{}",
@@ -248,16 +266,9 @@ fn explain_failure(
         Room::default(),
     );
     print!("{}", explanation.text);
-    let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
-        return;
-    };
-    let saved = save_transcripts(save, case, expected, run).and_then(|dir| {
-        let mut files = save_errors(&dir, case, expected, run)?;
-        files.extend(save_files(&dir, case, expected, &outcome.files)?);
-        Ok((files, dir))
-    });
-    match saved {
-        Ok((files, dir)) => {
+    match save_case(save, prepared, outcome) {
+        Ok(None) => {}
+        Ok(Some((dir, files))) => {
             let dir = dir.display();
             let line = match (explanation.trimmed, files.is_empty()) {
                 (true, true) => format!("(trimmed: the whole transcripts are in {dir})"),
@@ -272,6 +283,27 @@ fn explain_failure(
         }
         Err(e) => eprintln!("referee: warning: cannot save the transcripts: {e}"),
     }
+}
+
+/// What [`save_case`] saved: the case's folder, and what lies beside the
+/// transcripts in it.
+type Saved = (PathBuf, Vec<&'static str>);
+
+/// Saves a failed case's transcripts, and its stderr and files where it
+/// has them, to `<save>/<case>/`; nothing for a case without a run.
+fn save_case(
+    save: &Path,
+    prepared: &Prepared<'_>,
+    outcome: &CaseOutcome,
+) -> std::io::Result<Option<Saved>> {
+    let (Expected::Play(expected), Some(run)) = (&prepared.expected, &outcome.run) else {
+        return Ok(None);
+    };
+    let case = prepared.case;
+    let dir = save_transcripts(save, case, expected, run)?;
+    let mut files = save_errors(&dir, case, expected, run)?;
+    files.extend(save_files(&dir, case, expected, &outcome.files)?);
+    Ok(Some((dir, files)))
 }
 
 /// Writes the reference's and the program's terminal transcripts of a
