@@ -544,6 +544,21 @@ fn kept_files(prepared: &Prepared<'_>, outcome: &CaseOutcome) -> (Vec<KeptFile>,
             Some(kept)
         })
         .collect();
+    let mut files: Vec<KeptFile> = files;
+    if let Some(run) = &outcome.run {
+        let case = prepared.case;
+        if !crate::judge::same_errors(case, reference, run) {
+            let options = crate::judge::errors_options(case);
+            let (want, got) = (reference.transcript.errors(), run.transcript.errors());
+            let (kept, left) = results::kept_file("stderr", want, got, &options);
+            not_shown += left;
+            files.push(KeptFile {
+                stderr: true,
+                compare: case.stderr_compare.names(),
+                ..kept
+            });
+        }
+    }
     (files, not_shown)
 }
 

@@ -401,6 +401,39 @@ pub struct KeptFile {
     /// a link, a folder, one too large): the reference's is shown alone.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub missing: bool,
+    /// True for what the program printed on stderr, where the case
+    /// compares it apart from stdout (`stderr: apart` or `only`): shown
+    /// as a file is, under `compare`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stderr: bool,
+    /// How stderr was compared, where it is ([`KeptFile::stderr`]): the
+    /// differences ignored, named as a case result's `compare` names them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compare: Vec<String>,
+}
+
+impl KeptFile {
+    /// What it was compared under: stderr under its own options, a file
+    /// under the case's (`case`).
+    pub(crate) fn options(&self, case: crate::compare::Options) -> crate::compare::Options {
+        if !self.stderr {
+            return case;
+        }
+        self.compare
+            .iter()
+            .fold(crate::compare::Options::default(), |options, name| {
+                options.relax(name).unwrap_or(options)
+            })
+    }
+
+    /// How reports name it: a file by its name, stderr as what it is.
+    pub fn title(&self) -> String {
+        if self.stderr {
+            "What was printed on stderr".into()
+        } else {
+            self.name.clone()
+        }
+    }
 }
 
 /// A file a case gave the program, as reports keep it.
@@ -714,6 +747,8 @@ pub fn kept_file(
         expected: kept.expected,
         actual: kept.actual,
         missing: false,
+        stderr: false,
+        compare: Vec::new(),
     };
     (file, kept.not_shown)
 }
@@ -972,6 +1007,8 @@ mod tests {
             expected: "e".repeat(STUDENT_TRANSCRIPTS),
             actual: String::new(),
             missing: true,
+            stderr: false,
+            compare: Vec::new(),
         }];
         within_budget(&mut cases);
         assert!(cases[0].actual.is_some() && cases[1].files.is_empty());

@@ -1407,6 +1407,44 @@ fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
         );
         shown = case["explanation"].as_str().unwrap_or_default().to_string();
     }
+    // The TA's details and the student's pages show both stderrs side by
+    // side, as an output file is shown; a case that keeps stderr with
+    // stdout has none apart.
+    let out = w.join("out-notify");
+    let details = read_json(&out.join("details/other-words.json"));
+    let kept = |case: &str| -> Vec<Value> {
+        let found = details["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == case);
+        found.unwrap()["files"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let apart = kept("usage-on-stderr");
+    assert_eq!(apart.len(), 1, "{apart:?}");
+    assert_eq!(apart[0]["stderr"], true);
+    assert_eq!(
+        apart[0]["expected"],
+        "Usage: python scourgify.py BEFORE.csv AFTER.csv\n"
+    );
+    assert_eq!(apart[0]["actual"], "usage: scourgify.py BEFORE AFTER\n");
+    assert!(kept("usage-anywhere").is_empty());
+    let page = fs::read_to_string(out.join("feedback/other-words.html")).unwrap();
+    assert!(
+        page.contains(
+            "<strong>What was printed on stderr</strong>, compared line by line, exactly"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("usage: scourgify.py BEFORE AFTER"), "{page}");
+    let markdown = fs::read_to_string(out.join("feedback/other-words.md")).unwrap();
+    assert!(
+        markdown.contains("What was printed on stderr, compared line by line, exactly"),
+        "{markdown}"
+    );
     // `check` saves both stderrs beside the transcripts of the first
     // failure (here `usage-ignored`: stdout differs, stderr kept apart).
     let done = referee_in(

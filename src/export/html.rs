@@ -388,7 +388,7 @@ fn failure(index: usize, row: &Row<'_>, regions: &[Region]) -> String {
         }
     }
     for file in &result.files {
-        out.push_str(&output_file(file, &result.options()));
+        out.push_str(&output_file(file, &file.options(result.options())));
     }
     if let (Some(expected), Some(actual)) = (&result.expected, &result.actual) {
         if expected.is_empty() && actual.is_empty() {
@@ -430,7 +430,7 @@ fn output_file(file: &KeptFile, options: &Options) -> String {
         "<strong>{}</strong>, compared {}: <span class=\"ref\">the reference&#39;s</span> and \
          <span class=\"you\">your program&#39;s</span>, the lines that count as different \
          highlighted and <mark class=\"change\">what changed</mark> in a line marked",
-        esc(&file.name),
+        esc(&file.title()),
         esc(&options.file_comparison())
     );
     paired(&file.expected, &file.actual, &options, &[], None, legend)

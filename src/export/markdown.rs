@@ -218,7 +218,7 @@ fn explanation(row: &Row<'_>) -> Option<String> {
         out.push_str(&fenced(&result.explanation));
     }
     for file in &result.files {
-        out.push_str(&output_file(file, &result.options()));
+        out.push_str(&output_file(file, &file.options(result.options())));
     }
     for file in &result.given {
         let _ = write!(
@@ -248,7 +248,11 @@ fn output_file(file: &KeptFile, options: &Options) -> String {
         format!(
             "{}, compared {}: ✗ marks the lines that count as different, **bold** what \
              changed in a line.",
-            inline(&file.name),
+            if file.stderr {
+                file.title()
+            } else {
+                inline(&file.name)
+            },
             inline(&options.file_comparison())
         )
     };

@@ -373,6 +373,8 @@ pub(crate) mod tests {
                     expected: format!("first\nSECRET-{name}-file <i>\n"),
                     actual: format!("first\n SECRET-{name}-file <i>\n"),
                     missing: false,
+                    stderr: false,
+                    compare: Vec::new(),
                 }]
             } else {
                 Vec::new()
