@@ -2,7 +2,7 @@
 //! several runs (the same kind at the same place) is one diagnosis that
 //! keeps the first case it happened in and counts the runs.
 
-use super::diagnosis::{Diagnosis, PER_SUBMISSION};
+use super::diagnosis::{Diagnosis, Kind, PER_SUBMISSION};
 
 /// A submission's diagnoses, in the order first found, at most
 /// [`PER_SUBMISSION`] of them.
@@ -52,7 +52,10 @@ impl Diagnoses {
 }
 
 /// The same fault: the same kind at the same place. Where a place is
-/// not known, the message tells them apart.
+/// not known, the message tells them apart; an uncaught exception is told
+/// apart by its name too (a line that raises `ValueError` on one input
+/// and `IndexError` on another has two faults; `ValueError` with two
+/// values is one).
 fn same_fault(a: &Diagnosis, b: &Diagnosis) -> bool {
     let placed = a.file.is_some() || a.line.is_some();
     a.kind == b.kind
@@ -60,12 +63,19 @@ fn same_fault(a: &Diagnosis, b: &Diagnosis) -> bool {
         && a.line == b.line
         && a.function == b.function
         && (placed || a.message == b.message)
+        && (a.kind != Kind::Exception || exception_name(a) == exception_name(b))
+}
+
+/// The name an exception's message starts with (`ValueError` of
+/// `ValueError: invalid literal ...`).
+fn exception_name(d: &Diagnosis) -> &str {
+    d.message.split(':').next().unwrap_or_default().trim()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::diagnosis::{Found, Kind};
+    use crate::diagnose::diagnosis::Found;
 
     fn at(kind: Kind, line: u32, case: &str) -> Diagnosis {
         let mut d = Diagnosis::new(kind, Found::Run, "m");
@@ -85,6 +95,29 @@ mod tests {
         assert_eq!(kept.len(), 2);
         assert_eq!(kept[0].count, 2);
         assert_eq!(kept[0].case.as_deref(), Some("first"));
+    }
+
+    #[test]
+    fn two_exceptions_raised_at_one_line_are_two_faults() {
+        let raised = |message: &str, case: &str| {
+            let mut d = at(Kind::Exception, 7, case);
+            d.message = message.into();
+            d
+        };
+        let mut all = Diagnoses::default();
+        all.add(raised(
+            "ValueError: invalid literal for int() with base 10: 'x'",
+            "a",
+        ));
+        all.add(raised(
+            "ValueError: invalid literal for int() with base 10: 'y'",
+            "b",
+        ));
+        all.add(raised("IndexError: list index out of range", "c"));
+        let kept = all.into_vec();
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        assert_eq!(kept[0].count, 2);
+        assert!(kept[1].message.starts_with("IndexError"));
     }
 
     #[test]
