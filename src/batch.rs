@@ -512,54 +512,58 @@ fn case_result(
 }
 
 /// A failed case's text output files that are not as the reference's,
-/// both versions kept for reports, and the bytes left out.
+/// and its stderr where compared apart and not as the reference's, both
+/// versions kept for reports, and the bytes left out.
 fn kept_files(prepared: &Prepared<'_>, outcome: &CaseOutcome) -> (Vec<KeptFile>, u64) {
     let Expected::Play(reference) = &prepared.expected else {
         return (Vec::new(), 0);
     };
     let options = crate::judge::outputs::text_options(prepared.case);
     let mut not_shown = 0;
-    let files = outcome
+    let mut files: Vec<KeptFile> = outcome
         .files
         .iter()
         .filter_map(|file| {
-            let (kept, left) = match missing_file(prepared.case, reference, file) {
-                Some(want) => {
-                    let (kept, left) = results::kept_file(&file.name, want, b"", &options);
-                    (
-                        KeptFile {
-                            missing: true,
-                            ..kept
-                        },
-                        left,
-                    )
-                }
+            let (want, got, missing) = match missing_file(prepared.case, reference, file) {
+                Some(want) => (want, &b""[..], true),
                 None => {
                     let (want, got) =
                         crate::judge::outputs::text_difference(prepared.case, reference, file)?;
-                    results::kept_file(&file.name, want, got, &options)
+                    (want, got, false)
                 }
             };
+            let (kept, left) = results::kept_file(&file.name, want, got, &options);
             not_shown += left;
-            Some(kept)
+            Some(KeptFile { missing, ..kept })
         })
         .collect();
-    let mut files: Vec<KeptFile> = files;
-    if let Some(run) = &outcome.run {
-        let case = prepared.case;
-        if !crate::judge::same_errors(case, reference, run) {
-            let options = crate::judge::errors_options(case);
-            let (want, got) = (reference.transcript.errors(), run.transcript.errors());
-            let (kept, left) = results::kept_file("stderr", want, got, &options);
-            not_shown += left;
-            files.push(KeptFile {
-                stderr: true,
-                compare: case.stderr_compare.names(),
-                ..kept
-            });
-        }
+    if let Some((kept, left)) = kept_stderr(prepared.case, reference, outcome) {
+        not_shown += left;
+        files.push(kept);
     }
     (files, not_shown)
+}
+
+/// Both stderrs of a case that compares stderr apart, where they differ,
+/// kept as an output file is, and the bytes left out.
+fn kept_stderr(
+    case: &crate::case::Case,
+    reference: &crate::expected::ReferenceRun,
+    outcome: &CaseOutcome,
+) -> Option<(KeptFile, u64)> {
+    let run = outcome.run.as_ref()?;
+    if crate::judge::same_errors(case, reference, run) {
+        return None;
+    }
+    let (want, got) = (reference.transcript.errors(), run.transcript.errors());
+    let options = crate::judge::errors_options(case);
+    let (kept, left) = results::kept_file("stderr", want, got, &options);
+    let kept = KeptFile {
+        stderr: true,
+        compare: case.stderr_compare.names(),
+        ..kept
+    };
+    Some((kept, left))
 }
 
 /// The reference's version of a text output file the program did not

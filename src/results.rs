@@ -419,11 +419,7 @@ impl KeptFile {
         if !self.stderr {
             return case;
         }
-        self.compare
-            .iter()
-            .fold(crate::compare::Options::default(), |options, name| {
-                options.relax(name).unwrap_or(options)
-            })
+        crate::compare::Options::from_names(&self.compare)
     }
 
     /// How reports name it: a file by its name, stderr as what it is.
@@ -478,11 +474,7 @@ impl CaseResult {
     /// The case's comparison options, as far as this referee knows
     /// their names.
     pub(crate) fn options(&self) -> crate::compare::Options {
-        self.compare
-            .iter()
-            .fold(crate::compare::Options::default(), |options, name| {
-                options.relax(name).unwrap_or(options)
-            })
+        crate::compare::Options::from_names(&self.compare)
     }
 }
 
@@ -502,11 +494,7 @@ impl ExploredGame {
 
     /// The comparison's options, as far as this referee knows their names.
     pub(crate) fn options(&self) -> crate::compare::Options {
-        self.compare
-            .iter()
-            .fold(crate::compare::Options::default(), |options, name| {
-                options.relax(name).unwrap_or(options)
-            })
+        crate::compare::Options::from_names(&self.compare)
     }
 
     /// The game as typed (one line each, an empty line shown as such), or

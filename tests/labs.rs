@@ -911,10 +911,16 @@ fn a_course_library_that_does_not_compile_is_the_suites() {
 
 /// One case of one student in a graded class's results.json.
 fn case_of<'a>(results: &'a Value, id: &str, case: &str) -> &'a Value {
-    student(results, id)["cases"]
+    case_in(student(results, id), case)
+}
+
+/// The case `case` of one submission's results (a student of
+/// results.json, or the whole of its `details/<id>.json`).
+fn case_in<'a>(submission: &'a Value, case: &str) -> &'a Value {
+    submission["cases"]
         .as_array()
         .and_then(|cases| cases.iter().find(|c| c["name"] == case))
-        .unwrap_or_else(|| panic!("{id}: no case {case}"))
+        .unwrap_or_else(|| panic!("{}: no case {case}", submission["id"]))
 }
 
 /// A Scourgify-like lab (`tests/fixtures/scourgify`): `ending_points`
@@ -1413,12 +1419,7 @@ fn the_docs_stderr_example_compares_stdout_and_stderr_apart() {
     let out = w.join("out-notify");
     let details = read_json(&out.join("details/other-words.json"));
     let kept = |case: &str| -> Vec<Value> {
-        let found = details["cases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["name"] == case);
-        found.unwrap()["files"]
+        case_in(&details, case)["files"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -1599,12 +1600,7 @@ fn a_hidden_cases_given_file_reaches_no_students_report() {
     // The TA's details keep the hidden case's files, never its input.
     let details = fs::read_to_string(w.join("out/details/class.json")).unwrap();
     let details: Value = serde_json::from_str(&details).unwrap();
-    let secret = details["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "secret")
-        .unwrap();
+    let secret = case_in(&details, "secret");
     assert!(secret["files"][0]["actual"]
         .as_str()
         .unwrap()
@@ -1635,13 +1631,7 @@ fn a_file_never_written_is_shown_as_the_reference_wrote_it() {
         "said once: {said}"
     );
     let details = read_json(&w.join("out/details/nothing.json"));
-    let kept = details["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "cleans")
-        .map(|c| c["files"][0].clone())
-        .unwrap();
+    let kept = &case_in(&details, "cleans")["files"][0];
     assert_eq!(kept["name"], "after.csv", "{details}");
     assert_eq!(kept["missing"], true, "{details}");
     assert_eq!(kept["actual"], "", "{details}");

@@ -113,6 +113,14 @@ impl Options {
         Ok(self)
     }
 
+    /// Exact comparison relaxed by each of `names` ([`Options::names`], as
+    /// reports keep them), passing over a name this referee does not know.
+    pub fn from_names(names: &[String]) -> Options {
+        names.iter().fold(Options::default(), |options, name| {
+            options.relax(name).unwrap_or(options)
+        })
+    }
+
     /// The names of the differences ignored, as [`Options::relax`] reads
     /// them back; empty when exact.
     pub fn names(&self) -> Vec<String> {

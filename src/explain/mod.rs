@@ -375,10 +375,10 @@ fn output_files(
     };
     for file in &outcome.files {
         let name = visible::safe(file.name.as_bytes());
-        if let Some(refusal) = file.refusal() {
-            let sentence = format!("Your program {}.", visible::safe(refusal.as_bytes()));
-            // Not again where the reason opens the explanation with it.
-            if !text.contains(&sentence) {
+        if let Some(refused) = file.refused() {
+            // Not again where it is the reason, which opens the explanation.
+            if refused != outcome.judgement.reason {
+                let sentence = format!("{}.", capitalized(&visible::safe(refused.as_bytes())));
                 let _ = writeln!(text, "  {}", style.strong(&sentence));
             }
             return false;

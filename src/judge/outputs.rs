@@ -69,6 +69,13 @@ pub fn collect(folder: &Path, outputs: &[OutputFile], limit: u64) -> Vec<LeftFil
 }
 
 impl LeftFile {
+    /// [`LeftFile::refusal`] as a grade's reason says it ("your program
+    /// did not write after.csv").
+    pub fn refused(&self) -> Option<String> {
+        self.refusal()
+            .map(|refusal| format!("your program {refusal}"))
+    }
+
     /// What is wrong with it before any comparison, in a sentence's end
     /// ("did not write after.csv"); `None` for a plain file.
     pub fn refusal(&self) -> Option<String> {
@@ -168,8 +175,8 @@ pub fn text_difference<'a>(
 /// file only has to be written.
 pub fn fault(case: &Case, expected: &ReferenceRun, files: &[LeftFile]) -> Option<String> {
     files.iter().find_map(|file| {
-        if let Some(refusal) = file.refusal() {
-            return Some(format!("your program {refusal}"));
+        if let Some(refused) = file.refused() {
+            return Some(refused);
         }
         if case.mode == Mode::Ending {
             return None;

@@ -17,6 +17,8 @@ use super::files::{
 pub struct Base {
     pids: PathBuf,
     memory: PathBuf,
+    /// This referee's groups' name in each (see [`Here::group_name`]).
+    name: String,
 }
 
 impl Base {
@@ -47,12 +49,12 @@ impl Base {
         Ok(Base {
             pids: dir("pids")?,
             memory: dir("memory")?,
+            name: Here::now().group_name(std::process::id()),
         })
     }
 
     fn mine(&self) -> [PathBuf; 2] {
-        let name = Here::now().group_name(std::process::id());
-        [self.pids.join(&name), self.memory.join(&name)]
+        [self.pids.join(&self.name), self.memory.join(&self.name)]
     }
 
     /// Makes the group `name` in both hierarchies.
