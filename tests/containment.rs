@@ -61,6 +61,7 @@ fn expected_verdicts() -> HashMap<&'static str, &'static [&'static str]> {
         ("leaves-shared-memory", &["wrong-output"][..]),
         ("reads-shared-memory", &["wrong-output"][..]),
         ("reads-the-grader", &["wrong-output"][..]),
+        ("tampers-with-its-keeper", &["wrong-output"][..]),
     ])
 }
 
@@ -397,6 +398,11 @@ fn check_programs_reports(batch: &Batch, who: As) {
         shared.iter().all(|l| !l.starts_with("FOUND")),
         "as {name}: {shared:?}"
     );
+    let keeper = batch.printed("tampers-with-its-keeper");
+    assert!(
+        keeper.contains(&"KEEPER SAFE".to_string()),
+        "as {name}: a program changed its slot's keeper: {keeper:?}"
+    );
     let garbage = batch.details("binary-garbage");
     assert!(
         !garbage.contains('\u{1b}'),
@@ -443,12 +449,19 @@ fn hostile_programs_are_contained_in_a_default_docker_container() {
 /// not to compile. Referee as PID 1, where orphans are reaped by nobody
 /// but their slot's keeper, and as an ordinary user.
 fn fork_bomb_then_correct(who: As) {
+    let bomb = "#include <unistd.h>\n#include <stdio.h>\nint main(void) {\n  printf(\"forking\\n\");\n  fflush(stdout);\n  for (;;) fork();\n}\n";
+    hostile_then_correct(who, "a-fork-bomb.c", bomb);
+}
+
+/// Grades `source` (as `name`, first) and then ten correct programs with
+/// one worker, so that they run in the slot it ran in: each must be
+/// graded, with full marks. The hostile program's details, as written.
+fn hostile_then_correct(who: As, file: &str, source: &str) -> String {
     let _turn = one_at_a_time();
     let work = tempfile::tempdir().unwrap();
     let class = work.path().join("class");
     fs::create_dir(&class).unwrap();
-    let bomb = "#include <unistd.h>\n#include <stdio.h>\nint main(void) {\n  printf(\"forking\\n\");\n  fflush(stdout);\n  for (;;) fork();\n}\n";
-    fs::write(class.join("a-fork-bomb.c"), bomb).unwrap();
+    fs::write(class.join(file), source).unwrap();
     for i in 0..10 {
         fs::copy(
             test_file("fixtures/connect4/correct.c"),
@@ -494,6 +507,9 @@ fn fork_bomb_then_correct(who: As) {
             assert_eq!(s["score"], s["max_score"], "as {name}: {s}");
         }
     }
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    let details = out.join("details").join(format!("{stem}.json"));
+    fs::read_to_string(&details).unwrap_or_else(|e| panic!("{}: {e}", details.display()))
 }
 
 #[test]
@@ -506,6 +522,45 @@ fn a_fork_bomb_changes_no_other_grade_with_referee_as_pid_1() {
 fn a_fork_bomb_changes_no_other_grade_as_an_ordinary_user() {
     assert!(is_root(), "run the containment tests as root");
     fork_bomb_then_correct(As::Ordinary);
+}
+
+/// The slot's keeper is of the programs' user (the kernel would let a
+/// program lower its limits and priority), and it starts the next
+/// student's runs: a program that goes after it first changes nothing
+/// of theirs. Before the allowlist kept these calls to the caller itself,
+/// the keeper left with no open files spun, and each later case in its
+/// slot waited 20 seconds for it.
+fn keeper_tampered_then_correct(who: As) {
+    let source = fs::read_to_string(test_file("programs/hostile/tampers-with-its-keeper.c"))
+        .unwrap()
+        .replace(
+            "#include \"common.h\"",
+            &fs::read_to_string(test_file("programs/hostile/common.h")).unwrap(),
+        );
+    let details = hostile_then_correct(who, "a-tampers-with-its-keeper.c", &source);
+    assert!(
+        details.contains("KEEPER SAFE") && !details.contains("CHANGED"),
+        "as {}: the program changed its keeper: {details}",
+        who.name()
+    );
+}
+
+#[test]
+fn a_program_changes_nothing_of_its_keeper_for_the_next_student_as_root() {
+    assert!(is_root(), "run the containment tests as root");
+    keeper_tampered_then_correct(As::Me);
+}
+
+#[test]
+fn a_program_changes_nothing_of_its_keeper_for_the_next_student_as_pid_1() {
+    assert!(is_root(), "run the containment tests as root");
+    keeper_tampered_then_correct(As::Pid1);
+}
+
+#[test]
+fn a_program_changes_nothing_of_its_keeper_for_the_next_student_as_an_ordinary_user() {
+    assert!(is_root(), "run the containment tests as root");
+    keeper_tampered_then_correct(As::Ordinary);
 }
 
 /// A compiler told to include `/dev/tty` reads no terminal of the

@@ -22,6 +22,11 @@
 //! - `kill` of a negative pid (a process group, or every process) is
 //!   allowed only where the run has a PID namespace of its own, whose
 //!   processes are all the run's.
+//! - The calls that change another process's limits, priority or
+//!   processors (`prlimit64`, `setpriority`, `sched_setaffinity`,
+//!   `sched_setattr`, `ioprio_set`) are allowed on the caller alone (pid
+//!   0): the slot's keeper is of the programs' user, which the kernel
+//!   would let them change, and it serves the next student's runs too.
 
 use std::collections::BTreeMap;
 
@@ -186,23 +191,18 @@ const ALLOWED: &[libc::c_long] = &[
     libc::SYS_rseq,
     libc::SYS_sched_yield,
     libc::SYS_sched_getaffinity,
-    libc::SYS_sched_setaffinity,
     libc::SYS_sched_getparam,
     libc::SYS_sched_getscheduler,
     libc::SYS_sched_get_priority_max,
     libc::SYS_sched_get_priority_min,
     libc::SYS_sched_rr_get_interval,
     libc::SYS_sched_getattr,
-    libc::SYS_sched_setattr,
     libc::SYS_getcpu,
     libc::SYS_ioprio_get,
-    libc::SYS_ioprio_set,
     libc::SYS_getpriority,
-    libc::SYS_setpriority,
     libc::SYS_prctl,
     libc::SYS_getrlimit,
     libc::SYS_setrlimit,
-    libc::SYS_prlimit64,
     libc::SYS_getrusage,
     libc::SYS_capget,
     // Who and where it is.
@@ -338,6 +338,9 @@ pub fn allowlist(own_pid_namespace: bool) -> Result<Box<[libc::sock_filter]>, Bu
         vec![rule(0, SeccompCmpOp::Lt, 0x8000_0000)?]
     };
     rules.insert(libc::SYS_kill, kill);
+    for (nr, rules_of) in on_itself()? {
+        rules.insert(nr, rules_of);
+    }
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Errno(libc::ENOSYS as u32),
@@ -357,6 +360,41 @@ pub fn allowlist(own_pid_namespace: bool) -> Result<Box<[libc::sock_filter]>, Bu
             k: i.k,
         })
         .collect())
+}
+
+/// The calls allowed only on the caller itself, as the C library makes
+/// them (`setrlimit`, `nice`, `sched_setaffinity(0, ...)`): the pid (or
+/// "who") argument 0, and for `setpriority` and `ioprio_set` a process,
+/// not a group or a user.
+fn on_itself() -> Result<Vec<(i64, Vec<SeccompRule>)>, BuildError> {
+    let zero = |arg| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, 0)
+            .map_err(|e| BuildError(e.to_string()))
+    };
+    let only = |conditions: Vec<SeccompCondition>| {
+        SeccompRule::new(conditions)
+            .map(|r| vec![r])
+            .map_err(|e| BuildError(e.to_string()))
+    };
+    const PRIO_PROCESS: u64 = 0;
+    const IOPRIO_WHO_PROCESS: u64 = 1;
+    let process = |arg, value| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
+            .map_err(|e| BuildError(e.to_string()))
+    };
+    Ok(vec![
+        (libc::SYS_prlimit64, only(vec![zero(0)?])?),
+        (libc::SYS_sched_setaffinity, only(vec![zero(0)?])?),
+        (libc::SYS_sched_setattr, only(vec![zero(0)?])?),
+        (
+            libc::SYS_setpriority,
+            only(vec![process(0, PRIO_PROCESS)?, zero(1)?])?,
+        ),
+        (
+            libc::SYS_ioprio_set,
+            only(vec![process(0, IOPRIO_WHO_PROCESS)?, zero(1)?])?,
+        ),
+    ])
 }
 
 /// One condition on the 32-bit argument `arg`.
