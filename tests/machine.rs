@@ -5,8 +5,10 @@
 //!
 //! "Cannot look at another user's process" is made real here as Docker's
 //! default settings make it: root without `CAP_SYS_PTRACE` (dropped from
-//! the bounding set with `setpriv`). The same in a real container is in
-//! tests/container.rs.
+//! the bounding set with `setpriv`). There each slot's keeper opens its
+//! programs' memory for referee; `REFEREE_DETECT=typing` forces the way
+//! left where even the keeper may not (each line typed on the terminal).
+//! The same in a real container is in tests/container.rs.
 
 mod common;
 
@@ -38,6 +40,9 @@ fn without_ptrace(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     command.output().expect("setpriv (util-linux) runs referee")
 }
 
+/// Variables set for one way of running referee.
+type Env<'a> = &'a [(&'a str, &'a str)];
+
 fn plain(dir: &Path, args: &[&str]) -> Output {
     common::referee_in(dir, args)
 }
@@ -66,8 +71,14 @@ fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_m
     for (i, (flag, suite, class)) in classes.iter().enumerate() {
         let class = root().join(class);
         let seen = work.path().join(format!("seen{i}"));
+        let kept = work.path().join(format!("kept{i}"));
         let typed = work.path().join(format!("typed{i}"));
-        for (out, blind) in [(&seen, false), (&typed, true)] {
+        let ways: [(&Path, bool, Env); 3] = [
+            (&seen, false, &[]),
+            (&kept, true, &[]),
+            (&typed, true, &[("REFEREE_DETECT", "typing")]),
+        ];
+        for (out, blind, env) in ways {
             let args = [
                 "grade",
                 flag,
@@ -79,37 +90,97 @@ fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_m
                 class.to_str().unwrap(),
             ];
             let output = if blind {
-                without_ptrace(work.path(), &args, &[])
+                without_ptrace(work.path(), &args, env)
             } else {
                 plain(work.path(), &args)
             };
             assert!(output.status.success(), "{}", text(&output));
         }
-        assert_eq!(
-            comparable_results(&seen.join("results.json")),
-            comparable_results(&typed.join("results.json")),
-            "{}",
-            class.display()
-        );
-        // Every student's feedback, word for word.
-        for entry in fs::read_dir(seen.join("feedback")).unwrap().flatten() {
-            let theirs = typed.join("feedback").join(entry.file_name());
+        for other in [&kept, &typed] {
             assert_eq!(
-                fs::read(entry.path()).unwrap(),
-                fs::read(&theirs).unwrap(),
-                "{}",
-                entry.path().display()
+                comparable_results(&seen.join("results.json")),
+                comparable_results(&other.join("results.json")),
+                "{} in {}",
+                class.display(),
+                other.display()
             );
+            // Every student's feedback, word for word.
+            for entry in fs::read_dir(seen.join("feedback")).unwrap().flatten() {
+                let theirs = other.join("feedback").join(entry.file_name());
+                assert_eq!(
+                    fs::read(entry.path()).unwrap(),
+                    fs::read(&theirs).unwrap(),
+                    "{}",
+                    theirs.display()
+                );
+            }
         }
     }
+    // The keeper opens the programs' memory: the runner answers.
     let doctor = without_ptrace(work.path(), &["doctor"], &[]);
     let said = text(&doctor);
     assert!(doctor.status.success(), "{said}");
     assert!(
-        said.contains("its line typed on the program's terminal"),
+        said.contains("each read of stdin held and answered by the runner"),
         "{said}"
     );
     assert!(said.contains("Grading works"), "{said}");
+    let typing = without_ptrace(work.path(), &["doctor"], &[("REFEREE_DETECT", "typing")]);
+    let said = text(&typing);
+    assert!(typing.status.success(), "{said}");
+    assert!(
+        said.contains("its line typed on the program's terminal"),
+        "{said}"
+    );
+}
+
+/// A program that points its stdout at a file asks whether that is a
+/// terminal: where referee cannot compare the program's descriptors with
+/// its own, it must still not answer for the terminal (the slot's
+/// listener told it the descriptor changed); and its next read, which
+/// referee can no longer be sure is of the terminal, still gets its line.
+#[test]
+fn where_referee_may_not_look_a_program_that_redirects_its_stdout_is_told_the_truth() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = work.path().join("suite");
+    fs::create_dir(&suite).unwrap();
+    fs::write(
+        suite.join("suite.yaml"),
+        "reference: reference.c\nname: redirect\n",
+    )
+    .unwrap();
+    fs::write(
+        suite.join("reference.c"),
+        "#include <stdio.h>\nint main(void)\n{\n    char line[64];\n    \
+         printf(\"stdout is a terminal: 1\\n\");\n    \
+         printf(\"redirected to a file: 0\\n\");\n    printf(\"name? \");\n    \
+         if (!fgets(line, sizeof line, stdin))\n        return 1;\n    \
+         printf(\"hello %s\", line);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        suite.join("one.yaml"),
+        "visibility: public\ninput: |\n  Ada\n",
+    )
+    .unwrap();
+    let program = root().join("tests/programs/redirects-its-stdout.c");
+    let args = [
+        "check",
+        "--cases",
+        suite.to_str().unwrap(),
+        program.to_str().unwrap(),
+    ];
+    for (output, way) in [
+        (plain(work.path(), &args), "on the machine"),
+        (
+            without_ptrace(work.path(), &args, &[]),
+            "without CAP_SYS_PTRACE",
+        ),
+    ] {
+        let said = text(&output);
+        assert!(output.status.success(), "{way}: {said}");
+        assert!(said.contains("Every case passes"), "{way}: {said}");
+    }
 }
 
 #[test]

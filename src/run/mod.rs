@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use crate::notice;
 use crate::sandbox::{listener, Jail};
 
+mod memory;
 mod outcome;
 mod procfs;
 pub mod proof;

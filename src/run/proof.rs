@@ -121,6 +121,7 @@ fn candidates() -> Vec<How> {
         Some("none") => vec![How::AllAtOnce],
         Some("proc") => vec![How::Watch],
         Some("notify") => vec![How::Notify, How::NotifyTyping],
+        Some("typing") => vec![How::NotifyTyping],
         _ => vec![How::Notify, How::NotifyTyping, How::Watch],
     }
 }

@@ -20,19 +20,20 @@
 //!   terminal.
 //!
 //! A call on a descriptor that is no longer ours (the program reopened
-//! it), or into memory the runner may not write, goes ahead unanswered.
-//! Where a container's seccomp profile refuses `kcmp` and
-//! `process_vm_*` (Docker's, without `CAP_SYS_PTRACE`), the same is done
-//! through `/proc/PID/fd` and `/proc/PID/mem`, which the kernel allows
-//! for a program of referee's own user.
+//! it), or into memory nobody may write for the runner
+//! ([`super::memory`]), goes ahead unanswered. Where a container's
+//! seccomp profile refuses `kcmp`, the descriptors are compared through
+//! `/proc/PID/fd`, which the kernel allows for a program of referee's
+//! own user. Where referee may look at neither (root without
+//! `CAP_SYS_PTRACE`, the program of the slot's user), the runner knows a
+//! standard descriptor is still the one it gave from the calls the
+//! listener holds: none of the run's processes has closed or replaced
+//! one (see [`crate::sandbox::listener::changes_standard`]).
 
-use std::io::{self, IoSlice, IoSliceMut};
+use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd};
 
-use nix::errno::Errno;
-use nix::sys::uio::{process_vm_readv, process_vm_writev, RemoteIoVec};
-use nix::unistd::Pid;
-
+use super::memory::Memory;
 use crate::sandbox::listener::{Call, Reply};
 
 /// Referee's process id, asked once: it is asked for every held read,
@@ -45,7 +46,7 @@ fn own_pid() -> u32 {
 /// Whether descriptor `fd` of process `pid` is the same open file as
 /// `ours`: the program may have closed or replaced it since it started.
 /// `None` when referee may not look (the program is another user's and
-/// referee lacks `CAP_SYS_PTRACE`, as root in a container).
+/// referee lacks `CAP_SYS_PTRACE`, as root in a default container).
 pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> Option<bool> {
     const KCMP_FILE: libc::c_int = 0;
     // SAFETY: kcmp compares two processes' descriptors; no memory.
@@ -76,69 +77,20 @@ pub fn same_file(pid: i32, fd: i32, ours: BorrowedFd<'_>) -> Option<bool> {
     }
 }
 
-/// Copies `bytes` to `address` in process `pid`; how many were copied.
-pub fn write_memory(pid: i32, address: u64, bytes: &[u8]) -> io::Result<usize> {
-    let remote = [RemoteIoVec {
-        base: address as usize,
-        len: bytes.len(),
-    }];
-    match process_vm_writev(Pid::from_raw(pid), &[IoSlice::new(bytes)], &remote) {
-        Err(Errno::EPERM | Errno::ENOSYS) => {
-            use std::os::unix::fs::FileExt;
-            proc_mem(pid, true)?
-                .write_at(bytes, address)
-                .map_err(unmapped_is_fault)
-        }
-        done => Ok(done?),
-    }
-}
-
-/// Copies from `address` in process `pid` into `buf`; how many were
-/// copied.
-pub fn read_memory(pid: i32, address: u64, buf: &mut [u8]) -> io::Result<usize> {
-    let remote = [RemoteIoVec {
-        base: address as usize,
-        len: buf.len(),
-    }];
-    match process_vm_readv(Pid::from_raw(pid), &mut [IoSliceMut::new(buf)], &remote) {
-        Err(Errno::EPERM | Errno::ENOSYS) => {
-            use std::os::unix::fs::FileExt;
-            proc_mem(pid, false)?
-                .read_at(buf, address)
-                .map_err(unmapped_is_fault)
-        }
-        done => Ok(done?),
-    }
-}
-
-/// Process `pid`'s memory as a file, where a seccomp profile refuses
-/// `process_vm_*` but the kernel lets referee's own user in.
-fn proc_mem(pid: i32, write: bool) -> io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .read(!write)
-        .write(write)
-        .open(format!("/proc/{pid}/mem"))
-}
-
-/// `/proc/PID/mem` says EIO where `process_vm_*` says EFAULT: an address
-/// the program has not mapped.
-fn unmapped_is_fault(e: io::Error) -> io::Error {
-    if e.raw_os_error() == Some(libc::EIO) {
-        io::Error::from_raw_os_error(libc::EFAULT)
-    } else {
-        e
-    }
-}
-
 /// Answers a [`crate::sandbox::listener::TERMINAL_QUESTIONS`] call made on the
 /// program's output (already known to be ours) as `terminal` would.
 /// `leader` is the program's process group, for the calls that ask it.
-pub fn answer_question(call: &Call, terminal: BorrowedFd<'_>, leader: i32) -> Reply {
+pub fn answer_question(
+    call: &Call,
+    terminal: BorrowedFd<'_>,
+    leader: i32,
+    memory: &mut Memory<'_>,
+) -> Reply {
     let answer = match call.nr {
-        n if n == libc::SYS_ioctl => ioctl(call, terminal, leader),
-        n if n == libc::SYS_fstat => stat(call, terminal, call.args[1]),
-        n if n == libc::SYS_newfstatat => stat_at(call, terminal),
-        n if n == libc::SYS_statx => statx(call, terminal),
+        n if n == libc::SYS_ioctl => ioctl(call, terminal, leader, memory),
+        n if n == libc::SYS_fstat => stat(call, terminal, call.args[1], memory),
+        n if n == libc::SYS_newfstatat => stat_at(call, terminal, memory),
+        n if n == libc::SYS_statx => statx(call, terminal, memory),
         _ => Ok(Reply::Continue),
     };
     // A call the runner could not answer (memory it may not touch) goes
@@ -151,7 +103,12 @@ pub fn answer_question(call: &Call, terminal: BorrowedFd<'_>, leader: i32) -> Re
 /// flushing and waiting for output succeed at once (a pipe holds
 /// nothing back); the rest fail as they would on something that is not a
 /// terminal.
-fn ioctl(call: &Call, terminal: BorrowedFd<'_>, leader: i32) -> io::Result<Reply> {
+fn ioctl(
+    call: &Call,
+    terminal: BorrowedFd<'_>,
+    leader: i32,
+    memory: &mut Memory<'_>,
+) -> io::Result<Reply> {
     // Kernel structure sizes: termios (36 bytes), termios2 (44), winsize (8).
     const TERMIOS: usize = 36;
     const TERMIOS2: usize = 44;
@@ -178,11 +135,11 @@ fn ioctl(call: &Call, terminal: BorrowedFd<'_>, leader: i32) -> io::Result<Reply
         if unsafe { libc::ioctl(terminal.as_raw_fd(), request, buf.as_mut_ptr()) } < 0 {
             return Ok(Reply::Fail(errno()));
         }
-        return copy_out(call, argument, &buf[..size]);
+        return copy_out(memory, call, argument, &buf[..size]);
     }
     if let Some(&(_, size)) = sets.iter().find(|(r, _)| *r == request) {
         let mut buf = [0u8; 64];
-        if read_memory(call.pid, argument, &mut buf[..size])? < size {
+        if memory.read(call.pid, argument, &mut buf[..size])? < size {
             return Ok(Reply::Fail(libc::EFAULT));
         }
         // SAFETY: the request reads `size` bytes, all within buf.
@@ -192,37 +149,42 @@ fn ioctl(call: &Call, terminal: BorrowedFd<'_>, leader: i32) -> io::Result<Reply
         return Ok(Reply::Return(0));
     }
     match request {
-        libc::TIOCGPGRP | libc::TIOCGSID => copy_out(call, argument, &leader.to_ne_bytes()),
-        libc::TIOCOUTQ => copy_out(call, argument, &0i32.to_ne_bytes()),
+        libc::TIOCGPGRP | libc::TIOCGSID => copy_out(memory, call, argument, &leader.to_ne_bytes()),
+        libc::TIOCOUTQ => copy_out(memory, call, argument, &0i32.to_ne_bytes()),
         libc::TCFLSH | libc::TCXONC | libc::TCSBRK | libc::TCSBRKP => Ok(Reply::Return(0)),
         _ => Ok(Reply::Fail(libc::ENOTTY)),
     }
 }
 
 /// `fstat(fd, buf)`: the terminal's status.
-fn stat(call: &Call, terminal: BorrowedFd<'_>, buf: u64) -> io::Result<Reply> {
+fn stat(
+    call: &Call,
+    terminal: BorrowedFd<'_>,
+    buf: u64,
+    memory: &mut Memory<'_>,
+) -> io::Result<Reply> {
     let mut st = [0u8; std::mem::size_of::<libc::stat>()];
     // SAFETY: fstat writes one struct stat, the size of `st`.
     if unsafe { libc::fstat(terminal.as_raw_fd(), st.as_mut_ptr().cast()) } < 0 {
         return Ok(Reply::Fail(errno()));
     }
-    copy_out(call, buf, &st)
+    copy_out(memory, call, buf, &st)
 }
 
 /// `newfstatat(fd, "", buf, AT_EMPTY_PATH)` is `fstat`; with a path, the
 /// descriptor is a directory to look in, and the kernel answers.
-fn stat_at(call: &Call, terminal: BorrowedFd<'_>) -> io::Result<Reply> {
+fn stat_at(call: &Call, terminal: BorrowedFd<'_>, memory: &mut Memory<'_>) -> io::Result<Reply> {
     let flags = call.args[3] as i32;
-    if !empty_path(call, call.args[1], flags)? {
+    if !empty_path(call, call.args[1], flags, memory)? {
         return Ok(Reply::Continue);
     }
-    stat(call, terminal, call.args[2])
+    stat(call, terminal, call.args[2], memory)
 }
 
 /// `statx(fd, "", AT_EMPTY_PATH, mask, buf)`: the terminal's status.
-fn statx(call: &Call, terminal: BorrowedFd<'_>) -> io::Result<Reply> {
+fn statx(call: &Call, terminal: BorrowedFd<'_>, memory: &mut Memory<'_>) -> io::Result<Reply> {
     let flags = call.args[2] as i32;
-    if !empty_path(call, call.args[1], flags)? {
+    if !empty_path(call, call.args[1], flags, memory)? {
         return Ok(Reply::Continue);
     }
     let mask = call.args[3] as u32;
@@ -240,12 +202,12 @@ fn statx(call: &Call, terminal: BorrowedFd<'_>) -> io::Result<Reply> {
     if rc < 0 {
         return Ok(Reply::Fail(errno()));
     }
-    copy_out(call, call.args[4], &st)
+    copy_out(memory, call, call.args[4], &st)
 }
 
 /// Whether a `*at` call names its descriptor itself: an empty path with
 /// `AT_EMPTY_PATH` (or no path at all, which Linux 6.11 accepts).
-fn empty_path(call: &Call, path: u64, flags: i32) -> io::Result<bool> {
+fn empty_path(call: &Call, path: u64, flags: i32, memory: &mut Memory<'_>) -> io::Result<bool> {
     if flags & libc::AT_EMPTY_PATH == 0 {
         return Ok(false);
     }
@@ -253,14 +215,14 @@ fn empty_path(call: &Call, path: u64, flags: i32) -> io::Result<bool> {
         return Ok(true);
     }
     let mut first = [1u8];
-    read_memory(call.pid, path, &mut first)?;
+    memory.read(call.pid, path, &mut first)?;
     Ok(first[0] == 0)
 }
 
 /// Gives the program `bytes` at `address`: the call returns 0, or fails
 /// as the kernel would with a bad address.
-fn copy_out(call: &Call, address: u64, bytes: &[u8]) -> io::Result<Reply> {
-    match write_memory(call.pid, address, bytes) {
+fn copy_out(memory: &mut Memory<'_>, call: &Call, address: u64, bytes: &[u8]) -> io::Result<Reply> {
+    match memory.write(call.pid, address, bytes) {
         Ok(n) if n == bytes.len() => Ok(Reply::Return(0)),
         Ok(_) => Ok(Reply::Fail(libc::EFAULT)),
         Err(e) if e.raw_os_error() == Some(libc::EFAULT) => Ok(Reply::Fail(libc::EFAULT)),

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use nix::poll::{PollFd, PollFlags};
 use nix::sys::time::TimeSpec;
 
+use super::memory::Memory;
 use super::outcome::{classify, Clock, Ending, RunResult};
 use super::procfs::Watcher;
 use super::serve;
@@ -152,6 +153,12 @@ pub struct Session<'a> {
     reading_the_terminal: Vec<i32>,
     /// Whether the end of input was given.
     ended: bool,
+    /// The memory of the run's processes, where the runner answers their
+    /// calls.
+    memory: Memory<'a>,
+    /// Whether some process of the run made one of its standard
+    /// descriptors another file (see [`listener::changes_standard`]).
+    changed_standard: bool,
     /// Watching `/proc`: how many times the program had slept when the
     /// end of input was typed, until it is seen to have read it.
     end_unread: Option<u64>,
@@ -217,6 +224,8 @@ impl<'a> Session<'a> {
             typed: false,
             reading_the_terminal: Vec::new(),
             ended: false,
+            memory: Memory::new(jail),
+            changed_standard: false,
             end_unread: None,
             marks: Vec::new(),
         })
@@ -419,10 +428,11 @@ impl<'a> Session<'a> {
                 Ok(reply) => reply,
                 Err(ending) => return Ok(Some(ending)),
             }
-        } else if listener::changes_stdin(&call) {
+        } else if listener::changes_standard(&call) {
             // Its descriptor 0 may be another file from now on: every
             // process is checked again at its next read.
             self.reading_the_terminal.clear();
+            self.changed_standard = true;
             Reply::Continue
         } else {
             self.answer_question(&call)
@@ -438,7 +448,8 @@ impl<'a> Session<'a> {
     /// no more input. Ends with an [`Ending`] instead of a reply.
     fn answer_read(&mut self, call: &Call) -> io::Result<Result<Reply, Ending>> {
         let wanted = call.args[2] as usize;
-        if wanted == 0 || !self.reads_the_terminal(call.pid) {
+        let terminal = self.reads_the_terminal(call.pid);
+        if wanted == 0 || terminal == Some(false) {
             return Ok(Ok(Reply::Continue));
         }
         if self.typed && self.pty.unread_input()? > 0 {
@@ -465,11 +476,16 @@ impl<'a> Session<'a> {
         if !self.still_held(call) {
             return Ok(Ok(Reply::Continue));
         }
-        if matches!(self.detector, Detector::Notify { typing: true }) {
+        // Typing, or not sure the read is of the terminal: the line is
+        // typed there, for the program to read from whatever it reads.
+        if matches!(self.detector, Detector::Notify { typing: true }) || terminal.is_none() {
             return Ok(Ok(self.type_pending()?));
         }
         let give = wanted.min(self.pending.len());
-        match serve::write_memory(call.pid, call.args[1], &self.pending[..give]) {
+        match self
+            .memory
+            .write(call.pid, call.args[1], &self.pending[..give])
+        {
             Ok(n) if n > 0 => {
                 self.pending.drain(..n);
                 Ok(Ok(Reply::Return(n as i64)))
@@ -493,18 +509,26 @@ impl<'a> Session<'a> {
     /// Whether process `pid`'s descriptor 0 is the run's terminal: asked
     /// of the kernel (`kcmp`, a couple of microseconds) once per process,
     /// and again only after some process of the run made its descriptor 0
-    /// another file (see [`listener::changes_stdin`]), not at every read.
-    fn reads_the_terminal(&mut self, pid: i32) -> bool {
+    /// another file (see [`listener::changes_standard`]), not at every
+    /// read. `None` when nobody can tell.
+    fn reads_the_terminal(&mut self, pid: i32) -> Option<bool> {
         if self.reading_the_terminal.contains(&pid) {
-            return true;
+            return Some(true);
         }
-        // Where referee may not look at the program (typing), a
-        // descriptor it cannot compare is taken to be the terminal: a
-        // program that made its descriptor 0 another file and reads it
-        // then finds the line still typed on its terminal, a cost to its
-        // own transcript alone.
-        let typing = matches!(self.detector, Detector::Notify { typing: true });
-        let ours = serve::same_file(pid, 0, self.pty.slave()).unwrap_or(typing);
+        let ours = match serve::same_file(pid, 0, self.pty.slave()) {
+            Some(ours) => ours,
+            // Where referee may not look at the program, its descriptor
+            // 0 is still the terminal it was given while no process of the
+            // run has made a standard descriptor another file. Typing,
+            // one it cannot compare is taken to be the terminal: a program
+            // that made its descriptor 0 another file and reads it then
+            // finds the line still typed on its terminal, a cost to its
+            // own transcript alone.
+            None if self.changed_standard => {
+                return matches!(self.detector, Detector::Notify { typing: true }).then_some(true)
+            }
+            None => true,
+        };
         if ours {
             // A program that keeps starting processes makes a long list:
             // forgetting costs only a check.
@@ -513,16 +537,21 @@ impl<'a> Session<'a> {
             }
             self.reading_the_terminal.push(pid);
         }
-        ours
+        Some(ours)
     }
 
     /// The program asks whether its output is a terminal: answer for the
     /// terminal, if that output is still the pipe the run gave it.
-    fn answer_question(&self, call: &Call) -> Reply {
+    fn answer_question(&mut self, call: &Call) -> Reply {
         let Some(pipe) = &self.output else {
             return Reply::Continue;
         };
-        let ours = serve::same_file(call.pid, call.fd(), pipe.writer.as_fd()) == Some(true);
+        // Where referee may not look: the pipe it gave (stderr is another
+        // where the case keeps it apart), while no process has made a
+        // standard descriptor another file.
+        let given = !(call.fd() == 2 && self.errors.is_some());
+        let ours = serve::same_file(call.pid, call.fd(), pipe.writer.as_fd())
+            .unwrap_or(given && !self.changed_standard);
         if !ours || !self.still_held(call) {
             return Reply::Continue;
         }
@@ -530,6 +559,7 @@ impl<'a> Session<'a> {
             call,
             self.pty.slave(),
             self.job.jail.program_group(self.pid),
+            &mut self.memory,
         )
     }
 

@@ -58,12 +58,15 @@ const SYNC_WAKE_UP: u64 = 1;
 /// kernel has seccomp, and `REFEREE_DETECT` does not ask for another way
 /// of telling that a program waits (see [`forced_detection`]).
 pub fn wanted() -> bool {
-    SUPPORTED && super::seccomp::available() && matches!(forced_detection(), None | Some("notify"))
+    SUPPORTED
+        && super::seccomp::available()
+        && matches!(forced_detection(), None | Some("notify" | "typing"))
 }
 
 /// How waits are detected, when `REFEREE_DETECT` forces it: `notify`
-/// (the listener), `proc` (watching `/proc`) or `none` (every line typed
-/// at the start). Read once.
+/// (the listener), `typing` (the listener, each line typed on the
+/// terminal), `proc` (watching `/proc`) or `none` (every line typed at the
+/// start). Read once.
 pub fn forced_detection() -> Option<&'static str> {
     static FORCED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     FORCED
@@ -96,22 +99,38 @@ pub const TERMINAL_QUESTIONS: [libc::c_long; 4] = [
 /// `ioctl(fd, FIOCLEX)`: close `fd` when the process calls `exec`.
 const FIOCLEX: u32 = 0x5451;
 
-/// Whether a held call is one by which a process may make its
-/// descriptor 0 another file than the one it had: `close(0)`,
-/// `close_range` from 0, `dup2` or `dup3` onto 0, `fcntl(0, F_SETFD)` or
-/// `ioctl(0, FIOCLEX)` (the last two close it at the next `exec`). The
-/// runner, which checks once per process that descriptor 0 is the
-/// terminal it answers for, checks again after any of these.
-pub fn changes_stdin(call: &Call) -> bool {
+/// Whether a held call is one by which a process may make one of its
+/// standard descriptors another file than the one it had: `close`,
+/// `close_range` from one of them, `dup2` or `dup3` onto one,
+/// `fcntl(fd, F_SETFD)` or `ioctl(fd, FIOCLEX)` (the last two close it at
+/// the next `exec`). The filter holds these for descriptor 0, and, in the
+/// filter for [`Standard::All`], for 1 and 2 too. The runner, which checks
+/// once per process that descriptor 0 is the terminal it answers for,
+/// checks again after any of these; where it may not look at the
+/// program's descriptors at all, it then stops taking them for its own.
+pub fn changes_standard(call: &Call) -> bool {
     let nr = call.nr;
     if nr == libc::SYS_ioctl {
-        return call.fd() == 0;
+        return call.args[1] as u32 == FIOCLEX;
     }
     nr == libc::SYS_close
         || nr == libc::SYS_close_range
         || nr == libc::SYS_dup3
         || nr == libc::SYS_fcntl
         || DUP2.is_some_and(|dup2| nr == dup2)
+}
+
+/// Which standard descriptors' changes the filter holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standard {
+    /// Descriptor 0's: the runner asks the kernel about 1 and 2 whenever
+    /// it answers for them.
+    Stdin,
+    /// All three: for a runner that may not ask the kernel (see
+    /// [`crate::run`]'s memory through the keeper). A run's child then
+    /// says hello once its own descriptors are set (`dup2` onto 1 and 2,
+    /// held too), so that the runner lets those through and no other.
+    All,
 }
 
 /// `dup2`, where the architecture has it (aarch64 has only `dup3`).
@@ -121,11 +140,16 @@ const DUP2: Option<libc::c_long> = Some(libc::SYS_dup2);
 const DUP2: Option<libc::c_long> = None;
 
 /// The filter: `read` on descriptor 0, [`TERMINAL_QUESTIONS`] on
-/// descriptors 1 and 2, and the calls [`changes_stdin`] names notify;
-/// everything else is allowed. The same for every slot: made once.
-pub fn filter() -> &'static [libc::sock_filter] {
-    static FILTER: std::sync::OnceLock<Box<[libc::sock_filter]>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(build_filter)
+/// descriptors 1 and 2, and the calls [`changes_standard`] names (on the
+/// descriptors `standard` says) notify; everything else is allowed. Made
+/// once each.
+pub fn filter(standard: Standard) -> &'static [libc::sock_filter] {
+    static STDIN: std::sync::OnceLock<Box<[libc::sock_filter]>> = std::sync::OnceLock::new();
+    static ALL: std::sync::OnceLock<Box<[libc::sock_filter]>> = std::sync::OnceLock::new();
+    match standard {
+        Standard::Stdin => STDIN.get_or_init(|| build_filter(0)),
+        Standard::All => ALL.get_or_init(|| build_filter(2)),
+    }
 }
 
 /// Where a jump of the filter lands.
@@ -137,11 +161,11 @@ enum Label {
     ReadFd,
     QuestionFd,
     IoctlFd,
-    Arg0Zero,
-    Arg1Zero,
+    Arg0Standard,
+    Arg1Standard,
     FcntlFd,
     Ioctl0,
-    Fcntl0,
+    FcntlSetFd,
 }
 
 /// A filter instruction before its jumps are counted.
@@ -152,10 +176,14 @@ enum Op {
     /// Jump to the first label when the word loaded equals the value,
     /// else to the second.
     Jeq(u32, Label, Label),
+    /// Jump to the first label when the word loaded is above the value
+    /// (unsigned), else to the second.
+    Jgt(u32, Label, Label),
     Return(u32),
 }
 
-fn build_filter() -> Box<[libc::sock_filter]> {
+/// The filter, holding changes of descriptors 0 to `most`.
+fn build_filter(most: u32) -> Box<[libc::sock_filter]> {
     const NR: u32 = 0; // offsetof(struct seccomp_data, nr)
     const ARCH: u32 = 4; // offsetof(struct seccomp_data, arch)
     const ARG0: u32 = 16; // low 32 bits of args[0] (little-endian)
@@ -171,13 +199,13 @@ fn build_filter() -> Box<[libc::sock_filter]> {
         Op::Jeq(fstat, QuestionFd, Next),
         Op::Jeq(fstatat, QuestionFd, Next),
         Op::Jeq(statx, QuestionFd, Next),
-        Op::Jeq(libc::SYS_close as u32, Arg0Zero, Next),
-        Op::Jeq(libc::SYS_close_range as u32, Arg0Zero, Next),
-        Op::Jeq(libc::SYS_dup3 as u32, Arg1Zero, Next),
+        Op::Jeq(libc::SYS_close as u32, Arg0Standard, Next),
+        Op::Jeq(libc::SYS_close_range as u32, Arg0Standard, Next),
+        Op::Jeq(libc::SYS_dup3 as u32, Arg1Standard, Next),
         Op::Jeq(libc::SYS_fcntl as u32, FcntlFd, Next),
     ];
     if let Some(dup2) = DUP2 {
-        ops.push(Op::Jeq(dup2 as u32, Arg1Zero, Next));
+        ops.push(Op::Jeq(dup2 as u32, Arg1Standard, Next));
     }
     ops.extend([
         Op::Return(libc::SECCOMP_RET_ALLOW),
@@ -194,16 +222,16 @@ fn build_filter() -> Box<[libc::sock_filter]> {
         Op::At(Ioctl0),
         Op::Load(ARG1),
         Op::Jeq(FIOCLEX, Notify, Allow),
-        Op::At(Arg0Zero),
+        Op::At(Arg0Standard),
         Op::Load(ARG0),
-        Op::Jeq(0, Notify, Allow),
-        Op::At(Arg1Zero),
+        Op::Jgt(most, Allow, Notify),
+        Op::At(Arg1Standard),
         Op::Load(ARG1),
-        Op::Jeq(0, Notify, Allow),
+        Op::Jgt(most, Allow, Notify),
         Op::At(FcntlFd),
         Op::Load(ARG0),
-        Op::Jeq(0, Fcntl0, Allow),
-        Op::At(Fcntl0),
+        Op::Jgt(most, Allow, FcntlSetFd),
+        Op::At(FcntlSetFd),
         Op::Load(ARG1),
         Op::Jeq(libc::F_SETFD as u32, Notify, Allow),
         Op::At(Notify),
@@ -248,6 +276,12 @@ fn assemble(ops: &[Op]) -> Box<[libc::sock_filter]> {
             },
             Op::Jeq(value, yes, no) => libc::sock_filter {
                 code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+                jt: place(yes, here),
+                jf: place(no, here),
+                k: value,
+            },
+            Op::Jgt(value, yes, no) => libc::sock_filter {
+                code: (libc::BPF_JMP | libc::BPF_JGT | libc::BPF_K) as u16,
                 jt: place(yes, here),
                 jf: place(no, here),
                 k: value,
@@ -423,6 +457,9 @@ mod tests {
             } else if code == libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K {
                 let skip = if a == insn.k { insn.jt } else { insn.jf };
                 pc += 1 + usize::from(skip);
+            } else if code == libc::BPF_JMP | libc::BPF_JGT | libc::BPF_K {
+                let skip = if a > insn.k { insn.jt } else { insn.jf };
+                pc += 1 + usize::from(skip);
             } else if code == libc::BPF_RET | libc::BPF_K {
                 return insn.k;
             } else {
@@ -433,7 +470,7 @@ mod tests {
 
     #[test]
     fn the_filter_holds_reads_of_stdin_questions_about_the_output_and_changes_of_stdin() {
-        let filter = filter();
+        let filter = filter(Standard::Stdin);
         let held = |nr, args| run(filter, AUDIT_ARCH, nr, args) == libc::SECCOMP_RET_USER_NOTIF;
         let tcgets = libc::TCGETS;
         let setfd = libc::F_SETFD as u64;
@@ -464,11 +501,14 @@ mod tests {
             ("statx(3)", libc::SYS_statx, [3, 0], false),
             ("close(0)", libc::SYS_close, [0, 0], true),
             ("close(1)", libc::SYS_close, [1, 0], false),
+            ("close(-1)", libc::SYS_close, [u64::MAX, 0], false),
             ("close_range(0, 5)", libc::SYS_close_range, [0, 5], true),
             ("close_range(3, 5)", libc::SYS_close_range, [3, 5], false),
             ("dup3(5, 0)", libc::SYS_dup3, [5, 0], true),
+            ("dup3(5, 2)", libc::SYS_dup3, [5, 2], false),
             ("dup3(0, 5)", libc::SYS_dup3, [0, 5], false),
             ("fcntl(0, F_SETFD)", libc::SYS_fcntl, [0, setfd], true),
+            ("fcntl(1, F_SETFD)", libc::SYS_fcntl, [1, setfd], false),
             ("fcntl(0, F_GETFL)", libc::SYS_fcntl, [0, getfl], false),
             ("fcntl(5, F_SETFD)", libc::SYS_fcntl, [5, setfd], false),
             ("openat", libc::SYS_openat, [0, 0], false),
@@ -478,6 +518,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             assert!(held(libc::SYS_dup2, [5, 0]), "dup2(5, 0)");
+            assert!(!held(libc::SYS_dup2, [5, 1]), "dup2(5, 1)");
             assert!(!held(libc::SYS_dup2, [0, 5]), "dup2(0, 5)");
         }
         // The kernel takes a descriptor's low 32 bits: so does the filter.
@@ -488,18 +529,63 @@ mod tests {
     }
 
     #[test]
-    fn the_calls_that_change_stdin_are_told_from_questions() {
-        let call = |nr: i64, fd: u64| Call {
+    fn the_filter_for_all_three_holds_changes_of_1_and_2_too_and_nothing_more() {
+        let all = filter(Standard::All);
+        let stdin = filter(Standard::Stdin);
+        let held = |f, nr, args| run(f, AUDIT_ARCH, nr, args) == libc::SECCOMP_RET_USER_NOTIF;
+        let setfd = libc::F_SETFD as u64;
+        for (what, nr, args) in [
+            ("close(1)", libc::SYS_close, [1, 0]),
+            ("close(2)", libc::SYS_close, [2, 0]),
+            ("close_range(2, 5)", libc::SYS_close_range, [2, 5]),
+            ("dup3(5, 1)", libc::SYS_dup3, [5, 1]),
+            ("dup3(5, 2)", libc::SYS_dup3, [5, 2]),
+            ("fcntl(2, F_SETFD)", libc::SYS_fcntl, [2, setfd]),
+        ] {
+            assert!(held(all, nr, args), "{what}");
+            assert!(!held(stdin, nr, args), "{what}");
+        }
+        for (what, nr, args) in [
+            ("close(3)", libc::SYS_close, [3, 0]),
+            ("close(-1)", libc::SYS_close, [u64::MAX, 0]),
+            ("close_range(3, 5)", libc::SYS_close_range, [3, 5]),
+            ("dup3(1, 5)", libc::SYS_dup3, [1, 5]),
+            ("fcntl(3, F_SETFD)", libc::SYS_fcntl, [3, setfd]),
+            (
+                "fcntl(1, F_GETFL)",
+                libc::SYS_fcntl,
+                [1, libc::F_GETFL as u64],
+            ),
+            ("write(1)", libc::SYS_write, [1, 0]),
+        ] {
+            assert!(!held(all, nr, args), "{what}");
+        }
+        // Everything the other filter holds, this one holds too.
+        for (nr, args) in [
+            (libc::SYS_read, [0, 0]),
+            (libc::SYS_close, [0, 0]),
+            (libc::SYS_fstat, [1, 0]),
+        ] {
+            assert!(held(all, nr, args));
+        }
+    }
+
+    #[test]
+    fn the_calls_that_change_a_standard_descriptor_are_told_from_questions() {
+        let call = |nr: i64, fd: u64, request: u64| Call {
             id: 0,
             pid: 1,
             nr,
-            args: [fd, 0, 0, 0, 0, 0],
+            args: [fd, request, 0, 0, 0, 0],
         };
-        assert!(changes_stdin(&call(libc::SYS_close, 0)));
-        assert!(changes_stdin(&call(libc::SYS_dup3, 5)));
-        assert!(changes_stdin(&call(libc::SYS_ioctl, 0)));
-        assert!(!changes_stdin(&call(libc::SYS_ioctl, 1)));
-        assert!(!changes_stdin(&call(libc::SYS_fstat, 1)));
-        assert!(!changes_stdin(&call(libc::SYS_read, 0)));
+        let fioclex = u64::from(FIOCLEX);
+        assert!(changes_standard(&call(libc::SYS_close, 0, 0)));
+        assert!(changes_standard(&call(libc::SYS_close, 2, 0)));
+        assert!(changes_standard(&call(libc::SYS_dup3, 5, 1)));
+        assert!(changes_standard(&call(libc::SYS_ioctl, 0, fioclex)));
+        assert!(changes_standard(&call(libc::SYS_ioctl, 1, fioclex)));
+        assert!(!changes_standard(&call(libc::SYS_ioctl, 1, libc::TCGETS)));
+        assert!(!changes_standard(&call(libc::SYS_fstat, 1, 0)));
+        assert!(!changes_standard(&call(libc::SYS_read, 0, 0)));
     }
 }

@@ -62,7 +62,7 @@ pub use limits::{clean_env, Limits};
 pub use seccomp::available as seccomp_available;
 pub use space::Isolation;
 
-use keeper::{protocol, Blueprint, Keeper};
+use keeper::{protocol, Blueprint, Keeper, LetThrough};
 use pty::Pty;
 
 /// Processes a run may have at once, counting the program itself.
@@ -309,6 +309,9 @@ pub struct Slot {
     /// What this slot's keeper has: a PID namespace, and a minimal root
     /// (with the places of the run's folders in it).
     pid_namespace: bool,
+    /// Which standard descriptors' changes the slot's listener holds: all
+    /// three where its keeper opens the programs' memory for referee.
+    standard: listener::Standard,
     places: Option<rootfs::Places>,
     /// The last Landlock ruleset made for this slot, and what for.
     rules: Mutex<Option<MadeRules>>,
@@ -756,6 +759,19 @@ impl Sandbox {
             blueprint.cgroups = group.procs();
         }
         blueprint.identity = lease.as_ref().map(|l| (l.id, l.id));
+        // Programs of another user than referee's, where referee may not
+        // look into them (root without `CAP_SYS_PTRACE`, as in a default
+        // container): their keeper opens their memory for it, and the
+        // listener holds every change of their standard descriptors,
+        // which referee cannot compare.
+        let keeper_opens_memory =
+            lease.is_some() && !may_look_into_other_users() && own_proc().is_some();
+        let standard = if keeper_opens_memory {
+            blueprint.proc_dir = own_proc().map(|fd| fd.as_raw_fd());
+            listener::Standard::All
+        } else {
+            listener::Standard::Stdin
+        };
         if let Some([with_pid_ns, without]) = &self.allowlists {
             blueprint.allowlist = Some(if layers.pid {
                 with_pid_ns.clone()
@@ -763,7 +779,7 @@ impl Sandbox {
                 without.clone()
             });
         }
-        blueprint.listener = listener::wanted().then(|| listener::filter().into());
+        blueprint.listener = listener::wanted().then(|| listener::filter(standard).into());
         let keeper = Keeper::start(blueprint, namespaces, user).map_err(|e| blame(&e, layers))?;
         if let Some(fd) = keeper.listener() {
             listener::wake_synchronously(fd);
@@ -782,6 +798,7 @@ impl Sandbox {
             group,
             _lease: lease,
             pid_namespace: layers.pid,
+            standard,
             places: layers.mount.then_some(places),
             rules: Mutex::new(None),
             retired: AtomicBool::new(false),
@@ -1249,6 +1266,13 @@ impl Jail {
         self.slot.keeper.listener().map(|fd| fd.as_fd())
     }
 
+    /// Process `pid`'s memory (in referee's numbering), opened by the
+    /// slot's keeper, for a runner that may not open it itself (see
+    /// [`keeper::Keeper::open_memory`]).
+    pub fn open_memory(&self, pid: i32) -> io::Result<OwnedFd> {
+        self.slot.keeper.open_memory(pid)
+    }
+
     /// Starts `argv` (its first element the program's path, as referee
     /// sees it, or a name to find on `PATH`) in the working folder with
     /// `stdio`, under every layer; with `tell_pid`, the program's pid is
@@ -1276,9 +1300,12 @@ impl Jail {
         let env: Vec<&[u8]> = env.iter().map(Vec::as_slice).collect();
         let cwd = self.inside(&self.slot.work);
         let mut flags = 0;
+        // A child whose `dup2` onto 1 and 2 the listener holds says hello
+        // once they are done: until then, what it holds is let through.
+        let hello_first = self.kind == Kind::Run && self.slot.standard == listener::Standard::All;
         if self.kind == Kind::Run {
             flags |= protocol::FLAG_TERMINAL;
-            if tell_pid {
+            if tell_pid || hello_first {
                 flags |= protocol::FLAG_PID;
             }
         }
@@ -1314,10 +1341,12 @@ impl Jail {
                 "a command too long, or holding a NUL byte",
             )
         })?;
-        let spawned = self
-            .slot
-            .keeper
-            .spawn(&request, &fds, self.kind == Kind::Build);
+        let let_through = match self.kind {
+            Kind::Build => LetThrough::UntilStarted,
+            Kind::Run if hello_first => LetThrough::UntilHello,
+            Kind::Run => LetThrough::Nothing,
+        };
+        let spawned = self.slot.keeper.spawn(&request, &fds, let_through);
         if spawned.is_ok() {
             self.running.set(true);
         }
@@ -1412,6 +1441,46 @@ impl Drop for Jail {
             let _ = self.stop();
         }
     }
+}
+
+/// Whether referee may look into a process of another user
+/// (`CAP_SYS_PTRACE` in its effective set): root on a machine may, root
+/// in a container with Docker's default settings may not.
+fn may_look_into_other_users() -> bool {
+    const CAP_SYS_PTRACE: u32 = 19;
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy, Default)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let mut header = Header {
+        version: 0x2008_0522,
+        pid: 0,
+    };
+    let mut data = [Data::default(); 2];
+    // SAFETY: capget fills two Data for version 3.
+    let rc = unsafe { libc::syscall(libc::SYS_capget, &mut header, data.as_mut_ptr()) };
+    rc == 0 && data[0].effective & (1 << CAP_SYS_PTRACE) != 0
+}
+
+/// Referee's `/proc`, where it shows processes in referee's own numbering
+/// (the numbering of the pids the slot's listener reports): opened once.
+fn own_proc() -> Option<&'static OwnedFd> {
+    static PROC: std::sync::OnceLock<Option<OwnedFd>> = std::sync::OnceLock::new();
+    PROC.get_or_init(|| {
+        let dir = std::fs::File::open("/proc").ok()?;
+        let me = std::fs::read_link("/proc/self").ok()?;
+        (me.as_os_str().as_bytes() == std::process::id().to_string().as_bytes())
+            .then(|| OwnedFd::from(dir))
+    })
+    .as_ref()
 }
 
 /// The program's path: as given when it names a file, else found on PATH.

@@ -47,6 +47,19 @@ pub struct Keeper {
     listener: Option<OwnedFd>,
 }
 
+/// What the slot's listener holds while a program is started is let
+/// through (the calls go ahead as if nothing held them)...
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LetThrough {
+    /// ...never: a run's first calls are its runner's to answer.
+    Nothing,
+    /// ...until the child says hello, just before `exec`: its own
+    /// `dup2` onto 1 and 2, where the listener holds those.
+    UntilHello,
+    /// ...until it started: a build tool's questions are its own.
+    UntilStarted,
+}
+
 /// A program the keeper started.
 #[derive(Debug)]
 pub struct Spawned {
@@ -161,23 +174,33 @@ impl Keeper {
     /// [`protocol::Spawn::encode`]) with `fds` (stdin, stdout, stderr,
     /// then a Landlock ruleset if the request says so).
     ///
-    /// With `let_through`, what the slot's listener holds until the
-    /// keeper reports is let through: a build tool's child makes
-    /// `/dev/null` its stdin before `exec`, which the listener holds, and
-    /// everything a build holds goes ahead anyway. A run's program is not
-    /// let through: its first calls (whether its output is a terminal,
-    /// its first read) may come before the keeper's report, and are its
-    /// runner's to answer.
-    pub fn spawn(&self, request: &[u8], fds: &[RawFd], let_through: bool) -> io::Result<Spawned> {
+    /// `let_through` says what the slot's listener holds meanwhile that
+    /// goes ahead: for a build, everything until the keeper reports (a
+    /// build tool's child makes `/dev/null` its stdin before `exec`, which
+    /// the listener holds, and everything a build holds goes ahead
+    /// anyway); for a run, at most its child's own set-up, until its
+    /// hello: the program's first calls (whether its output is a
+    /// terminal, its first read) may come before the keeper's report, and
+    /// are its runner's to answer.
+    pub fn spawn(
+        &self,
+        request: &[u8],
+        fds: &[RawFd],
+        let_through: LetThrough,
+    ) -> io::Result<Spawned> {
         send_with_fds(self.socket.as_raw_fd(), request, fds)?;
         let mut spawned = Spawned { pid: 0 };
+        let mut letting = let_through != LetThrough::Nothing;
         loop {
-            if let_through {
+            if letting {
                 self.let_through_until_report(ANSWER_WITHIN)?;
             }
             let (report, message) = self.receive(Some(ANSWER_WITHIN))?;
             match report.kind {
-                protocol::HELLO => spawned.pid = message.pid,
+                protocol::HELLO => {
+                    spawned.pid = message.pid;
+                    letting &= let_through == LetThrough::UntilStarted;
+                }
                 protocol::STARTED => return Ok(spawned),
                 protocol::SPAWN_FAILED => return Err(io::Error::from_raw_os_error(report.errno)),
                 // A stale report of an earlier run: not this one's.
@@ -221,6 +244,42 @@ impl Keeper {
     /// The descriptor to poll: readable when the run has ended.
     pub fn as_fd(&self) -> BorrowedFd<'_> {
         self.socket.as_fd()
+    }
+
+    /// Process `pid`'s memory (`/proc/PID/mem`), opened by the keeper:
+    /// for a runner that may not open it itself. The keeper's reports of
+    /// the run (its end) are left where they are for [`Keeper::ended`]:
+    /// a run that ended meanwhile needs no memory.
+    pub fn open_memory(&self, pid: i32) -> io::Result<OwnedFd> {
+        let pid = u32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+        send_with_fds(self.socket.as_raw_fd(), &protocol::open_memory(pid), &[])?;
+        loop {
+            let mut fds = [libc::pollfd {
+                fd: self.socket.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            }];
+            let wait = ANSWER_WITHIN.as_millis().min(i32::MAX as u128) as i32;
+            if poll(&mut fds, wait)? == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the slot's keeper did not answer in time",
+                ));
+            }
+            let next = peek_report(self.socket.as_raw_fd())?;
+            if next.kind != protocol::MEMORY {
+                return Err(io::Error::other("the run ended first"));
+            }
+            let (report, message) = self.receive(Some(Duration::ZERO))?;
+            // An answer to an earlier question, given up on: not this one.
+            if report.status as u32 != pid {
+                continue;
+            }
+            return match message.fd {
+                Some(fd) => Ok(fd),
+                None => Err(io::Error::from_raw_os_error(report.errno.max(1))),
+            };
+        }
     }
 
     /// The run's end, if the keeper has reported it.
@@ -453,6 +512,32 @@ fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The next report, left where it is (descriptors sent with it stay
+/// with it).
+fn peek_report(socket: RawFd) -> io::Result<Report> {
+    let mut bytes = [0u8; size_of::<Report>()];
+    // SAFETY: a peek into a local buffer, without room for descriptors.
+    let n = unsafe {
+        libc::recv(
+            socket,
+            bytes.as_mut_ptr().cast(),
+            bytes.len(),
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if n == 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the slot's keeper is gone",
+        ));
+    }
+    Report::from_bytes(&bytes[..n as usize])
+        .ok_or_else(|| io::Error::other("a garbled report from a slot's keeper"))
 }
 
 /// What came with a report.

@@ -62,6 +62,10 @@ pub struct Blueprint {
     /// namespace) or on each child (without: the keeper must be free to
     /// give each child a process group of its own).
     pub allowlist: Option<Box<[libc::sock_filter]>>,
+    /// Referee's `/proc` (in referee's numbering), where the keeper is to
+    /// open the memory of the slot's programs for referee (see
+    /// [`protocol::OPEN_MEMORY`]).
+    pub proc_dir: Option<RawFd>,
     /// The slot's listener filter (see [`crate::sandbox::listener`]),
     /// installed on the keeper last, its listener sent with the keeper's
     /// first report.
@@ -91,6 +95,7 @@ impl Blueprint {
             identity: None,
             pid_namespace: false,
             allowlist: None,
+            proc_dir: None,
             listener: None,
             request: vec![0u8; protocol::MAX_REQUEST].into_boxed_slice(),
             argv: vec![null(); protocol::MAX_ARGS + 1].into_boxed_slice(),
@@ -220,8 +225,8 @@ unsafe fn reset_signal_handlers() {
     }
 }
 
-/// Keeps the socket and the terminal (at fresh numbers above 2) and the
-/// maps pipe; everything else referee had open is closed; 0, 1 and 2
+/// Keeps the socket and the terminal (at fresh numbers above 2), the
+/// maps pipe and referee's `/proc`; everything else referee had open is closed; 0, 1 and 2
 /// become `/dev/null`.
 unsafe fn keep_only_own_descriptors(b: &mut Blueprint) -> Result<(), i32> {
     b.socket = above_stdio(b.socket)?;
@@ -229,7 +234,15 @@ unsafe fn keep_only_own_descriptors(b: &mut Blueprint) -> Result<(), i32> {
     if let Some(fd) = b.maps_written {
         b.maps_written = Some(above_stdio(fd)?);
     }
-    let mut keep = [b.socket, b.terminal, b.maps_written.unwrap_or(-1)];
+    if let Some(fd) = b.proc_dir {
+        b.proc_dir = Some(above_stdio(fd)?);
+    }
+    let mut keep = [
+        b.socket,
+        b.terminal,
+        b.maps_written.unwrap_or(-1),
+        b.proc_dir.unwrap_or(-1),
+    ];
     keep.sort_unstable();
     let mut from: libc::c_uint = 0;
     for fd in keep.into_iter().filter(|&fd| fd >= 0) {
@@ -466,6 +479,10 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
                     end(b, sigfd, run, &mut running);
                 }
             }
+            Some(protocol::OPEN_MEMORY) => {
+                let pid = protocol::decode(&b.request[..n]).map_or(0, |d| d.header.pid);
+                open_memory(b, pid);
+            }
             _ => {}
         }
         for fd in received.into_iter().filter(|&fd| fd >= 0) {
@@ -473,6 +490,55 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
             unsafe { libc::close(fd) };
         }
     }
+}
+
+/// Opens process `pid`'s memory and sends it to referee, or why not.
+/// The kernel lets the keeper in where referee may not: the process is
+/// of the keeper's user, a descendant, and (not having changed its user)
+/// dumpable; the keeper itself is not (it changed its user), so no
+/// program can do the same to it. The descriptor is never anywhere a
+/// program can reach: opened close-on-exec, sent, closed.
+fn open_memory(b: &Blueprint, pid: u32) {
+    let mut answer = report(protocol::MEMORY);
+    answer.status = pid as i32;
+    let Some(dir) = b.proc_dir else {
+        answer.errno = libc::ENOENT;
+        send(b.socket, &answer, None);
+        return;
+    };
+    // "<pid>/mem", written without allocating.
+    let mut path = [0u8; 24];
+    let mut digits = [0u8; 10];
+    let mut count = 0;
+    let mut rest = pid;
+    loop {
+        digits[count] = b'0' + (rest % 10) as u8;
+        count += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for i in 0..count {
+        path[i] = digits[count - 1 - i];
+    }
+    path[count..count + 4].copy_from_slice(b"/mem");
+    // SAFETY: openat on a NUL-terminated path in our buffer.
+    let fd = unsafe {
+        libc::openat(
+            dir,
+            path.as_ptr().cast(),
+            libc::O_RDWR | libc::O_CLOEXEC | libc::O_NOFOLLOW,
+        )
+    };
+    if fd < 0 {
+        answer.errno = errno();
+        send(b.socket, &answer, None);
+        return;
+    }
+    send(b.socket, &answer, Some(fd));
+    // SAFETY: our copy, sent.
+    unsafe { libc::close(fd) };
 }
 
 /// Kills what is left of the run, reports its end, and forgets it.

@@ -28,6 +28,11 @@ pub const MAX_FDS: usize = 4;
 pub const SPAWN: u32 = 1;
 /// Kill everything of the current run and report its end.
 pub const STOP: u32 = 2;
+/// Open a process's memory (`/proc/PID/mem`, in referee's numbering) and
+/// send it back: where referee may not look into the slot's programs
+/// itself (root without `CAP_SYS_PTRACE`), the keeper, their ancestor
+/// and of their user, may. Answered by a [`MEMORY`] report.
+pub const OPEN_MEMORY: u32 = 3;
 
 /// The run's stdin is the slot's terminal, which is to be its controlling
 /// terminal (a build has none).
@@ -54,8 +59,8 @@ pub struct Header {
     pub env: u32,
     /// Bytes of strings after the header.
     pub strings: u32,
-    /// Unused.
-    pub pad: u32,
+    /// For [`OPEN_MEMORY`], the process, in referee's numbering.
+    pub pid: u32,
     /// Resource limits.
     pub rlimits: [[u64; 3]; RLIMITS],
 }
@@ -74,6 +79,9 @@ pub const STARTED: u32 = 4;
 pub const SPAWN_FAILED: u32 = 5;
 /// The run ended and its processes are gone (or not: `empty`).
 pub const ENDED: u32 = 6;
+/// The answer to [`OPEN_MEMORY`]: the process in `status`, its memory
+/// attached, or `errno`.
+pub const MEMORY: u32 = 7;
 
 /// A report from the keeper or its child.
 #[repr(C)]
@@ -163,7 +171,7 @@ impl Spawn<'_> {
             args: self.args.len() as u32,
             env: self.env.len() as u32,
             strings: strings.len() as u32,
-            pad: 0,
+            pid: 0,
             rlimits: self.rlimits,
         };
         let mut bytes = Vec::with_capacity(size_of::<Header>() + strings.len());
@@ -183,6 +191,20 @@ impl Spawn<'_> {
 pub fn stop() -> Vec<u8> {
     let header = Header {
         kind: STOP,
+        ..Header::default()
+    };
+    // SAFETY: Header is plain old data.
+    unsafe {
+        std::slice::from_raw_parts((&header as *const Header).cast::<u8>(), size_of::<Header>())
+    }
+    .to_vec()
+}
+
+/// The bytes of a request for process `pid`'s memory.
+pub fn open_memory(pid: u32) -> Vec<u8> {
+    let header = Header {
+        kind: OPEN_MEMORY,
+        pid,
         ..Header::default()
     };
     // SAFETY: Header is plain old data.
@@ -257,6 +279,8 @@ mod tests {
         );
         assert!(decode(&bytes[..bytes.len() - 1]).is_none());
         assert!(decode(&stop()).is_some_and(|d| d.header.kind == STOP));
+        let memory = decode(&open_memory(4242)).unwrap().header;
+        assert_eq!((memory.kind, memory.pid), (OPEN_MEMORY, 4242));
         // A spawn request must hold its strings.
         let mut short = bytes.clone();
         short.truncate(size_of::<Header>());
