@@ -37,7 +37,10 @@ use common::{cores, parallel, root, scale, TRIES};
 const C_SUBMISSIONS: usize = 200;
 
 /// Not a layer: referee where it may not look into programs (see
-/// [`referee`]).
+/// [`referee`]): the slot's keeper opens their memory for it.
+const NO_PTRACE: &str = "no-ptrace";
+/// Not a layer: the same, each input line typed on the terminal
+/// (`REFEREE_DETECT=typing`), the way left where even the keeper may not.
 const TYPING: &str = "typing";
 const PYTHON_SUBMISSIONS: usize = 100;
 
@@ -258,9 +261,10 @@ fn referee(
     off: &str,
 ) -> (Duration, Option<u64>) {
     let _ = fs::remove_dir_all(out);
-    let mut command = if off == TYPING {
+    let blind = off == NO_PTRACE || off == TYPING;
+    let mut command = if blind {
         // Root without CAP_SYS_PTRACE, as in a container with Docker's
-        // default settings: input is typed on the terminal.
+        // default settings.
         let mut c = Command::new("setpriv");
         c.args(["--bounding-set=-sys_ptrace", "--inh-caps=-sys_ptrace"])
             .arg(env!("CARGO_BIN_EXE_referee"));
@@ -268,7 +272,10 @@ fn referee(
     } else {
         Command::new(env!("CARGO_BIN_EXE_referee"))
     };
-    let off = if off == TYPING { "" } else { off };
+    if off == TYPING {
+        command.env("REFEREE_DETECT", "typing");
+    }
+    let off = if blind { "" } else { off };
     // Every checked build made afresh, as on a first grade.
     command.env("REFEREE_CACHE", "off");
     command
@@ -422,6 +429,7 @@ fn main() {
     let mut off_cgroups = grade(Cores::All, all, "cgroups");
     let mut off_tmpfs = grade(Cores::All, all, "tmpfs");
     let mut off_all = grade(Cores::All, all, "all");
+    let mut no_ptrace = grade(Cores::All, all, NO_PTRACE);
     let mut typing = grade(Cores::All, all, TYPING);
     let off = fastest(&mut [
         &mut with_all,
@@ -430,6 +438,7 @@ fn main() {
         &mut off_cgroups,
         &mut off_tmpfs,
         &mut off_all,
+        &mut no_ptrace,
         &mut typing,
     ]);
     let floor_1 = row("floor, 1 core".into(), main[0]);
@@ -448,10 +457,18 @@ fn main() {
                     .zip(&off[1..])
                     .map(|(name, m)| row(format!("  without {name}, {all} cores"), *m)),
             )
-            .chain(std::iter::once(row(
-                format!("  input typed on the terminal (no CAP_SYS_PTRACE), {all} cores"),
-                off[names.len() + 1],
-            )))
+            .chain([
+                row(
+                    format!("  no CAP_SYS_PTRACE (the keeper opens memory), {all} cores"),
+                    off[names.len() + 1],
+                ),
+                row(
+                    format!(
+                        "  no CAP_SYS_PTRACE, input typed (REFEREE_DETECT=typing), {all} cores"
+                    ),
+                    off[names.len() + 2],
+                ),
+            ])
             .collect();
     let mut table = vec![
         (&floor_1, &floor_1, Some(&shell_1)),
@@ -569,5 +586,12 @@ fn main() {
     println!(
         "  referee from 1 core to {all}: {speedup:.2}× faster (at least 1.7×; the floor: {floor_speedup:.2}×): {}",
         verdict(speedup >= 1.7)
+    );
+    // Issue 42, item 3: a default container's grade near the machine's.
+    let blind = ratio(&off_rows[names.len() + 1], &off_rows[0]);
+    let typed = ratio(&off_rows[names.len() + 2], &off_rows[0]);
+    println!(
+        "  no CAP_SYS_PTRACE ÷ the default, a case: {blind:.2}× (at most 1.3×; typed on the terminal: {typed:.2}×): {}",
+        verdict(blind <= 1.3)
     );
 }
