@@ -45,7 +45,7 @@ impl<'j> Memory<'j> {
     pub fn new(jail: &'j Jail) -> Memory<'j> {
         Memory {
             jail,
-            direct: true,
+            direct: !jail.memory_through_keeper(),
             opened: Vec::new(),
         }
     }

@@ -1266,6 +1266,12 @@ impl Jail {
         self.slot.keeper.listener().map(|fd| fd.as_fd())
     }
 
+    /// Whether referee may not look into this slot's programs itself, and
+    /// asks their keeper for their memory (see [`Jail::open_memory`]).
+    pub fn memory_through_keeper(&self) -> bool {
+        self.slot.standard == listener::Standard::All
+    }
+
     /// Process `pid`'s memory (in referee's numbering), opened by the
     /// slot's keeper, for a runner that may not open it itself (see
     /// [`keeper::Keeper::open_memory`]).
