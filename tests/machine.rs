@@ -124,6 +124,10 @@ fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_m
         said.contains("each read of stdin held and answered by the runner"),
         "{said}"
     );
+    assert!(
+        said.contains("each slot's keeper opens its programs' memory for it"),
+        "{said}"
+    );
     assert!(said.contains("Grading works"), "{said}");
     let typing = without_ptrace(work.path(), &["doctor"], &[("REFEREE_DETECT", "typing")]);
     let said = text(&typing);

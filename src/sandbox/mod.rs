@@ -1640,7 +1640,15 @@ fn describe(sandbox: &Sandbox, layers: &Layers) -> Vec<Protection> {
     } else {
         off("signals", "can signal any process of the same user".into())
     });
-    list.push(if layers.uid {
+    list.push(if layers.uid && !may_look_into_other_users() {
+        on(
+            "privileges",
+            "as root, each slot's programs run as a user of their own, with no capabilities \
+             (referee may not look into another user's process here, without CAP_SYS_PTRACE: \
+             each slot's keeper opens its programs' memory for it)"
+                .into(),
+        )
+    } else if layers.uid {
         on(
             "privileges",
             "as root, each slot's programs run as a user of their own, with no capabilities".into(),
