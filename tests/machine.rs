@@ -138,36 +138,25 @@ fn where_referee_may_not_look_into_programs_a_class_grades_exactly_as_where_it_m
     );
 }
 
-/// A program that points its stdout at a file asks whether that is a
-/// terminal: where referee cannot compare the program's descriptors with
-/// its own, it must still not answer for the terminal (the slot's
-/// listener told it the descriptor changed); and its next read, which
-/// referee can no longer be sure is of the terminal, still gets its line.
-#[test]
-fn where_referee_may_not_look_a_program_that_redirects_its_stdout_is_told_the_truth() {
+/// Checks `program` on one public case typing `input`, against a
+/// reference that prints, as constants, what the program prints on the
+/// machine: it must pass there and without `CAP_SYS_PTRACE` alike.
+fn passes_on_the_machine_and_without_ptrace(reference: &str, program: &str, input: &str) {
     let work = tempfile::tempdir().unwrap();
     let suite = work.path().join("suite");
     fs::create_dir(&suite).unwrap();
     fs::write(
         suite.join("suite.yaml"),
-        "reference: reference.c\nname: redirect\n",
+        "reference: reference.c\nname: lab\n",
     )
     .unwrap();
-    fs::write(
-        suite.join("reference.c"),
-        "#include <stdio.h>\nint main(void)\n{\n    char line[64];\n    \
-         printf(\"stdout is a terminal: 1\\n\");\n    \
-         printf(\"redirected to a file: 0\\n\");\n    printf(\"name? \");\n    \
-         if (!fgets(line, sizeof line, stdin))\n        return 1;\n    \
-         printf(\"hello %s\", line);\n    return 0;\n}\n",
-    )
-    .unwrap();
-    fs::write(
-        suite.join("one.yaml"),
-        "visibility: public\ninput: |\n  Ada\n",
-    )
-    .unwrap();
-    let program = root().join("tests/programs/redirects-its-stdout.c");
+    fs::write(suite.join("reference.c"), reference).unwrap();
+    let case = format!(
+        "visibility: public\ninput: |\n  {}\n",
+        input.replace('\n', "\n  ")
+    );
+    fs::write(suite.join("one.yaml"), case).unwrap();
+    let program = root().join("tests/programs").join(program);
     let args = [
         "check",
         "--cases",
@@ -185,6 +174,36 @@ fn where_referee_may_not_look_a_program_that_redirects_its_stdout_is_told_the_tr
         assert!(output.status.success(), "{way}: {said}");
         assert!(said.contains("Every case passes"), "{way}: {said}");
     }
+}
+
+/// A program that points its stdout at a file asks whether that is a
+/// terminal: where referee cannot compare the program's descriptors with
+/// its own, it must still not answer for the terminal (the slot's
+/// listener told it the descriptor changed, and the keeper says which
+/// file it is now).
+#[test]
+fn where_referee_may_not_look_a_program_that_redirects_its_stdout_is_told_the_truth() {
+    let reference = "#include <stdio.h>\nint main(void)\n{\n    char line[64];\n    \
+         printf(\"stdout is a terminal: 1\\n\");\n    \
+         printf(\"redirected to a file: 0\\n\");\n    printf(\"name? \");\n    \
+         if (!fgets(line, sizeof line, stdin))\n        return 1;\n    \
+         printf(\"hello %s\", line);\n    return 0;\n}\n";
+    passes_on_the_machine_and_without_ptrace(reference, "redirects-its-stdout.c", "Ada");
+}
+
+/// A program whose child reads a line, and which then makes a file its
+/// stdin and reads it: where referee may not look, the keeper says that
+/// descriptor 0 is the file, and the reads read it (typed, the run
+/// waited for input the case does not have).
+#[test]
+fn where_referee_may_not_look_a_program_that_reads_another_stdin_reads_it() {
+    let reference = "#include <stdio.h>\n#include <unistd.h>\n\
+         static void line(const char *what)\n{\n    char b[64] = {0};\n    \
+         ssize_t n = read(0, b, sizeof b - 1);\n    \
+         printf(\"%s: %s\", what, n > 0 ? b : \"(nothing)\\n\");\n    fflush(stdout);\n}\n\
+         int main(void)\n{\n    line(\"first\");\n    line(\"child\");\n    \
+         printf(\"second: from the file\\nthird: from the file\\n\");\n    return 0;\n}\n";
+    passes_on_the_machine_and_without_ptrace(reference, "reads-another-stdin.c", "one\ntwo");
 }
 
 #[test]

@@ -515,19 +515,15 @@ impl<'a> Session<'a> {
         if self.reading_the_terminal.contains(&pid) {
             return Some(true);
         }
-        let ours = match serve::same_file(pid, 0, self.pty.slave()) {
+        let ours = match self.is_ours(pid, 0, self.pty.slave(), true) {
             Some(ours) => ours,
-            // Where referee may not look at the program, its descriptor
-            // 0 is still the terminal it was given while no process of the
-            // run has made a standard descriptor another file. Typing,
-            // one it cannot compare is taken to be the terminal: a program
-            // that made its descriptor 0 another file and reads it then
-            // finds the line still typed on its terminal, a cost to its
-            // own transcript alone.
-            None if self.changed_standard => {
+            // Typing, a descriptor nobody can compare is taken to be the
+            // terminal: a program that made its descriptor 0 another file
+            // and reads it then finds the line still typed on its
+            // terminal, a cost to its own transcript alone.
+            None => {
                 return matches!(self.detector, Detector::Notify { typing: true }).then_some(true)
             }
-            None => true,
         };
         if ours {
             // A program that keeps starting processes makes a long list:
@@ -540,18 +536,31 @@ impl<'a> Session<'a> {
         Some(ours)
     }
 
+    /// Whether descriptor `fd` of process `pid` is `ours`: asked of the
+    /// kernel. Where referee may not look: `given` (whether the run was
+    /// started with it so) while no process of the run has made a
+    /// standard descriptor another file, else asked of the slot's keeper.
+    /// `None` when nobody can tell.
+    fn is_ours(&self, pid: i32, fd: i32, ours: BorrowedFd<'_>, given: bool) -> Option<bool> {
+        serve::same_file(pid, fd, ours).or_else(|| {
+            if !self.changed_standard {
+                return Some(given);
+            }
+            self.job.jail.same_file_as(pid, fd, ours).ok()
+        })
+    }
+
     /// The program asks whether its output is a terminal: answer for the
     /// terminal, if that output is still the pipe the run gave it.
     fn answer_question(&mut self, call: &Call) -> Reply {
         let Some(pipe) = &self.output else {
             return Reply::Continue;
         };
-        // Where referee may not look: the pipe it gave (stderr is another
-        // where the case keeps it apart), while no process has made a
-        // standard descriptor another file.
+        // Stderr is another pipe where the case keeps it apart.
         let given = !(call.fd() == 2 && self.errors.is_some());
-        let ours = serve::same_file(call.pid, call.fd(), pipe.writer.as_fd())
-            .unwrap_or(given && !self.changed_standard);
+        let ours = self
+            .is_ours(call.pid, call.fd(), pipe.writer.as_fd(), given)
+            .unwrap_or(false);
         if !ours || !self.still_held(call) {
             return Reply::Continue;
         }

@@ -1279,6 +1279,18 @@ impl Jail {
         self.slot.keeper.open_memory(pid)
     }
 
+    /// Whether descriptor `fd` of process `pid` (in referee's numbering)
+    /// is the same file as `ours`, as the slot's keeper sees it: for a
+    /// runner that may not look (see [`Jail::memory_through_keeper`]).
+    pub fn same_file_as(&self, pid: i32, fd: i32, ours: BorrowedFd<'_>) -> io::Result<bool> {
+        if !self.memory_through_keeper() {
+            return Err(io::Error::from_raw_os_error(libc::EPERM));
+        }
+        let theirs = self.slot.keeper.stat_descriptor(pid, fd)?;
+        let mine = fs::File::from(ours.try_clone_to_owned()?).metadata()?;
+        Ok(theirs == (mine.dev(), mine.ino()))
+    }
+
     /// Starts `argv` (its first element the program's path, as referee
     /// sees it, or a name to find on `PATH`) in the working folder with
     /// `stdio`, under every layer; with `tell_pid`, the program's pid is

@@ -247,12 +247,35 @@ impl Keeper {
     }
 
     /// Process `pid`'s memory (`/proc/PID/mem`), opened by the keeper:
-    /// for a runner that may not open it itself. The keeper's reports of
-    /// the run (its end) are left where they are for [`Keeper::ended`]:
-    /// a run that ended meanwhile needs no memory.
+    /// for a runner that may not open it itself.
     pub fn open_memory(&self, pid: i32) -> io::Result<OwnedFd> {
         let pid = u32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
-        send_with_fds(self.socket.as_raw_fd(), &protocol::open_memory(pid), &[])?;
+        let (report, message) = self.ask(&protocol::open_memory(pid), protocol::MEMORY, pid)?;
+        match message.fd {
+            Some(fd) => Ok(fd),
+            None => Err(io::Error::from_raw_os_error(report.errno.max(1))),
+        }
+    }
+
+    /// Which file descriptor `fd` of process `pid` is (its device and
+    /// inode), as the keeper sees it: for a runner that may not look.
+    pub fn stat_descriptor(&self, pid: i32, fd: i32) -> io::Result<(u64, u64)> {
+        let pid = u32::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ESRCH))?;
+        let fd = u32::try_from(fd).map_err(|_| io::Error::from_raw_os_error(libc::EBADF))?;
+        let request = protocol::stat_descriptor(pid, fd);
+        let (report, _) = self.ask(&request, protocol::DESCRIPTOR, pid)?;
+        if report.errno != 0 {
+            return Err(io::Error::from_raw_os_error(report.errno));
+        }
+        Ok((report.utime_us, report.stime_us))
+    }
+
+    /// Sends `request` about process `pid` and waits for its answer, a
+    /// report of `kind`. The keeper's reports of the run (its end) are
+    /// left where they are for [`Keeper::ended`]: a run that ended
+    /// meanwhile needs no answer.
+    fn ask(&self, request: &[u8], kind: u32, pid: u32) -> io::Result<(Report, Message)> {
+        send_with_fds(self.socket.as_raw_fd(), request, &[])?;
         loop {
             let mut fds = [libc::pollfd {
                 fd: self.socket.as_raw_fd(),
@@ -267,18 +290,14 @@ impl Keeper {
                 ));
             }
             let next = peek_report(self.socket.as_raw_fd())?;
-            if next.kind != protocol::MEMORY {
+            if next.kind != protocol::MEMORY && next.kind != protocol::DESCRIPTOR {
                 return Err(io::Error::other("the run ended first"));
             }
             let (report, message) = self.receive(Some(Duration::ZERO))?;
             // An answer to an earlier question, given up on: not this one.
-            if report.status as u32 != pid {
-                continue;
+            if report.kind == kind && report.status as u32 == pid {
+                return Ok((report, message));
             }
-            return match message.fd {
-                Some(fd) => Ok(fd),
-                None => Err(io::Error::from_raw_os_error(report.errno.max(1))),
-            };
         }
     }
 

@@ -483,6 +483,11 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
                 let pid = protocol::decode(&b.request[..n]).map_or(0, |d| d.header.pid);
                 open_memory(b, pid);
             }
+            Some(protocol::STAT_DESCRIPTOR) => {
+                let (pid, fd) = protocol::decode(&b.request[..n])
+                    .map_or((0, 0), |d| (d.header.pid, d.header.args));
+                stat_descriptor(b, pid, fd);
+            }
             _ => {}
         }
         for fd in received.into_iter().filter(|&fd| fd >= 0) {
@@ -501,16 +506,84 @@ fn serve(b: &mut Blueprint, sigfd: RawFd) -> libc::c_int {
 fn open_memory(b: &Blueprint, pid: u32) {
     let mut answer = report(protocol::MEMORY);
     answer.status = pid as i32;
-    let Some(dir) = b.proc_dir else {
-        answer.errno = libc::ENOENT;
+    let mut path = [0u8; 40];
+    let fd = match (b.proc_dir, proc_path(&mut path, pid, b"/mem", None)) {
+        // SAFETY: openat on a NUL-terminated path in our buffer.
+        (Some(dir), Some(path)) => unsafe {
+            libc::openat(
+                dir,
+                path.as_ptr().cast(),
+                libc::O_RDWR | libc::O_CLOEXEC | libc::O_NOFOLLOW,
+            )
+        },
+        _ => -1,
+    };
+    if fd < 0 {
+        answer.errno = if b.proc_dir.is_some() {
+            errno()
+        } else {
+            libc::ENOENT
+        };
         send(b.socket, &answer, None);
         return;
+    }
+    send(b.socket, &answer, Some(fd));
+    // SAFETY: our copy, sent.
+    unsafe { libc::close(fd) };
+}
+
+/// Says which file descriptor `fd` of process `pid` is (its device and
+/// inode, through `/proc/PID/fd/N`, which the kernel lets the keeper
+/// follow for the same reasons as [`open_memory`]), or why not.
+fn stat_descriptor(b: &Blueprint, pid: u32, fd: u32) {
+    let mut answer = report(protocol::DESCRIPTOR);
+    answer.status = pid as i32;
+    let mut path = [0u8; 40];
+    // SAFETY: a stat buffer of our own.
+    let mut st: libc::stat = unsafe { zeroed() };
+    let rc = match (b.proc_dir, proc_path(&mut path, pid, b"/fd/", Some(fd))) {
+        // SAFETY: fstatat on a NUL-terminated path in our buffer.
+        (Some(dir), Some(path)) => unsafe { libc::fstatat(dir, path.as_ptr().cast(), &mut st, 0) },
+        _ => -1,
     };
-    // "<pid>/mem", written without allocating.
-    let mut path = [0u8; 24];
+    if rc < 0 {
+        answer.errno = if b.proc_dir.is_some() {
+            errno()
+        } else {
+            libc::ENOENT
+        };
+    } else {
+        answer.utime_us = st.st_dev;
+        answer.stime_us = st.st_ino;
+    }
+    send(b.socket, &answer, None);
+}
+
+/// Writes "<pid><middle>[<number>]" and a NUL into `buf`, without
+/// allocating; the path, or `None` if it does not fit.
+fn proc_path<'p>(
+    buf: &'p mut [u8],
+    pid: u32,
+    middle: &[u8],
+    number: Option<u32>,
+) -> Option<&'p [u8]> {
+    let mut at = 0;
+    at = put_number(buf, at, pid)?;
+    let end = at + middle.len();
+    buf.get_mut(at..end)?.copy_from_slice(middle);
+    at = end;
+    if let Some(number) = number {
+        at = put_number(buf, at, number)?;
+    }
+    *buf.get_mut(at)? = 0;
+    Some(&buf[..=at])
+}
+
+/// Writes `n` in decimal at `at`; where it ends.
+fn put_number(buf: &mut [u8], at: usize, n: u32) -> Option<usize> {
     let mut digits = [0u8; 10];
     let mut count = 0;
-    let mut rest = pid;
+    let mut rest = n;
     loop {
         digits[count] = b'0' + (rest % 10) as u8;
         count += 1;
@@ -519,26 +592,11 @@ fn open_memory(b: &Blueprint, pid: u32) {
             break;
         }
     }
-    for i in 0..count {
-        path[i] = digits[count - 1 - i];
+    let out = buf.get_mut(at..at + count)?;
+    for (slot, digit) in out.iter_mut().zip(digits[..count].iter().rev()) {
+        *slot = *digit;
     }
-    path[count..count + 4].copy_from_slice(b"/mem");
-    // SAFETY: openat on a NUL-terminated path in our buffer.
-    let fd = unsafe {
-        libc::openat(
-            dir,
-            path.as_ptr().cast(),
-            libc::O_RDWR | libc::O_CLOEXEC | libc::O_NOFOLLOW,
-        )
-    };
-    if fd < 0 {
-        answer.errno = errno();
-        send(b.socket, &answer, None);
-        return;
-    }
-    send(b.socket, &answer, Some(fd));
-    // SAFETY: our copy, sent.
-    unsafe { libc::close(fd) };
+    Some(at + count)
 }
 
 /// Kills what is left of the run, reports its end, and forgets it.
@@ -935,4 +993,26 @@ unsafe fn prepare(child: &mut Child<'_>) -> Result<(), i32> {
     libc::sigemptyset(&mut none);
     libc::sigprocmask(libc::SIG_SETMASK, &none, null_mut());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_paths_are_written_whole_or_not_at_all() {
+        let mut buf = [0u8; 40];
+        assert_eq!(
+            proc_path(&mut buf, 4242, b"/mem", None),
+            Some(&b"4242/mem\0"[..])
+        );
+        assert_eq!(
+            proc_path(&mut buf, 0, b"/fd/", Some(2)),
+            Some(&b"0/fd/2\0"[..])
+        );
+        let most = proc_path(&mut buf, u32::MAX, b"/fd/", Some(u32::MAX));
+        assert_eq!(most, Some(&b"4294967295/fd/4294967295\0"[..]));
+        let mut small = [0u8; 8];
+        assert_eq!(proc_path(&mut small, 4242, b"/mem", None), None);
+    }
 }

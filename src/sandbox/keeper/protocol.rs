@@ -33,6 +33,10 @@ pub const STOP: u32 = 2;
 /// itself (root without `CAP_SYS_PTRACE`), the keeper, their ancestor
 /// and of their user, may. Answered by a [`MEMORY`] report.
 pub const OPEN_MEMORY: u32 = 3;
+/// Say which file a process's descriptor is (`fstatat` of
+/// `/proc/PID/fd/N`, in referee's numbering): where referee may not look,
+/// the keeper may. Answered by a [`DESCRIPTOR`] report.
+pub const STAT_DESCRIPTOR: u32 = 4;
 
 /// The run's stdin is the slot's terminal, which is to be its controlling
 /// terminal (a build has none).
@@ -53,13 +57,15 @@ pub struct Header {
     pub kind: u32,
     /// `FLAG_*`.
     pub flags: u32,
-    /// Arguments, the program's path first.
+    /// Arguments, the program's path first; for [`STAT_DESCRIPTOR`], the
+    /// descriptor.
     pub args: u32,
     /// Environment entries.
     pub env: u32,
     /// Bytes of strings after the header.
     pub strings: u32,
-    /// For [`OPEN_MEMORY`], the process, in referee's numbering.
+    /// For [`OPEN_MEMORY`] and [`STAT_DESCRIPTOR`], the process, in
+    /// referee's numbering.
     pub pid: u32,
     /// Resource limits.
     pub rlimits: [[u64; 3]; RLIMITS],
@@ -82,6 +88,9 @@ pub const ENDED: u32 = 6;
 /// The answer to [`OPEN_MEMORY`]: the process in `status`, its memory
 /// attached, or `errno`.
 pub const MEMORY: u32 = 7;
+/// The answer to [`STAT_DESCRIPTOR`]: the process in `status`, the file's
+/// device in `utime_us` and its inode in `stime_us`, or `errno`.
+pub const DESCRIPTOR: u32 = 8;
 
 /// A report from the keeper or its child.
 #[repr(C)]
@@ -202,9 +211,21 @@ pub fn stop() -> Vec<u8> {
 
 /// The bytes of a request for process `pid`'s memory.
 pub fn open_memory(pid: u32) -> Vec<u8> {
+    about(OPEN_MEMORY, pid, 0)
+}
+
+/// The bytes of a request for which file descriptor `fd` of process
+/// `pid` is.
+pub fn stat_descriptor(pid: u32, fd: u32) -> Vec<u8> {
+    about(STAT_DESCRIPTOR, pid, fd)
+}
+
+/// A request of `kind` about process `pid` (and descriptor `fd`).
+fn about(kind: u32, pid: u32, fd: u32) -> Vec<u8> {
     let header = Header {
-        kind: OPEN_MEMORY,
+        kind,
         pid,
+        args: fd,
         ..Header::default()
     };
     // SAFETY: Header is plain old data.
@@ -281,6 +302,8 @@ mod tests {
         assert!(decode(&stop()).is_some_and(|d| d.header.kind == STOP));
         let memory = decode(&open_memory(4242)).unwrap().header;
         assert_eq!((memory.kind, memory.pid), (OPEN_MEMORY, 4242));
+        let fd = decode(&stat_descriptor(7, 2)).unwrap().header;
+        assert_eq!((fd.kind, fd.pid, fd.args), (STAT_DESCRIPTOR, 7, 2));
         // A spawn request must hold its strings.
         let mut short = bytes.clone();
         short.truncate(size_of::<Header>());
