@@ -542,7 +542,13 @@ impl<'a> Session<'a> {
     /// standard descriptor another file, else asked of the slot's keeper.
     /// `None` when nobody can tell.
     fn is_ours(&self, pid: i32, fd: i32, ours: BorrowedFd<'_>, given: bool) -> Option<bool> {
-        serve::same_file(pid, fd, ours).or_else(|| {
+        // Where the keeper opens memory, the kernel refuses referee both
+        // ways of asking: not asked.
+        let asked = match self.job.jail.memory_through_keeper() {
+            true => None,
+            false => serve::same_file(pid, fd, ours),
+        };
+        asked.or_else(|| {
             if !self.changed_standard {
                 return Some(given);
             }

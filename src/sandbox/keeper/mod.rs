@@ -277,18 +277,7 @@ impl Keeper {
     fn ask(&self, request: &[u8], kind: u32, pid: u32) -> io::Result<(Report, Message)> {
         send_with_fds(self.socket.as_raw_fd(), request, &[])?;
         loop {
-            let mut fds = [libc::pollfd {
-                fd: self.socket.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            }];
-            let wait = ANSWER_WITHIN.as_millis().min(i32::MAX as u128) as i32;
-            if poll(&mut fds, wait)? == 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "the slot's keeper did not answer in time",
-                ));
-            }
+            self.wait_for_report(Some(ANSWER_WITHIN))?;
             let next = peek_report(self.socket.as_raw_fd())?;
             if next.kind != protocol::MEMORY && next.kind != protocol::DESCRIPTOR {
                 return Err(io::Error::other("the run ended first"));
@@ -326,21 +315,29 @@ impl Keeper {
         }
     }
 
-    /// One report, waiting at most `wait` (`None`: for ever).
-    fn receive(&self, wait: Option<Duration>) -> io::Result<(Report, Message)> {
-        let fd = self.socket.as_raw_fd();
+    /// Waits at most `wait` (`None`: for ever) until a report is there.
+    fn wait_for_report(&self, wait: Option<Duration>) -> io::Result<()> {
         let timeout = wait.map_or(-1, |w| w.as_millis().min(i32::MAX as u128) as i32);
         let mut fds = [libc::pollfd {
-            fd,
+            fd: self.socket.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         }];
-        // Not waiting at all, a receive that finds nothing says so itself.
-        if wait != Some(Duration::ZERO) && poll(&mut fds, timeout)? == 0 {
+        if poll(&mut fds, timeout)? == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "the slot's keeper did not answer in time",
             ));
+        }
+        Ok(())
+    }
+
+    /// One report, waiting at most `wait` (`None`: for ever).
+    fn receive(&self, wait: Option<Duration>) -> io::Result<(Report, Message)> {
+        let fd = self.socket.as_raw_fd();
+        // Not waiting at all, a receive that finds nothing says so itself.
+        if wait != Some(Duration::ZERO) {
+            self.wait_for_report(wait)?;
         }
         let mut bytes = [0u8; size_of::<Report>()];
         let message = receive_message(fd, &mut bytes)?;

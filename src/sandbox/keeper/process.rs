@@ -507,26 +507,18 @@ fn open_memory(b: &Blueprint, pid: u32) {
     let mut answer = report(protocol::MEMORY);
     answer.status = pid as i32;
     let mut path = [0u8; 40];
-    let fd = match (b.proc_dir, proc_path(&mut path, pid, b"/mem", None)) {
+    let fd = in_proc(b, &mut path, pid, b"/mem", None, |dir, path| {
         // SAFETY: openat on a NUL-terminated path in our buffer.
-        (Some(dir), Some(path)) => unsafe {
-            libc::openat(
-                dir,
-                path.as_ptr().cast(),
-                libc::O_RDWR | libc::O_CLOEXEC | libc::O_NOFOLLOW,
-            )
-        },
-        _ => -1,
+        unsafe { libc::openat(dir, path, libc::O_RDWR | libc::O_CLOEXEC | libc::O_NOFOLLOW) }
+    });
+    let fd = match fd {
+        Ok(fd) => fd,
+        Err(e) => {
+            answer.errno = e;
+            send(b.socket, &answer, None);
+            return;
+        }
     };
-    if fd < 0 {
-        answer.errno = if b.proc_dir.is_some() {
-            errno()
-        } else {
-            libc::ENOENT
-        };
-        send(b.socket, &answer, None);
-        return;
-    }
     send(b.socket, &answer, Some(fd));
     // SAFETY: our copy, sent.
     unsafe { libc::close(fd) };
@@ -541,22 +533,38 @@ fn stat_descriptor(b: &Blueprint, pid: u32, fd: u32) {
     let mut path = [0u8; 40];
     // SAFETY: a stat buffer of our own.
     let mut st: libc::stat = unsafe { zeroed() };
-    let rc = match (b.proc_dir, proc_path(&mut path, pid, b"/fd/", Some(fd))) {
+    let done = in_proc(b, &mut path, pid, b"/fd/", Some(fd), |dir, path| {
         // SAFETY: fstatat on a NUL-terminated path in our buffer.
-        (Some(dir), Some(path)) => unsafe { libc::fstatat(dir, path.as_ptr().cast(), &mut st, 0) },
-        _ => -1,
-    };
-    if rc < 0 {
-        answer.errno = if b.proc_dir.is_some() {
-            errno()
-        } else {
-            libc::ENOENT
-        };
-    } else {
-        answer.utime_us = st.st_dev;
-        answer.stime_us = st.st_ino;
+        unsafe { libc::fstatat(dir, path, &mut st, 0) }
+    });
+    match done {
+        Ok(_) => {
+            answer.utime_us = st.st_dev;
+            answer.stime_us = st.st_ino;
+        }
+        Err(e) => answer.errno = e,
     }
     send(b.socket, &answer, None);
+}
+
+/// `call` on referee's `/proc` and the path "<pid><middle>[<number>]" in
+/// it (written into `buf`): what it returned, or the errno.
+fn in_proc(
+    b: &Blueprint,
+    buf: &mut [u8],
+    pid: u32,
+    middle: &[u8],
+    number: Option<u32>,
+    call: impl FnOnce(RawFd, *const libc::c_char) -> libc::c_int,
+) -> Result<libc::c_int, i32> {
+    let Some(dir) = b.proc_dir else {
+        return Err(libc::ENOENT);
+    };
+    let path = proc_path(buf, pid, middle, number).ok_or(libc::ENAMETOOLONG)?;
+    match call(dir, path.as_ptr().cast()) {
+        rc if rc < 0 => Err(errno()),
+        rc => Ok(rc),
+    }
 }
 
 /// Writes "<pid><middle>[<number>]" and a NUL into `buf`, without
